@@ -1,0 +1,62 @@
+# Runs one eom command line and checks it (osmium style). Variables (-D):
+#   CMD           the command, a ;-separated list (first item: the eom binary)
+#   WORKDIR       where to run it
+#   EXPECTED_RC   expected exit code (default 0)
+#   STDOUT_FILE   optional expected stdout; compared per COMPARE
+#   COMPARE       exact (default) or numeric (via TABDIFF, with ATOL/RTOL)
+#   TABDIFF       the tabdiff helper binary (numeric compare)
+#   STDOUT_REGEX  optional regex stdout must match
+#   STDERR_REGEX  optional regex stderr must match; without it stderr must be empty
+#   ABSENT_FILE   optional file (relative to WORKDIR) that must not exist afterwards
+#   OUTDIR        where the actual stdout/stderr are kept for inspection
+if(NOT DEFINED EXPECTED_RC)
+  set(EXPECTED_RC 0)
+endif()
+if(NOT DEFINED COMPARE)
+  set(COMPARE exact)
+endif()
+string(MAKE_C_IDENTIFIER "${NAME}" safe)
+set(out "${OUTDIR}/${safe}.stdout")
+set(err "${OUTDIR}/${safe}.stderr")
+if(DEFINED STDIN_FILE)
+  execute_process(COMMAND ${CMD} WORKING_DIRECTORY ${WORKDIR} INPUT_FILE ${STDIN_FILE}
+                  OUTPUT_FILE ${out} ERROR_FILE ${err} RESULT_VARIABLE rc)
+else()
+  execute_process(COMMAND ${CMD} WORKING_DIRECTORY ${WORKDIR}
+                  OUTPUT_FILE ${out} ERROR_FILE ${err} RESULT_VARIABLE rc)
+endif()
+file(READ ${err} stderr_text)
+file(READ ${out} stdout_text)
+
+if(NOT "${rc}" STREQUAL "${EXPECTED_RC}")
+  message(FATAL_ERROR "exit code ${rc}, expected ${EXPECTED_RC}\nstderr:\n${stderr_text}\nstdout: ${out}")
+endif()
+if(DEFINED STDERR_REGEX)
+  if(NOT stderr_text MATCHES "${STDERR_REGEX}")
+    message(FATAL_ERROR "stderr does not match '${STDERR_REGEX}':\n${stderr_text}")
+  endif()
+elseif(NOT stderr_text STREQUAL "")
+  message(FATAL_ERROR "stderr should be empty:\n${stderr_text}")
+endif()
+if(DEFINED STDOUT_REGEX)
+  if(NOT stdout_text MATCHES "${STDOUT_REGEX}")
+    message(FATAL_ERROR "stdout does not match '${STDOUT_REGEX}':\n${stdout_text}")
+  endif()
+endif()
+if(DEFINED STDOUT_FILE)
+  if(COMPARE STREQUAL "numeric")
+    execute_process(COMMAND ${TABDIFF} ${STDOUT_FILE} ${out} ${ATOL} ${RTOL}
+                    RESULT_VARIABLE diff_rc OUTPUT_VARIABLE diff_out ERROR_VARIABLE diff_out)
+    if(NOT diff_rc EQUAL 0)
+      message(FATAL_ERROR "numeric mismatch against ${STDOUT_FILE}:\n${diff_out}\nactual: ${out}")
+    endif()
+  else()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${STDOUT_FILE} ${out} RESULT_VARIABLE diff_rc)
+    if(NOT diff_rc EQUAL 0)
+      message(FATAL_ERROR "stdout differs from ${STDOUT_FILE}; actual: ${out}")
+    endif()
+  endif()
+endif()
+if(DEFINED ABSENT_FILE AND EXISTS "${WORKDIR}/${ABSENT_FILE}")
+  message(FATAL_ERROR "${ABSENT_FILE} was left behind")
+endif()

@@ -1,0 +1,33 @@
+// Forward kinematics: placements of joints and frames, frame Jacobians.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "eom/data.hpp"
+#include "eom/joint.hpp"
+#include "eom/model.hpp"
+
+namespace eom {
+
+/// Which point and which axes a frame velocity or Jacobian is expressed in (Pinocchio's set).
+enum class ReferenceFrame {
+  world,                // spatial velocity at the world origin, world axes
+  local,                // velocity of the frame origin, frame axes
+  local_world_aligned,  // velocity of the frame origin, world axes: J v = [p_dot; omega]
+};
+
+/// Placements of every joint for configuration q (nq): fills data.liMi and data.oMi.
+/// Throws InputError if q has the wrong size.
+void forward_kinematics(const Model& model, Data& data, ConstVec q);
+/// Placements of every frame from data.oMi (call forward_kinematics first): fills data.oMf.
+void update_frame_placements(const Model& model, Data& data);
+/// forward_kinematics + update_frame_placements.
+void frame_placements(const Model& model, Data& data, ConstVec q);
+
+/// The 6 x nv Jacobian of a frame at q, linear rows first: J v is the frame's velocity in the
+/// chosen reference frame. Calls forward_kinematics; fills and returns data.J.
+const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& model, Data& data,
+                                                               ConstVec q, int frame,
+                                                               ReferenceFrame reference);
+
+}  // namespace eom

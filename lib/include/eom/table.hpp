@@ -1,0 +1,105 @@
+// Tables of named numeric columns, read and written as CSV, JSON or NDJSON.
+//
+// CSV: a header row of column names, then one row of numbers per line (comma separated, optional
+//   CRLF line ends, blank lines ignored).
+// JSON: either an array of row objects [{"t": 0, "q.a": 1}, ...] (the canonical form eom writes,
+//   one row per line, so it streams) or an object of columns {"t": [...], "q.a": [...]}.
+// NDJSON: one row object per line.
+// Every value must be a finite number; anything else is an InputError with file, line, column.
+// Numbers are written in shortest round-trip form (std::to_chars) and read with std::from_chars,
+// so a table written and read back gives identical doubles.
+#pragma once
+
+#include <cstdio>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace eom {
+
+enum class Format { csv, json, ndjson };
+
+/// Parse "csv", "json" or "ndjson"; throws InputError otherwise.
+Format parse_format(std::string_view name);
+const char* format_name(Format format);
+/// The format of a path: `forced` if given, else from the extension (.csv, .json, .ndjson/.jsonl),
+/// else CSV for "-" (stdin/stdout). Throws InputError for an unknown extension.
+Format format_for(const std::string& path, std::optional<Format> forced);
+
+/// Column names of a table, in order, unique.
+struct Header {
+  std::vector<std::string> names;
+
+  int size() const { return static_cast<int>(names.size()); }
+  /// Index of a column, -1 if absent.
+  int index(std::string_view name) const;
+};
+
+/// Streaming reader of a table. Reads the header at open; next() fills one row at a time.
+class TableReader {
+ public:
+  virtual ~TableReader() = default;
+  /// Open a file ("-" = stdin) in the given format. Throws InputError if it cannot be read, is
+  /// empty, or its header is malformed (duplicate or empty column names).
+  static std::unique_ptr<TableReader> open(const std::string& path, Format format);
+  /// Read from an existing stream (tests, in-process use); `name` is used in messages.
+  static std::unique_ptr<TableReader> from_stream(std::istream& in, const std::string& name,
+                                                  Format format);
+
+  const Header& header() const { return header_; }
+  const std::string& name() const { return name_; }
+  /// Fill `row` (resized to header().size() on first use, never reallocated afterwards) with the
+  /// next row; false at the end. Throws InputError (file:line:column) for text, NaN/Inf, ragged
+  /// rows, missing or unknown keys.
+  virtual bool next(std::vector<double>& row) = 0;
+  /// 1-based line of the row last returned by next() (JSON columns form: the row index + 1).
+  virtual int line() const = 0;
+
+ protected:
+  Header header_;
+  std::string name_;
+};
+
+/// Streaming writer of a table. A file is written to a temporary next to the target and renamed
+/// by commit(); destroying an uncommitted writer removes the temporary, so a failed run leaves
+/// no partial file. "-" writes to stdout.
+class TableWriter {
+ public:
+  virtual ~TableWriter() = default;
+  static std::unique_ptr<TableWriter> open(const std::string& path, Format format, Header header);
+  /// Write to an existing stream (tests, in-process use). commit() flushes.
+  static std::unique_ptr<TableWriter> to_stream(std::ostream& out, Format format, Header header);
+
+  const Header& header() const { return header_; }
+  /// Append one row of header().size() values.
+  virtual void write_row(const double* values) = 0;
+  /// Push buffered rows to the destination now (streaming pipelines).
+  virtual void flush() = 0;
+  /// Finish the table (closing bracket for JSON), flush, and move the file into place.
+  virtual void commit() = 0;
+
+ protected:
+  Header header_;
+};
+
+/// A whole table in memory, row-major. For tests, convert and small inputs.
+struct Table {
+  Header header;
+  std::vector<double> values;          // rows() x header.size()
+
+  int rows() const { return header.size() == 0 ? 0 : static_cast<int>(values.size() / header.size()); }
+  double at(int row, int column) const { return values[static_cast<size_t>(row) * header.size() + column]; }
+};
+
+Table read_table(const std::string& path, Format format);
+void write_table(const Table& table, const std::string& path, Format format);
+
+/// Shortest round-trip decimal form of a finite double (std::to_chars), appended to `out`.
+void append_number(std::string& out, double value);
+/// Parse a whole field as a finite double with std::from_chars; nullopt if it is not one.
+std::optional<double> parse_number(std::string_view text);
+
+}  // namespace eom

@@ -1,0 +1,78 @@
+#include "eom/model.hpp"
+
+#include <algorithm>
+
+#include "eom/errors.hpp"
+
+namespace eom {
+namespace {
+
+int find(const std::vector<std::string>& names, std::string_view name) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
+
+// Levenshtein distance, for "did you mean" suggestions
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+int Model::joint_index(std::string_view name) const {
+  const int i = find(joint_names, name);
+  return i > 0 ? i : -1;
+}
+
+int Model::frame_index(std::string_view name) const {
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (frames[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Model::require_frame(std::string_view name) const {
+  const int i = frame_index(name);
+  if (i >= 0) return i;
+  std::vector<std::string> close;
+  for (const Frame& f : frames) {
+    if (edit_distance(f.name, name) <= std::max<size_t>(2, name.size() / 3)) close.push_back(f.name);
+  }
+  std::string message = "unknown frame '" + std::string(name) + "'";
+  if (!close.empty()) {
+    message += " (did you mean";
+    for (size_t k = 0; k < close.size() && k < 5; ++k) message += (k ? ", '" : " '") + close[k] + "'";
+    message += "?)";
+  }
+  message += "; `eom info` lists the frames";
+  throw InputError(message);
+}
+
+std::vector<std::string> Model::mimic_joints() const {
+  std::vector<std::string> out;
+  for (int i = 1; i < njoints; ++i) {
+    if (info[i].mimic_joint) out.push_back(joint_names[i]);
+  }
+  return out;
+}
+
+std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix, Space space) {
+  const auto& names = space == Space::q ? model.q_names : space == Space::v ? model.v_names : model.tau_names;
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  for (const auto& n : names) out.push_back(std::string(prefix) + "." + n);
+  return out;
+}
+
+}  // namespace eom

@@ -1,0 +1,45 @@
+// The models the property tests run on: every shipped robot and every reference robot, fixed
+// base and (for trees with a single root body) floating base, with a seed each.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <eom/urdf.hpp>
+
+#include "paths.hpp"
+
+namespace eom::test {
+
+struct TestModel {
+  std::string name;
+  std::string path;
+  bool floating_base = false;
+  unsigned seed = 0;
+  Model load() const {
+    UrdfOptions options;
+    options.floating_base = floating_base;
+    return load_urdf(path, options);
+  }
+};
+
+inline std::vector<TestModel> test_models() {
+  std::vector<std::string> paths;
+  for (const auto& dir : {kRobotsDir, kDataDir + "/robots"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() == ".urdf") paths.push_back(entry.path().string());
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  std::vector<TestModel> out;
+  unsigned seed = 1;
+  for (const auto& p : paths) {
+    const std::string name = std::filesystem::path(p).stem().string();
+    out.push_back({name, p, false, seed++});
+    out.push_back({name + " (floating)", p, true, seed++});
+  }
+  return out;
+}
+
+}  // namespace eom::test

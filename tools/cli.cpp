@@ -1,0 +1,69 @@
+#include "cli.hpp"
+
+#include <ostream>
+
+#include <eom/errors.hpp>
+#include <eom/urdf.hpp>
+
+namespace eom::cli {
+
+void add_robot_options(CLI::App& cmd, RobotOptions& opt) {
+  cmd.add_option("ROBOT", opt.path, "Robot model file (URDF); - reads stdin")->required();
+  cmd.add_flag("--floating-base", opt.floating_base,
+               "Add a free-flyer root joint 'root' above the URDF root link");
+  cmd.add_option("--gravity", opt.gravity, "Gravity in the world frame, gx,gy,gz (m/s^2)")
+      ->delimiter(',')
+      ->expected(3)
+      ->default_str("0,0,-9.81");
+}
+
+Model load_robot(const RobotOptions& opt) {
+  UrdfOptions options;
+  options.floating_base = opt.floating_base;
+  options.gravity = Vec3(opt.gravity[0], opt.gravity[1], opt.gravity[2]);
+  if (!options.gravity.allFinite()) throw InputError("--gravity: components must be finite numbers");
+  return load_urdf(opt.path, options);
+}
+
+void add_output_options(CLI::App& cmd, OutputOptions& opt) {
+  cmd.add_option("-o,--output", opt.path, "Output file; - writes stdout")->default_str("-");
+  cmd.add_option("--format", opt.format, "Output format (default: from the extension, else csv)")
+      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+}
+
+std::optional<Format> forced_format(const OutputOptions& opt) {
+  if (opt.format.empty()) return std::nullopt;
+  return parse_format(opt.format);
+}
+
+void add_input_options(CLI::App& cmd, InputOptions& opt) {
+  cmd.add_option("TABLE", opt.path, "Input table (CSV, JSON or NDJSON); - reads stdin")->required();
+  cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
+      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+}
+
+std::unique_ptr<TableReader> open_input(const InputOptions& opt) {
+  const std::optional<Format> forced =
+      opt.from.empty() ? std::nullopt : std::optional<Format>(parse_format(opt.from));
+  return TableReader::open(opt.path, format_for(opt.path, forced));
+}
+
+std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header) {
+  return TableWriter::open(opt.path, format_for(opt.path, forced_format(opt)), std::move(header));
+}
+
+void warn(Streams& io, const std::string& command, const std::string& message) {
+  io.err << "eom " << command << ": warning: " << message << '\n';
+}
+
+int Dispatch::run_selected(Streams& io, std::string& name) const {
+  for (const auto& [command, action] : actions_) {
+    if (command->parsed()) {
+      name = command->get_name();
+      return action(io);
+    }
+  }
+  return kExitUsage;
+}
+
+}  // namespace eom::cli

@@ -1,0 +1,80 @@
+// Shared glue of the eom subcommands: exit codes, common options, dispatch, robot loading.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include <eom/model.hpp>
+#include <eom/table.hpp>
+
+namespace eom::cli {
+
+constexpr int kExitOk = 0;       // success
+constexpr int kExitFailure = 1;  // the work ran and found what the user asked to know about
+constexpr int kExitUsage = 2;    // usage or input error
+
+/// Where a subcommand writes data and diagnostics (std::cout / std::cerr in the binary).
+struct Streams {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+/// ROBOT and the options that shape the Model.
+struct RobotOptions {
+  std::string path;
+  bool floating_base = false;
+  std::vector<double> gravity{0, 0, -9.81};
+};
+void add_robot_options(CLI::App& cmd, RobotOptions& opt);
+/// Load and build the model; ModelError/InputError propagate to main (exit 2).
+Model load_robot(const RobotOptions& opt);
+
+/// -o/--output and --format.
+struct OutputOptions {
+  std::string path = "-";
+  std::string format;            // empty: from the extension, CSV for stdout
+};
+void add_output_options(CLI::App& cmd, OutputOptions& opt);
+/// The format named by --format, if any.
+std::optional<Format> forced_format(const OutputOptions& opt);
+
+/// TABLE and --from (the input format when the extension does not tell, e.g. stdin).
+struct InputOptions {
+  std::string path;
+  std::string from;              // empty: from the extension, CSV for stdin
+};
+void add_input_options(CLI::App& cmd, InputOptions& opt);
+std::unique_ptr<TableReader> open_input(const InputOptions& opt);
+
+/// Open the output table (temporary file renamed on commit, or stdout).
+std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header);
+
+/// Print "eom <cmd>: warning: <message>" on err.
+void warn(Streams& io, const std::string& command, const std::string& message);
+
+/// Runs the action of whichever subcommand was selected on the command line.
+class Dispatch {
+ public:
+  using Action = std::function<int(Streams&)>;
+  void on(CLI::App* command, Action action) { actions_.emplace_back(command, std::move(action)); }
+  /// The selected subcommand's name and exit code.
+  int run_selected(Streams& io, std::string& name) const;
+
+ private:
+  std::vector<std::pair<CLI::App*, Action>> actions_;
+};
+
+// one register function per tools/cmd_<name>.cpp
+void register_info(CLI::App& app, Dispatch& dispatch);
+void register_check(CLI::App& app, Dispatch& dispatch);
+void register_fk(CLI::App& app, Dispatch& dispatch);
+void register_convert(CLI::App& app, Dispatch& dispatch);
+
+}  // namespace eom::cli
