@@ -7,7 +7,7 @@
 #   TABDIFF       the tabdiff helper binary (numeric compare)
 #   STDOUT_REGEX  optional regex stdout must match
 #   STDERR_REGEX  optional regex stderr must match; without it stderr must be empty
-#   ABSENT_FILE   optional file (relative to WORKDIR) that must not exist afterwards
+#   ABSENT_FILE   optional file (absolute, or relative to WORKDIR) that must not exist afterwards
 #   OUTDIR        where the actual stdout/stderr are kept for inspection
 if(NOT DEFINED EXPECTED_RC)
   set(EXPECTED_RC 0)
@@ -57,6 +57,9 @@ if(DEFINED STDOUT_FILE)
     endif()
   endif()
 endif()
-if(DEFINED ABSENT_FILE AND EXISTS "${WORKDIR}/${ABSENT_FILE}")
-  message(FATAL_ERROR "${ABSENT_FILE} was left behind")
+if(DEFINED ABSENT_FILE)
+  get_filename_component(absent "${ABSENT_FILE}" ABSOLUTE BASE_DIR "${WORKDIR}")
+  if(EXISTS "${absent}")
+    message(FATAL_ERROR "${ABSENT_FILE} was left behind")
+  endif()
 endif()
