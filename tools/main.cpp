@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   register_check(app, dispatch);
   register_fk(app, dispatch);
   register_convert(app, dispatch);
+  register_id(app, dispatch);
 
   try {
     app.parse(argc, argv);

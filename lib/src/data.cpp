@@ -9,13 +9,13 @@ Data::Data(const Model& model)
       v(model.njoints),
       a(model.njoints),
       f(model.njoints),
-      Ycrb(model.njoints),
+      oYcrb(model.njoints),
       tau(Eigen::VectorXd::Zero(model.nv)),
       g(Eigen::VectorXd::Zero(model.nv)),
       qdd(Eigen::VectorXd::Zero(model.nv)),
       M(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       M_llt(model.nv),
       J(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
-      Fcrb(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)) {}
+      oS(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)) {}
 
 }  // namespace eom

@@ -1,5 +1,7 @@
 #include "eom/dynamics.hpp"
 
+#include <cmath>
+
 #include "eom/kinematics.hpp"
 #include "sizes.hpp"
 
@@ -74,30 +76,56 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
 
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
   forward_kinematics(model, data, q);
-  for (int i = 1; i < model.njoints; ++i) data.Ycrb[i] = model.inertia[i];
+  // world axes throughout (as Pinocchio does): composite inertias then add without transforms,
+  // and each column of M is a dot product of world-frame subspaces with F = IC_i S_i
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& j = model.joints[i];
+    data.oYcrb[i] = model.inertia[i].transformed(data.oMi[i]).matrix();
+    for (int k = 0; k < j.nv; ++k) {
+      data.oS.col(j.idx_v + k) = data.oMi[i].act(Motion::from(j.S.col(k))).vector();
+    }
+  }
 
-  // backward pass (Featherstone 2008, Table 6.2): composite inertias IC_i, then
-  // F = IC_i S_i carried up the tree, M_ji = S_j^T F for every ancestor j
+  // backward pass (Featherstone 2008, Table 6.2): M_ji = S_j^T IC_i S_i for j on the path to the root
   MotionSubspace F;
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& ji = model.joints[i];
-    F.resize(6, ji.nv);
-    for (int k = 0; k < ji.nv; ++k) F.col(k) = (data.Ycrb[i] * Motion::from(ji.S.col(k))).vector();
-    data.M.block(ji.idx_v, ji.idx_v, ji.nv, ji.nv).noalias() = ji.S.transpose() * F;
-
-    for (int j = i; model.parent[j] > 0;) {
-      // express F in the parent's frame: forces transform with liMi.act
-      for (int k = 0; k < ji.nv; ++k) F.col(k) = data.liMi[j].act(Force::from(F.col(k))).vector();
-      j = model.parent[j];
+    F.noalias() = data.oYcrb[i] * data.oS.middleCols(ji.idx_v, ji.nv);
+    for (int j = i; j > 0; j = model.parent[j]) {
       const Joint& jj = model.joints[j];
-      data.M.block(jj.idx_v, ji.idx_v, jj.nv, ji.nv).noalias() = jj.S.transpose() * F;
-      data.M.block(ji.idx_v, jj.idx_v, ji.nv, jj.nv) =
-          data.M.block(jj.idx_v, ji.idx_v, jj.nv, ji.nv).transpose();
+      data.M.block(jj.idx_v, ji.idx_v, jj.nv, ji.nv).noalias() =
+          data.oS.middleCols(jj.idx_v, jj.nv).transpose() * F;
     }
     const int p = model.parent[i];
-    if (p > 0) data.Ycrb[p] += data.Ycrb[i].transformed(data.liMi[i]);
+    if (p > 0) data.oYcrb[p] += data.oYcrb[i];
   }
+  // the loop filled the upper triangle (ancestors come first in v)
+  data.M.triangularView<Eigen::StrictlyLower>() = data.M.transpose();
   return data.M;
+}
+
+Friction Friction::from_model(const Model& model) {
+  return {model.damping, model.friction, 0.0};
+}
+
+void friction_torque(const Friction& friction, ConstVec v, VecRef out) {
+  detail::check_size(v.size(), static_cast<int>(friction.viscous.size()), "v");
+  for (Eigen::Index k = 0; k < v.size(); ++k) {
+    const double sign = friction.smoothing > 0 ? std::tanh(v[k] / friction.smoothing)
+                                               : double((v[k] > 0) - (v[k] < 0));
+    out[k] = friction.viscous[k] * v[k] + friction.coulomb[k] * sign;
+  }
+}
+
+void external_torque(const Model& model, Data& data, ConstVec q, const std::vector<int>& frames,
+                     ConstVec wrenches, ReferenceFrame reference, VecRef out) {
+  detail::check_size(wrenches.size(), 6 * static_cast<int>(frames.size()), "wrenches");
+  out.setZero();
+  for (size_t k = 0; k < frames.size(); ++k) {
+    // tau = J^T F: the power of F on the frame's motion is F . J v = (J^T F) . v
+    out.noalias() += frame_jacobian(model, data, q, frames[k], reference).transpose() *
+                     wrenches.segment<6>(6 * static_cast<Eigen::Index>(k));
+  }
 }
 
 double kinetic_energy(const Model& model, Data& data, ConstVec q, ConstVec v) {

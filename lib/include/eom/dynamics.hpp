@@ -5,10 +5,13 @@
 // All functions check sizes (InputError) and allocate nothing.
 #pragma once
 
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "eom/data.hpp"
 #include "eom/joint.hpp"
+#include "eom/kinematics.hpp"
 #include "eom/model.hpp"
 
 namespace eom {
@@ -28,6 +31,28 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
 /// Table 6.2). Fills data.M (nv x nv, full and symmetric), data.liMi, data.oMi, data.Ycrb;
 /// returns data.M.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q);
+
+/// Joint friction, the generalized force the actuators must add to overcome it:
+/// tau_f = Fv v + Fs sgn(v) (viscous Fv from URDF damping, Coulomb Fs from URDF friction). With
+/// smoothing eps > 0, sgn(v) becomes tanh(v / eps), which is smooth at v = 0 and within 0.1% of
+/// sgn(v) for |v| > 4 eps; with eps = 0, sgn(0) = 0.
+struct Friction {
+  Eigen::VectorXd viscous;   // Fv (nv)
+  Eigen::VectorXd coulomb;   // Fs (nv)
+  double smoothing = 0;      // eps
+
+  /// The URDF <dynamics damping friction> values of the model.
+  static Friction from_model(const Model& model);
+};
+
+/// tau_f for velocity v (nv), into out (nv).
+void friction_torque(const Friction& friction, ConstVec v, VecRef out);
+
+/// Generalized force of external wrenches: out = sum_k J_k(q)^T F_k, F_k = [f; n] applied at the
+/// origin of frame frames[k], in world axes (reference = local_world_aligned) or in the frame's
+/// axes (reference = local). wrenches holds 6 entries per frame. Uses data.oMi and data.J.
+void external_torque(const Model& model, Data& data, ConstVec q, const std::vector<int>& frames,
+                     ConstVec wrenches, ReferenceFrame reference, VecRef out);
 
 /// Kinetic energy 1/2 v^T M v from the body twists. Fills data.v and data.kinetic_energy.
 double kinetic_energy(const Model& model, Data& data, ConstVec q, ConstVec v);

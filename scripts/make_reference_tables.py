@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Turn samples of tests/data/reference/*.json (Pinocchio 3.7 values) into eom tables for the CLI
+tests: <name>.csv holds t, q, v, a per sample and <name>.tau.csv the reference tau. Independent of
+eom. Continuous joints are stored by the reference as (cos, sin): converted to the angle.
+Run from the repository root: python3 scripts/make_reference_tables.py"""
+import json
+import math
+import os
+
+ROOT = ['x', 'y', 'z', 'qx', 'qy', 'qz', 'qw']
+ROOT_V = ['vx', 'vy', 'vz', 'wx', 'wy', 'wz']
+ROOT_TAU = ['fx', 'fy', 'fz', 'mx', 'my', 'mz']
+
+
+def columns(ref):
+    q, v, tau = [], [], []
+    for name, jtype in zip(ref['joint_names'], ref['joint_types']):
+        if jtype == 'JointModelFreeFlyer':
+            q += ['root.' + s for s in ROOT]
+            v += ['root.' + s for s in ROOT_V]
+            tau += ['root.' + s for s in ROOT_TAU]
+        else:
+            q.append(name)
+            v.append(name)
+            tau.append(name)
+    return q, v, tau
+
+
+def q_values(ref, sample):
+    out = []
+    for k, jtype in enumerate(ref['joint_types']):
+        i = ref['joint_idx_q'][k]
+        n = ref['joint_nq'][k]
+        block = sample['q'][i:i + n]
+        if 'RUB' in jtype or 'RevoluteUnbounded' in jtype:
+            out.append(math.atan2(block[1], block[0]))
+        else:
+            out += block
+    return out
+
+
+def write(path, header, rows):
+    with open(path, 'w') as f:
+        f.write(','.join(header) + '\n')
+        for row in rows:
+            f.write(','.join(repr(float(x)) for x in row) + '\n')
+
+
+def main():
+    for name in ['ur5_robot', 'kinova', 'solo12_freeflyer']:
+        with open(f'tests/data/reference/{name}.json') as f:
+            ref = json.load(f)
+        qn, vn, taun = columns(ref)
+        header = ['t'] + ['q.' + n for n in qn] + ['v.' + n for n in vn] + ['a.' + n for n in vn]
+        rows, taus = [], []
+        for k, s in enumerate(ref['samples']):
+            rows.append([k] + q_values(ref, s) + s['v'] + s['a'])
+            taus.append([k] + s['tau'])
+        os.makedirs('tests/data/id', exist_ok=True)
+        write(f'tests/data/id/{name}.csv', header, rows)
+        write(f'tests/data/id/{name}.tau.csv', ['t'] + ['tau.' + n for n in taun], taus)
+
+
+if __name__ == '__main__':
+    main()
