@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn samples of tests/data/reference/*.json (Pinocchio 3.7 values) into eom tables for the CLI
-tests: <name>.csv holds t, q, v, a per sample and <name>.tau.csv the reference tau. Independent of
-eom. Continuous joints are stored by the reference as (cos, sin): converted to the angle.
+tests: tests/data/id/<name>.csv holds t, q, v, a per sample, <name>.tau.csv the reference tau and
+tests/data/fk/<name>.poses.csv the reference poses of two frames. Independent of eom. Continuous joints are stored by the reference as (cos, sin): converted to the angle.
 Run from the repository root: python3 scripts/make_reference_tables.py"""
 import json
 import math
@@ -10,6 +10,11 @@ import os
 ROOT = ['x', 'y', 'z', 'qx', 'qy', 'qz', 'qw']
 ROOT_V = ['vx', 'vy', 'vz', 'wx', 'wy', 'wz']
 ROOT_TAU = ['fx', 'fy', 'fz', 'mx', 'my', 'mz']
+
+
+FK_FRAMES = {'ur5_robot': ['tool0', 'forearm_link'],
+             'kinova': ['j2s6s200_end_effector', 'j2s6s200_link_finger_tip_2'],
+             'solo12_freeflyer': ['FL_FOOT', 'HR_FOOT']}
 
 
 def columns(ref):
@@ -46,6 +51,24 @@ def write(path, header, rows):
             f.write(','.join(repr(float(x)) for x in row) + '\n')
 
 
+def quaternion(R):
+    """Unit quaternion (x, y, z, w) of a rotation matrix, w >= 0 (Shepperd's method)."""
+    tr = R[0][0] + R[1][1] + R[2][2]
+    if tr > 0:
+        s = math.sqrt(tr + 1.0) * 2
+        q = [(R[2][1] - R[1][2]) / s, (R[0][2] - R[2][0]) / s, (R[1][0] - R[0][1]) / s, 0.25 * s]
+    elif R[0][0] > R[1][1] and R[0][0] > R[2][2]:
+        s = math.sqrt(1.0 + R[0][0] - R[1][1] - R[2][2]) * 2
+        q = [0.25 * s, (R[0][1] + R[1][0]) / s, (R[0][2] + R[2][0]) / s, (R[2][1] - R[1][2]) / s]
+    elif R[1][1] > R[2][2]:
+        s = math.sqrt(1.0 + R[1][1] - R[0][0] - R[2][2]) * 2
+        q = [(R[0][1] + R[1][0]) / s, 0.25 * s, (R[1][2] + R[2][1]) / s, (R[0][2] - R[2][0]) / s]
+    else:
+        s = math.sqrt(1.0 + R[2][2] - R[0][0] - R[1][1]) * 2
+        q = [(R[0][2] + R[2][0]) / s, (R[1][2] + R[2][1]) / s, 0.25 * s, (R[1][0] - R[0][1]) / s]
+    return [-x for x in q] if q[3] < 0 else q
+
+
 def main():
     for name in ['ur5_robot', 'kinova', 'solo12_freeflyer']:
         with open(f'tests/data/reference/{name}.json') as f:
@@ -59,6 +82,17 @@ def main():
         os.makedirs('tests/data/id', exist_ok=True)
         write(f'tests/data/id/{name}.csv', header, rows)
         write(f'tests/data/id/{name}.tau.csv', ['t'] + ['tau.' + n for n in taun], taus)
+        # eom fk expectations for two frames: position and quaternion
+        frames = FK_FRAMES[name]
+        fk_header = ['t'] + [f + '.' + c for f in frames for c in ['x', 'y', 'z', 'qx', 'qy', 'qz', 'qw']]
+        fk_rows = []
+        for k, s in enumerate(ref['samples']):
+            row = [k]
+            for f in frames:
+                row += s['frames'][f]['p'] + quaternion(s['frames'][f]['R'])
+            fk_rows.append(row)
+        os.makedirs('tests/data/fk', exist_ok=True)
+        write(f'tests/data/fk/{name}.poses.csv', fk_header, fk_rows)
 
 
 if __name__ == '__main__':

@@ -3,6 +3,7 @@
 #include "eom/urdf.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -148,9 +149,14 @@ class Parser {
 UrdfDescription parse_urdf(const std::string& text, const std::string& file) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    const char* detail = doc.ErrorStr();
-    throw InputError(file, doc.ErrorLineNum(), 0,
-                     std::string("malformed XML: ") + (detail ? detail : doc.ErrorName()));
+    // "XML_ERROR_MISMATCHED_ELEMENT" -> "mismatched element", plus tinyxml2's detail after ": "
+    std::string what = doc.ErrorName();
+    if (what.rfind("XML_ERROR_", 0) == 0) what = what.substr(10);
+    for (char& c : what) c = c == '_' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
+    const size_t colon = detail.find(": ");
+    if (colon != std::string::npos) what += " (" + detail.substr(colon + 2) + ")";
+    throw InputError(file, doc.ErrorLineNum(), 0, "malformed XML: " + what);
   }
   const XMLElement* robot = doc.RootElement();
   if (!robot || std::string(robot->Name()) != "robot") {

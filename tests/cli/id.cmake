@@ -74,3 +74,15 @@ eom_cli_test(NAME id-several-without-output-dir
 eom_cli_test(NAME id-bad-robot
              ARGS id tests/data/urdf/negative_mass.urdf trajectories/ur5_wave.csv
              RC 2 STDERR_REGEX "negative_mass.urdf:[0-9]+: .*mass")
+
+# batch (--output-dir, --jobs 2) is byte-identical to serial runs and to itself
+add_test(NAME "cli: id-batch-equals-serial"
+         COMMAND ${CMAKE_COMMAND} -DEOM=$<TARGET_FILE:eom_cli> -DROBOT=${PROJECT_SOURCE_DIR}/robots/ur5.urdf
+                 "-DFILES=${PROJECT_SOURCE_DIR}/trajectories/ur5_wave.csv\;${PROJECT_SOURCE_DIR}/tests/data/id/ur5_robot.csv"
+                 -DOUTDIR=${CMAKE_CURRENT_BINARY_DIR}/batch
+                 -P ${PROJECT_SOURCE_DIR}/cmake/check_batch.cmake)
+set_tests_properties("cli: id-batch-equals-serial" PROPERTIES LABELS cli)
+eom_cli_test(NAME id-batch-reports-bad-file
+             ARGS id robots/ur5.urdf trajectories/ur5_wave.csv tests/data/id/ur5_bad_number.csv
+                  --output-dir ${CMAKE_CURRENT_BINARY_DIR}/batch_bad --jobs 2
+             RC 2 STDERR_REGEX "ur5_bad_number.csv:3:[0-9]+: column q.elbow_joint: 'abc' is not a number")

@@ -1,0 +1,28 @@
+# Batch mode gives the same bytes as serial runs, and runs are deterministic. Variables (-D):
+#   EOM  the eom binary;  ROBOT  a URDF;  FILES  ;-separated input tables;  OUTDIR  scratch folder
+file(REMOVE_RECURSE ${OUTDIR})
+file(MAKE_DIRECTORY ${OUTDIR}/serial)
+foreach(f IN LISTS FILES)
+  get_filename_component(stem ${f} NAME_WE)
+  execute_process(COMMAND ${EOM} id ${ROBOT} ${f} -o ${OUTDIR}/serial/${stem}.csv RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "serial run on ${f} failed: ${rc}")
+  endif()
+endforeach()
+foreach(run batch1 batch2)
+  execute_process(COMMAND ${EOM} id ${ROBOT} ${FILES} --output-dir ${OUTDIR}/${run} --jobs 2
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "batch run failed: ${rc}")
+  endif()
+endforeach()
+foreach(f IN LISTS FILES)
+  get_filename_component(stem ${f} NAME_WE)
+  foreach(run batch1 batch2)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUTDIR}/serial/${stem}.csv
+                            ${OUTDIR}/${run}/${stem}.csv RESULT_VARIABLE diff)
+    if(NOT diff EQUAL 0)
+      message(FATAL_ERROR "${run}/${stem}.csv differs from the serial run")
+    endif()
+  endforeach()
+endforeach()

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Install eom's build and test dependencies from Debian 12 packages (as root).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends g++ cmake make libeigen3-dev libcli11-dev \
+  nlohmann-json3-dev libtinyxml2-dev catch2 libbenchmark-dev

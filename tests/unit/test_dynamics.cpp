@@ -1,0 +1,87 @@
+// Friction, external wrenches and trajectory differentiation: the pieces eom id adds to RNEA.
+
+#include <catch2/catch.hpp>
+
+#include <eom/configuration.hpp>
+#include <eom/dynamics.hpp>
+#include <eom/finite_difference.hpp>
+#include <eom/kinematics.hpp>
+#include <eom/urdf.hpp>
+
+#include "matchers.hpp"
+#include "paths.hpp"
+#include "tolerances.hpp"
+
+using namespace eom;
+using namespace eom::test;
+
+TEST_CASE("friction: viscous plus Coulomb, exact or smoothed sign", "[dynamics]") {
+  Friction friction{Eigen::Vector3d(0.5, 0, 1), Eigen::Vector3d(2, 3, 0), 0};
+  Eigen::Vector3d out;
+  friction_torque(friction, Eigen::Vector3d(0.4, -1, 0), out);
+  CHECK_THAT(out, AllClose(Eigen::Vector3d(0.5 * 0.4 + 2, -3, 0), kTolRoundoff));
+  friction_torque(friction, Eigen::Vector3d(0, 0, 0), out);
+  CHECK_THAT(out, AllClose(Eigen::Vector3d::Zero(), 0));  // sgn(0) = 0
+  friction.smoothing = 0.1;
+  friction_torque(friction, Eigen::Vector3d(0.05, -1, 0), out);
+  CHECK(out[0] == Approx(0.5 * 0.05 + 2 * std::tanh(0.5)).epsilon(1e-14));
+  CHECK(out[1] == Approx(-3 * std::tanh(10.0)).epsilon(1e-14));
+}
+
+TEST_CASE("external wrenches map to joint space by J^T F", "[dynamics]") {
+  const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
+  Data data(model);
+  Rng rng(3);
+  const Eigen::VectorXd q = random_configuration(model, rng);
+  const int tool = model.require_frame("tool0");
+  const int forearm = model.require_frame("forearm_link");
+  Eigen::VectorXd wrenches(12);
+  wrenches << 1, -2, 3, 0.1, 0.2, -0.3, 4, 0, -1, 0, 0.5, 0;
+  Eigen::VectorXd tau(model.nv);
+  for (const ReferenceFrame rf : {ReferenceFrame::local_world_aligned, ReferenceFrame::local}) {
+    external_torque(model, data, q, {tool, forearm}, wrenches, rf, tau);
+    const Eigen::MatrixXd J1 = frame_jacobian(model, data, q, tool, rf);
+    const Eigen::MatrixXd J2 = frame_jacobian(model, data, q, forearm, rf);
+    const Eigen::VectorXd expected = J1.transpose() * wrenches.head<6>() + J2.transpose() * wrenches.tail<6>();
+    CHECK_THAT(tau, AllClose(expected, kTolRoundoff, kTolRoundoff));
+  }
+  // a pure force along world z at the tool gives the gravity-like torque of a point mass there:
+  // the power balance F . pdot = tau . v for any v
+  const Eigen::VectorXd v = random_tangent(model, rng);
+  Eigen::VectorXd F(6);
+  F << 0, 0, 5, 0, 0, 0;
+  external_torque(model, data, q, {tool}, F, ReferenceFrame::local_world_aligned, tau);
+  const Eigen::VectorXd twist = frame_jacobian(model, data, q, tool, ReferenceFrame::local_world_aligned) * v;
+  CHECK(tau.dot(v) == Approx(F.dot(twist)).epsilon(1e-13));
+}
+
+TEST_CASE("three-point derivatives are exact on quadratics, on non-uniform times", "[finite_difference]") {
+  const std::array<double, 3> t{0.1, 0.25, 0.32};
+  auto f = [](double s) { return 2 - 3 * s + 4 * s * s; };
+  for (int at = 0; at < 3; ++at) {
+    const ThreePointWeights w = three_point_weights(t, at);
+    const double d1 = w.d1[0] * f(t[0]) + w.d1[1] * f(t[1]) + w.d1[2] * f(t[2]);
+    const double d2 = w.d2[0] * f(t[0]) + w.d2[1] * f(t[1]) + w.d2[2] * f(t[2]);
+    CHECK(d1 == Approx(-3 + 8 * t[at]).epsilon(1e-12));
+    CHECK(d2 == Approx(8).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("configuration differentiation works on the manifold", "[finite_difference]") {
+  UrdfOptions options;
+  options.floating_base = true;
+  const Model model = load_urdf(kRobotsDir + "/solo12.urdf", options);
+  Rng rng(11);
+  // constant body twist and joint rates: q(t) = q0 (+) t v, so v is recovered exactly and a = 0
+  const Eigen::VectorXd q0 = random_configuration(model, rng);
+  const Eigen::VectorXd v = random_tangent(model, rng);
+  const std::array<double, 3> t{0.0, 0.01, 0.025};
+  const Eigen::VectorXd q1 = integrate(model, q0, t[1] * v), q2 = integrate(model, q0, t[2] * v);
+  ConfigurationDifferentiator differentiate(model);
+  Eigen::VectorXd vd(model.nv), ad(model.nv);
+  for (int at = 0; at < 3; ++at) {
+    differentiate(t, {&q0, &q1, &q2}, at, vd, ad);
+    CHECK_THAT(vd, AllClose(v, 1e-10));
+    CHECK_THAT(ad, AllClose(Eigen::VectorXd::Zero(model.nv), 1e-8));
+  }
+}
