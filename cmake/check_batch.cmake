@@ -1,5 +1,6 @@
 # Batch mode gives the same bytes as serial runs, and runs are deterministic. Variables (-D):
-#   EOM  the eom binary;  ROBOT  a URDF;  FILES  ;-separated input tables;  OUTDIR  scratch folder
+#   EOM  the eom binary;  ROBOT  a URDF;  FILES  comma-separated input tables;  OUTDIR  scratch folder
+string(REPLACE "," ";" FILES "${FILES}")
 file(REMOVE_RECURSE ${OUTDIR})
 file(MAKE_DIRECTORY ${OUTDIR}/serial)
 foreach(f IN LISTS FILES)

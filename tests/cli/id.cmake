@@ -78,7 +78,7 @@ eom_cli_test(NAME id-bad-robot
 # batch (--output-dir, --jobs 2) is byte-identical to serial runs and to itself
 add_test(NAME "cli: id-batch-equals-serial"
          COMMAND ${CMAKE_COMMAND} -DEOM=$<TARGET_FILE:eom_cli> -DROBOT=${PROJECT_SOURCE_DIR}/robots/ur5.urdf
-                 "-DFILES=${PROJECT_SOURCE_DIR}/trajectories/ur5_wave.csv\;${PROJECT_SOURCE_DIR}/tests/data/id/ur5_robot.csv"
+                 "-DFILES=${PROJECT_SOURCE_DIR}/trajectories/ur5_wave.csv,${PROJECT_SOURCE_DIR}/tests/data/id/ur5_robot.csv"
                  -DOUTDIR=${CMAKE_CURRENT_BINARY_DIR}/batch
                  -P ${PROJECT_SOURCE_DIR}/cmake/check_batch.cmake)
 set_tests_properties("cli: id-batch-equals-serial" PROPERTIES LABELS cli)
