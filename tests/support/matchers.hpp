@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <catch2/catch.hpp>
 
