@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <condition_variable>
+#include <exception>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -228,7 +230,245 @@ struct Sample {
   Eigen::VectorXd q, v, a;
   double t = 0;
   int line = 0;
+
+  explicit Sample(const Model& model) : q(model.nq), v(model.nv), a(model.nv) {}
 };
+
+// Stage 1: rows of the input as samples with q, v, a, deriving v and a when the table lacks them
+// (three-point differences need the next row, so a sample comes out one row late).
+class SampleReader {
+ public:
+  SampleReader(const Model& model, TableReader& in, const Binding& b)
+      : model_(model), in_(in), b_(b), deriving_(b.v.empty() || b.a.empty()),
+        window_{Sample(model), Sample(model), Sample(model)}, differentiate_(model),
+        scratch_(model.nv) {}
+
+  // the next sample, copied into `out` (same sizes each time: no allocation); false at the end
+  bool next(Sample& out) {
+    if (!deriving_) return read(out);
+    // the window holds samples count_-3 .. count_-1; a sample is emitted once its successor is
+    // read (central formula), the first and the last with the one-sided formulas
+    for (;;) {
+      if (count_ >= 3 && (emitted_ < count_ - 1 || (ended_ && emitted_ < count_))) {
+        return emit(static_cast<int>(emitted_ - (count_ - 3)), out);
+      }
+      if (ended_) {
+        if (count_ > 0 && count_ < 3) {
+          throw InputError(in_.name(), 0, 0, "deriving v and a needs at least 3 rows, the table has " +
+                                                 std::to_string(count_));
+        }
+        return false;
+      }
+      Sample& s = window_[count_ % 3];
+      if (!read(s)) {
+        ended_ = true;
+        continue;
+      }
+      if (count_ > 0 && !(s.t > window_[(count_ - 1) % 3].t)) {
+        throw InputError(in_.name(), s.line, 0,
+                         "t is not strictly increasing (t = " + number(s.t) + " after " +
+                             number(window_[(count_ - 1) % 3].t) + "): cannot derive v and a");
+      }
+      ++count_;
+    }
+  }
+
+ private:
+  bool read(Sample& s) {
+    if (!in_.next(s.row)) return false;
+    s.line = in_.line();
+    s.t = b_.t >= 0 ? s.row[b_.t] : 0;
+    gather(s.row, b_.q, s.q);
+    if (!b_.v.empty()) gather(s.row, b_.v, s.v);
+    if (!b_.a.empty()) gather(s.row, b_.a, s.a);
+    try {
+      normalize(model_, s.q);
+    } catch (const InputError& e) {
+      throw InputError(in_.name(), s.line, 0, e.message());
+    }
+    return true;
+  }
+
+  // derivatives at position `at` (0 oldest, 2 newest) of the last three samples read
+  bool emit(int at, Sample& out) {
+    const Sample* w[3];
+    for (int k = 0; k < 3; ++k) w[k] = &window_[(count_ - 3 + k) % 3];
+    const std::array<double, 3> t{w[0]->t, w[1]->t, w[2]->t};
+    out = *w[at];
+    if (b_.v.empty()) {
+      differentiate_(t, {&w[0]->q, &w[1]->q, &w[2]->q}, at, out.v, scratch_);
+      if (b_.a.empty()) out.a = scratch_;
+    } else {
+      const ThreePointWeights d = three_point_weights(t, at);
+      out.a = d.d1[0] * w[0]->v + d.d1[1] * w[1]->v + d.d1[2] * w[2]->v;
+    }
+    ++emitted_;
+    return true;
+  }
+
+  static std::string number(double x) {
+    std::ostringstream s;
+    s.precision(17);
+    s << x;
+    return s.str();
+  }
+
+  const Model& model_;
+  TableReader& in_;
+  const Binding& b_;
+  const bool deriving_;
+  std::array<Sample, 3> window_;
+  ConfigurationDifferentiator differentiate_;
+  Eigen::VectorXd scratch_;
+  long count_ = 0, emitted_ = 0;
+  bool ended_ = false;
+};
+
+// Stage 2: tau (and its terms) of a sample, written as one output row.
+class RowWriter {
+ public:
+  RowWriter(const Model& model, const Friction& friction, const IdOptions& opt, const Binding& b,
+            TableWriter& out, bool flush_each_row)
+      : model_(model), friction_(friction), opt_(opt), b_(b), out_(out),
+        flush_each_row_(flush_each_row),
+        wrench_frame_(opt.wrench_frame == "local" ? ReferenceFrame::local
+                                                  : ReferenceFrame::local_world_aligned),
+        data_(model), limits_(model), tau_(model.nv), term_(model.nv), friction_term_(model.nv),
+        wrenches_(6 * b.wrench_frames.size()), result_(out.header().size()) {}
+
+  void write(const Sample& s) {
+    const int nv = model_.nv;
+    size_t k = 0;
+    for (int c : b_.keep) result_[k++] = s.row[c];
+    tau_ = rnea(model_, data_, s.q, s.v, s.a);
+    if (opt_.friction) {
+      friction_torque(friction_, s.v, friction_term_);
+      tau_ += friction_term_;
+    }
+    if (!b_.wrench_frames.empty()) {
+      gather(s.row, b_.wrench, wrenches_);
+      // the actuators need J^T F less when the environment pushes with F
+      external_torque(model_, data_, s.q, b_.wrench_frames, wrenches_, wrench_frame_, term_);
+      tau_ -= term_;
+    }
+    auto put = [&](const Eigen::VectorXd& x) {
+      for (int i = 0; i < nv; ++i) result_[k++] = x[i];
+    };
+    put(tau_);
+    if (opt_.terms) {
+      // tau = M a + c(q, v) + g(q) + friction - J^T F, each computed on its own
+      term_.noalias() = crba(model_, data_, s.q) * s.a;
+      put(term_);
+      const Eigen::VectorXd& g = gravity_torque(model_, data_, s.q);
+      term_ = nonlinear_effects(model_, data_, s.q, s.v) - g;
+      put(term_);
+      put(g);
+      if (opt_.friction) put(friction_term_);
+      if (!b_.wrench_frames.empty()) {
+        external_torque(model_, data_, s.q, b_.wrench_frames, wrenches_, wrench_frame_, term_);
+        term_ = -term_;
+        put(term_);
+      }
+    }
+    if (opt_.power) {
+      double total = 0;
+      for (int i = 0; i < nv; ++i) {
+        result_[k++] = tau_[i] * s.v[i];
+        total += tau_[i] * s.v[i];
+      }
+      result_[k++] = total;
+    }
+    limits_.observe(model_, tau_, s.t, s.line);
+    out_.write_row(result_.data());
+    if (flush_each_row_) out_.flush();
+  }
+
+  const LimitReport& limits() const { return limits_; }
+
+ private:
+  const Model& model_;
+  const Friction& friction_;
+  const IdOptions& opt_;
+  const Binding& b_;
+  TableWriter& out_;
+  const bool flush_each_row_;
+  const ReferenceFrame wrench_frame_;
+  Data data_;
+  LimitReport limits_;
+  Eigen::VectorXd tau_, term_, friction_term_, wrenches_;
+  std::vector<double> result_;
+};
+
+// Reading overlapped with computing and writing: a reader thread fills blocks of samples that
+// this thread computes and writes in order. Blocks cycle through a fixed pool: no allocation
+// once the first rows have sized them.
+void run_pipelined(const Model& model, SampleReader& reader, RowWriter& writer) {
+  constexpr int kBlockRows = 512, kBlocks = 4;
+  struct Block {
+    std::vector<Sample> samples;
+    int count = 0;
+    bool last = false;
+  };
+  std::vector<Block> blocks(kBlocks);
+  for (Block& b : blocks) b.samples.assign(kBlockRows, Sample(model));
+  std::mutex mutex;
+  std::condition_variable changed;
+  int filled = 0, consumed = 0;  // blocks handed over and given back, counting up
+  bool cancelled = false;
+  std::exception_ptr failure;
+
+  std::thread producer([&] {
+    try {
+      for (int n = 0;; ++n) {
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          changed.wait(lock, [&] { return n - consumed < kBlocks || cancelled; });
+          if (cancelled) return;
+        }
+        Block& b = blocks[n % kBlocks];
+        b.count = 0;
+        while (b.count < kBlockRows && reader.next(b.samples[b.count])) ++b.count;
+        b.last = b.count < kBlockRows;
+        std::lock_guard<std::mutex> lock(mutex);
+        ++filled;
+        changed.notify_all();
+        if (b.last) return;
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      failure = std::current_exception();
+      changed.notify_all();
+    }
+  });
+
+  auto stop = [&] {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      cancelled = true;
+    }
+    changed.notify_all();
+    producer.join();
+  };
+  try {
+    for (int n = 0;; ++n) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return filled > n || failure; });
+        if (filled <= n) std::rethrow_exception(failure);
+      }
+      const Block& b = blocks[n % kBlocks];
+      for (int i = 0; i < b.count; ++i) writer.write(b.samples[i]);
+      std::lock_guard<std::mutex> lock(mutex);
+      ++consumed;
+      changed.notify_all();
+      if (b.last) break;
+    }
+  } catch (...) {
+    stop();
+    throw;
+  }
+  stop();
+}
 
 bool stdin_is_stream() {
   struct stat s;
@@ -237,135 +477,28 @@ bool stdin_is_stream() {
 
 // Runs one input table to one output; returns the exit code and leaves its messages in notes.
 int run_file(const Model& model, const Friction& friction, const IdOptions& opt,
-             const std::string& in_path, const std::string& out_path, std::ostream& notes) {
-  InputOptions input{in_path, opt.from};
-  auto in = open_input(input);
-  const std::string& file = in->name();
-  const Binding b = bind(model, in->header(), file, opt, notes);
-  const ReferenceFrame wrench_frame =
-      opt.wrench_frame == "local" ? ReferenceFrame::local : ReferenceFrame::local_world_aligned;
+             const std::string& in_path, const std::string& out_path, bool pipelined,
+             std::ostream& notes) {
+  auto in = open_input(InputOptions{in_path, opt.from});
+  const Binding b = bind(model, in->header(), in->name(), opt, notes);
   OutputOptions output = opt.output;
   output.path = out_path;
   auto out = open_output(output, output_header(model, in->header(), b, opt));
-  const bool flush_each_row = in_path == "-" && stdin_is_stream();
+  // rows of an endless stream go out as soon as they are computed
+  const bool streaming = in_path == "-" && stdin_is_stream();
 
-  // one workspace for the whole table: no allocation per row
-  Data data(model);
-  ConfigurationDifferentiator differentiate(model);
-  LimitReport limits(model);
-  const int nv = model.nv;
-  Eigen::VectorXd tau(nv), term(nv), wrenches(6 * b.wrench_frames.size()), scratch(nv);
-  std::vector<double> result(out->header().size());
-  std::array<Sample, 3> window;
-  for (Sample& s : window) {
-    s.q.resize(model.nq);
-    s.v.resize(nv);
-    s.a.resize(nv);
-  }
-
-  auto compute = [&](const Sample& s) {
-    size_t k = 0;
-    for (int c : b.keep) result[k++] = s.row[c];
-    tau = rnea(model, data, s.q, s.v, s.a);
-    if (opt.friction) {
-      friction_torque(friction, s.v, scratch);
-      tau += scratch;
-    }
-    if (!b.wrench_frames.empty()) {
-      gather(s.row, b.wrench, wrenches);
-      // the actuators need J^T F less when the environment pushes with F
-      external_torque(model, data, s.q, b.wrench_frames, wrenches, wrench_frame, term);
-      tau -= term;
-    }
-    auto put = [&](const Eigen::VectorXd& x) {
-      for (int i = 0; i < nv; ++i) result[k++] = x[i];
-    };
-    put(tau);
-    if (opt.terms) {
-      // tau = M a + c(q, v) + g(q) + friction - J^T F, each computed on its own
-      term.noalias() = crba(model, data, s.q) * s.a;
-      put(term);
-      const Eigen::VectorXd& g = gravity_torque(model, data, s.q);
-      term = nonlinear_effects(model, data, s.q, s.v) - g;
-      put(term);
-      put(g);
-      if (opt.friction) put(scratch);
-      if (!b.wrench_frames.empty()) {
-        external_torque(model, data, s.q, b.wrench_frames, wrenches, wrench_frame, term);
-        term = -term;
-        put(term);
-      }
-    }
-    if (opt.power) {
-      double total = 0;
-      for (int i = 0; i < nv; ++i) {
-        result[k++] = tau[i] * s.v[i];
-        total += tau[i] * s.v[i];
-      }
-      result[k++] = total;
-    }
-    limits.observe(model, tau, s.t, s.line);
-    out->write_row(result.data());
-    if (flush_each_row) out->flush();
-  };
-
-  // derivatives of a window of three samples at position `at` (0, 1, 2)
-  auto derive = [&](int newest, int at) -> Sample& {
-    std::array<int, 3> order;
-    for (int k = 0; k < 3; ++k) order[k] = (newest + 1 + k) % 3;  // oldest first
-    Sample& s = window[order[at]];
-    const std::array<double, 3> t{window[order[0]].t, window[order[1]].t, window[order[2]].t};
-    if (b.v.empty()) {
-      std::array<const Eigen::VectorXd*, 3> q{&window[order[0]].q, &window[order[1]].q,
-                                              &window[order[2]].q};
-      differentiate(t, q, at, s.v, scratch);
-      if (b.a.empty()) s.a = scratch;
-    } else {
-      const ThreePointWeights w = three_point_weights(t, at);
-      s.a = w.d1[0] * window[order[0]].v + w.d1[1] * window[order[1]].v + w.d1[2] * window[order[2]].v;
-    }
-    return s;
-  };
-
-  const bool deriving = b.v.empty() || b.a.empty();
-  long count = 0;
-  int newest = 0;
-  for (;; ++count) {
-    Sample& s = window[newest = static_cast<int>(count % 3)];
-    if (!in->next(s.row)) break;
-    s.line = in->line();
-    s.t = b.t >= 0 ? s.row[b.t] : 0;
-    gather(s.row, b.q, s.q);
-    if (!b.v.empty()) gather(s.row, b.v, s.v);
-    if (!b.a.empty()) gather(s.row, b.a, s.a);
-    try {
-      normalize(model, s.q);
-    } catch (const InputError& e) {
-      throw InputError(file, s.line, 0, e.message());
-    }
-    if (!deriving) {
-      compute(s);
-      continue;
-    }
-    if (count > 0 && !(s.t > window[(count - 1) % 3].t)) {
-      throw InputError(file, s.line, 0, "t is not strictly increasing (t = " + std::to_string(s.t) +
-                                            " after " + std::to_string(window[(count - 1) % 3].t) +
-                                            "): cannot derive v and a");
-    }
-    if (count == 2) compute(derive(newest, 0));
-    if (count >= 2) compute(derive(newest, 1));
-  }
-  if (deriving) {
-    if (count < 3) {
-      throw InputError(file, 0, 0, "deriving v and a needs at least 3 rows, the table has " +
-                                       std::to_string(count));
-    }
-    compute(derive(static_cast<int>((count - 1) % 3), 2));
+  SampleReader reader(model, *in, b);
+  RowWriter writer(model, friction, opt, b, *out, streaming);
+  if (pipelined && !streaming) {
+    run_pipelined(model, reader, writer);
+  } else {
+    Sample s(model);
+    while (reader.next(s)) writer.write(s);
   }
   out->commit();
 
-  limits.print(model, file, notes);
-  return opt.fail_on_limit && limits.exceeded() ? kExitFailure : kExitOk;
+  writer.limits().print(model, in->name(), notes);
+  return opt.fail_on_limit && writer.limits().exceeded() ? kExitFailure : kExitOk;
 }
 
 std::string output_path_for(const IdOptions& opt, const std::string& input) {
@@ -385,7 +518,9 @@ int run_id(const IdOptions& opt, Streams& io) {
 
   if (opt.output_dir.empty()) {
     if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
-    return run_file(model, friction, opt, opt.tables[0], opt.output.path, io.err);
+    // one table: a second thread reads while this one computes and writes
+    const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
+    return run_file(model, friction, opt, opt.tables[0], opt.output.path, pipelined, io.err);
   }
 
   // batch: files are independent; each thread has its own Data, messages are printed in input
@@ -401,7 +536,8 @@ int run_id(const IdOptions& opt, Streams& io) {
       std::ostringstream out;
       try {
         if (opt.tables[i] == "-") throw InputError("batch mode reads files, not stdin");
-        rc[i] = run_file(model, friction, opt, opt.tables[i], output_path_for(opt, opt.tables[i]), out);
+        rc[i] = run_file(model, friction, opt, opt.tables[i], output_path_for(opt, opt.tables[i]),
+                         false, out);
       } catch (const std::exception& e) {
         out << "eom id: error: " << e.what() << "\n";
         rc[i] = kExitUsage;
@@ -435,7 +571,9 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
   add_output_options(*cmd, opt->output);
   cmd->add_option("--output-dir", opt->output_dir,
                   "Write one output per input into DIR, same base name (batch mode)");
-  cmd->add_option("-j,--jobs", opt->jobs, "Threads for batch mode (default: all cores)")
+  cmd->add_option("-j,--jobs", opt->jobs,
+                  "Threads (default: all cores): tables in parallel in batch mode; for one table, "
+                  "reading overlaps computing unless --jobs 1")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--terms", opt->terms,
                 "Also write tau_inertial (M a), tau_coriolis (c), tau_gravity (g), tau_friction and "
