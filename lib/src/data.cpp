@@ -16,6 +16,6 @@ Data::Data(const Model& model)
       M(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       M_llt(model.nv),
       J(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
-      oS(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)) {}
+      oS(model.nv) {}
 
 }  // namespace eom

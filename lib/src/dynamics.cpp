@@ -22,7 +22,7 @@ void newton_euler(const Model& model, Data& data, ConstVec q, OptionalVec v, Opt
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
     const int p = model.parent[i];
-    const SE3& liMi = data.liMi[i] = model.placement[i] * joint_transform(jnt, q);
+    const SE3& liMi = data.liMi[i] = joint_placement(jnt, model.placement[i], q);
     data.oMi[i] = data.oMi[p] * liMi;
 
     // v_i = Xup v_p + S qd,  a_i = Xup a_p + S qdd + v_i x S qd
@@ -45,7 +45,7 @@ void newton_euler(const Model& model, Data& data, ConstVec q, OptionalVec v, Opt
   // backward pass: project body forces on the joint axes, pass them to the parent
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& jnt = model.joints[i];
-    tau.segment(jnt.idx_v, jnt.nv).noalias() = jnt.S.transpose() * data.f[i].vector();
+    joint_project(jnt, data.f[i], tau);
     const int p = model.parent[i];
     if (p > 0) data.f[p] += data.liMi[i].act(data.f[i]);
   }
@@ -77,24 +77,22 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
   forward_kinematics(model, data, q);
   // world axes throughout (as Pinocchio does): composite inertias then add without transforms,
-  // and each column of M is a dot product of world-frame subspaces with F = IC_i S_i
+  // and each entry of M is a dot product of world-frame subspace columns with F = IC_i S_i
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& j = model.joints[i];
-    data.oYcrb[i] = model.inertia[i].transformed(data.oMi[i]).matrix();
-    for (int k = 0; k < j.nv; ++k) {
-      data.oS.col(j.idx_v + k) = data.oMi[i].act(Motion::from(j.S.col(k))).vector();
-    }
+    data.oYcrb[i] = model.inertia[i].moments(data.oMi[i]);
+    for (int k = 0; k < j.nv; ++k) data.oS[j.idx_v + k] = data.oMi[i].act(joint_column(j, k));
   }
 
   // backward pass (Featherstone 2008, Table 6.2): M_ji = S_j^T IC_i S_i for j on the path to the root
-  MotionSubspace F;
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& ji = model.joints[i];
-    F.noalias() = data.oYcrb[i] * data.oS.middleCols(ji.idx_v, ji.nv);
-    for (int j = i; j > 0; j = model.parent[j]) {
-      const Joint& jj = model.joints[j];
-      data.M.block(jj.idx_v, ji.idx_v, jj.nv, ji.nv).noalias() =
-          data.oS.middleCols(jj.idx_v, jj.nv).transpose() * F;
+    for (int k = ji.idx_v; k < ji.idx_v + ji.nv; ++k) {
+      const Force F = data.oYcrb[i] * data.oS[k];
+      for (int j = i; j > 0; j = model.parent[j]) {
+        const Joint& jj = model.joints[j];
+        for (int l = jj.idx_v; l < jj.idx_v + jj.nv; ++l) data.M(l, k) = F.dot(data.oS[l]);
+      }
     }
     const int p = model.parent[i];
     if (p > 0) data.oYcrb[p] += data.oYcrb[i];

@@ -17,13 +17,11 @@ Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool b
   switch (kind) {
     case JointKind::revolute:
       j.nq = j.nv = 1;
-      j.S.setZero(6, 1);
-      j.S.block<3, 1>(3, 0) = j.axis;
+      j.s = {Vec3::Zero(), j.axis};
       break;
     case JointKind::prismatic:
       j.nq = j.nv = 1;
-      j.S.setZero(6, 1);
-      j.S.block<3, 1>(0, 0) = j.axis;
+      j.s = {j.axis, Vec3::Zero()};
       break;
     case JointKind::planar: {
       j.nq = j.nv = 3;
@@ -45,6 +43,16 @@ Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool b
       j.S = Mat6::Identity();
       break;
   }
+  if (j.nv == 1) {
+    j.S = j.s.vector();
+    // a coordinate axis (the common URDF case) makes rotations cheap: see turn_about
+    for (int k = 0; k < 3; ++k) {
+      if (j.axis == Vec3::Unit(k) || j.axis == -Vec3::Unit(k)) {
+        j.axis_index = k;
+        j.axis_sign = j.axis[k];
+      }
+    }
+  }
   return j;
 }
 
@@ -63,12 +71,25 @@ Mat3 axis_rotation(const Vec3& n, double t) {
   Mat3 R = c * Mat3::Identity() + s * skew(n) + (1 - c) * n * n.transpose();
   return R;
 }
+// R Rot(e_k, t) for t = sign q: only the columns a, b other than k turn,
+// [r_a r_b] <- [c r_a + s r_b, c r_b - s r_a]
+Mat3 turn_about(const Mat3& R, const Joint& j, double q) {
+  const double t = j.axis_sign * q;
+  const double s = std::sin(t), c = std::cos(t);
+  const int a = (j.axis_index + 1) % 3, b = (j.axis_index + 2) % 3;
+  Mat3 out;
+  out.col(j.axis_index) = R.col(j.axis_index);
+  out.col(a) = c * R.col(a) + s * R.col(b);
+  out.col(b) = c * R.col(b) - s * R.col(a);
+  return out;
+}
 }  // namespace
 
 SE3 joint_transform(const Joint& j, ConstVec q) {
   const int i = j.idx_q;
   switch (j.kind) {
     case JointKind::revolute:
+      if (j.axis_index >= 0) return {turn_about(Mat3::Identity(), j, q[i]), Vec3::Zero()};
       return {axis_rotation(j.axis, q[i]), Vec3::Zero()};
     case JointKind::prismatic:
       return {Mat3::Identity(), j.axis * q[i]};
@@ -76,6 +97,23 @@ SE3 joint_transform(const Joint& j, ConstVec q) {
       return {axis_rotation(j.axis, q[i + 2]), q[i] * j.e1 + q[i + 1] * j.e2};
     case JointKind::floating:
       return {quaternion_at(q, i + 3).normalized().toRotationMatrix(), q.segment<3>(i)};
+  }
+  return {};
+}
+
+SE3 joint_placement(const Joint& j, const SE3& placement, ConstVec q) {
+  const int i = j.idx_q;
+  switch (j.kind) {
+    case JointKind::revolute:
+      // rotation only: the origin stays at the placement's
+      if (j.axis_index >= 0) return {turn_about(placement.R, j, q[i]), placement.p};
+      return {placement.R * axis_rotation(j.axis, q[i]), placement.p};
+    case JointKind::prismatic:
+      // translation only: R is the placement's
+      return {placement.R, placement.p + placement.R * (j.axis * q[i])};
+    case JointKind::planar:
+    case JointKind::floating:
+      return placement * joint_transform(j, q);
   }
   return {};
 }

@@ -23,7 +23,7 @@ struct Data {
   std::vector<Motion> v;       // body twists
   std::vector<Motion> a;       // body spatial accelerations (gravity included where stated)
   std::vector<Force> f;        // net body forces (RNEA), then joint forces after the backward pass
-  std::vector<Mat6> oYcrb;     // composite rigid-body inertias in world axes (CRBA)
+  std::vector<InertiaMoments> oYcrb;  // composite rigid-body inertias in world axes (CRBA)
   // joint space
   Eigen::VectorXd tau;         // (nv) result of rnea / nonlinear_effects / gravity_torque
   Eigen::VectorXd g;           // (nv) generalized gravity, when computed separately
@@ -31,7 +31,7 @@ struct Data {
   Eigen::MatrixXd M;           // (nv x nv) joint-space inertia, full symmetric
   Eigen::LLT<Eigen::MatrixXd> M_llt;  // factor of M
   Eigen::Matrix<double, 6, Eigen::Dynamic> J;  // (6 x nv) frame Jacobian
-  Eigen::Matrix<double, 6, Eigen::Dynamic> oS;  // (6 x nv) motion subspaces in world axes (CRBA)
+  std::vector<Motion> oS;      // (nv) columns of the motion subspaces in world axes (CRBA)
   // centre of mass and energy                                                         
   Vec3 com = Vec3::Zero();     // world centre of mass of the moving bodies
   double mass = 0;             // mass of the moving bodies

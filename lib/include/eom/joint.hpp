@@ -39,6 +39,9 @@ struct Joint {
   Vec3 e1 = Vec3::UnitY();     // planar only: in-plane basis, e1 x e2 = axis
   Vec3 e2 = Vec3::UnitZ();
   bool bounded = true;         // false for continuous and floating rotation
+  int axis_index = -1;         // revolute/prismatic along +-x, +-y, +-z: 0, 1, 2 (else -1)
+  double axis_sign = 1;        // ... and the sign of that coordinate axis
+  Motion s;                    // 1-DoF kinds: the single column of S, as a motion
   MotionSubspace S;            // 6 x nv, constant in the joint frame
 
   /// A joint of the given kind and axis with its blocks starting at idx_q / idx_v.
@@ -47,9 +50,27 @@ struct Joint {
 
 /// Joint transform jMc(q): placement of the child frame in the joint frame at the joint's q block.
 SE3 joint_transform(const Joint& joint, ConstVec q);
-/// Joint velocity vJ = S v_j, in the child frame.
+/// placement * jMc(q): the child frame in the frame the joint is placed in (liMi for the
+/// model's placement). About a coordinate axis only two columns of the rotation turn.
+SE3 joint_placement(const Joint& joint, const SE3& placement, ConstVec q);
+
+/// Column k of the motion subspace S, as a motion in the child frame.
+inline Motion joint_column(const Joint& joint, int k) {
+  return joint.nv == 1 ? joint.s : Motion::from(joint.S.col(k));
+}
+/// Joint velocity vJ = S v_j, in the child frame (v is a full tangent vector: nv entries).
 inline Motion joint_motion(const Joint& joint, ConstVec v) {
+  // one column: a scaled motion rather than a matrix product
+  if (joint.nv == 1) return joint.s * v[joint.idx_v];
   return Motion::from(joint.S * v.segment(joint.idx_v, joint.nv));
+}
+/// Generalized force of a body force on the joint: tau_j = S^T f, into the joint's block of tau.
+inline void joint_project(const Joint& joint, const Force& f, VecRef tau) {
+  if (joint.nv == 1) {
+    tau[joint.idx_v] = f.dot(joint.s);
+  } else {
+    tau.segment(joint.idx_v, joint.nv).noalias() = joint.S.transpose() * f.vector();
+  }
 }
 
 /// q_out = q (+) v for this joint's blocks: move along the constant child-frame velocity v for unit time.

@@ -101,6 +101,26 @@ Mat3 rpy_to_matrix(const Vec3& rpy);
 /// Inverse of rpy_to_matrix, with pitch in [-pi/2, pi/2].
 Vec3 matrix_to_rpy(const Mat3& R);
 
+/// Spatial inertia by its moments about the frame origin: mass m, first moment h = m c and
+/// rotational inertia I_o = I_c + m [c]x^T [c]x. Bodies expressed in one frame add entry by entry
+/// (no centre of mass to recompute), which suits composite inertias (CRBA).
+struct InertiaMoments {
+  double m = 0;
+  Vec3 h = Vec3::Zero();
+  Mat3 I_o = Mat3::Zero();
+
+  /// Momentum of the body moving with twist [v; ω]: [m v - h x ω; I_o ω + h x v].
+  Force operator*(const Motion& x) const {
+    return {m * x.lin - h.cross(x.ang), I_o * x.ang + h.cross(x.lin)};
+  }
+  InertiaMoments& operator+=(const InertiaMoments& o) {
+    m += o.m;
+    h += o.h;
+    I_o += o.I_o;
+    return *this;
+  }
+};
+
 /// Spatial inertia of a rigid body about its frame origin: mass m, centre of mass c (in the body
 /// frame) and rotational inertia I_c about the centre of mass, in body axes.
 struct Inertia {
@@ -123,6 +143,11 @@ struct Inertia {
   }
   /// Rotational inertia about the frame origin: I_c + m [c]x^T [c]x.
   Mat3 about_origin() const { return I_c + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose()); }
+  /// This inertia, given in frame b, as moments about the origin of frame a in a's axes.
+  InertiaMoments moments(const SE3& aMb) const {
+    const Inertia I = transformed(aMb);
+    return {m, m * I.c, I.about_origin()};
+  }
   /// 6x6 matrix of the inertia in linear-first coordinates.
   Mat6 matrix() const;
 };
