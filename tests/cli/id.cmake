@@ -86,3 +86,8 @@ eom_cli_test(NAME id-batch-reports-bad-file
              ARGS id robots/ur5.urdf trajectories/ur5_wave.csv tests/data/id/ur5_bad_number.csv
                   --output-dir ${CMAKE_CURRENT_BINARY_DIR}/batch_bad --jobs 2
              RC 2 STDERR_REGEX "ur5_bad_number.csv:3:[0-9]+: column q.elbow_joint: 'abc' is not a number")
+
+# massless moving bodies are fine for inverse dynamics (Izz a = 0.1 * 0.3 on the shoulder, 0 on the finger)
+eom_cli_test(NAME id-massless-leaf
+             ARGS id tests/data/urdf/massless_leaf.urdf tests/data/id/massless_leaf.csv
+             STDOUT tests/data/id/massless_leaf.tau.csv COMPARE numeric ATOL 1e-15)
