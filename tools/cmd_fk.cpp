@@ -59,13 +59,8 @@ int run_fk(const FkOptions& opt, Streams& io) {
     size_t k = 0;
     if (t_column >= 0) result[k++] = row[t_column];
     for (int f : frames) {
-      const SE3 oMf = data.oMi[model.frames[f].parent] * model.frames[f].placement;
-      Eigen::Quaterniond r(oMf.R);
-      if (r.w() < 0) r.coeffs() *= -1;  // one sign for each rotation: qw >= 0
-      result[k++] = oMf.p.x();
-      result[k++] = oMf.p.y();
-      result[k++] = oMf.p.z();
-      for (int c = 0; c < 4; ++c) result[k++] = r.coeffs()[c];
+      const PoseVector pose = pose_vector(data.oMi[model.frames[f].parent] * model.frames[f].placement);
+      for (int c = 0; c < 7; ++c) result[k++] = pose[c];
     }
     out->write_row(result.data());
   }

@@ -120,3 +120,18 @@ TEST_CASE("exponential and logarithm maps", "[spatial]") {
   const Motion xi{Vec3(0.5, -0.2, 0.9), Vec3(0.7, 0.4, -1.3)};
   CHECK_THAT(log6(exp6(xi)).vector(), AllClose(xi.vector(), 1e-12));
 }
+
+TEST_CASE("pose vectors: x y z qx qy qz qw with qw >= 0", "[spatial]") {
+  // 90 degrees about z: q = (0, 0, sin 45, cos 45)
+  const PoseVector pose = pose_vector(SE3{rot_z90(), Vec3(1, 2, 3)});
+  const double h = std::sqrt(0.5);
+  CHECK_THAT(pose, AllClose((PoseVector() << 1, 2, 3, 0, 0, h, h).finished(), kTolRoundoff));
+  // 270 degrees about z is -90: qw stays positive
+  const PoseVector back = pose_vector(SE3{rot_z90().transpose(), Vec3::Zero()});
+  CHECK(back[6] > 0);
+  CHECK(back[5] == Approx(-h));
+  const SE3 M{rpy_to_matrix(Vec3(0.3, -1.2, 2.5)), Vec3(-1, 0.5, 2)};
+  const SE3 round = from_pose_vector(pose_vector(M));
+  CHECK_THAT(round.R, AllClose(M.R, kTolRoundoff));
+  CHECK_THAT(round.p, AllClose(M.p, kTolRoundoff));
+}
