@@ -905,7 +905,8 @@ Format format_for(const std::string& path, std::optional<Format> forced) {
     if (extension == "ndjson" || extension == "jsonl") return Format::ndjson;
   }
   throw InputError("cannot tell the format of " + quoted(path) +
-                   " from its extension; use --format csv|json|ndjson");
+                   " from its extension; name it with --from (input) or --format (output): "
+                   "csv, json or ndjson");
 }
 
 int Header::index(std::string_view name) const {

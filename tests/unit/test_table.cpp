@@ -406,7 +406,8 @@ TEST_CASE("formats by name and extension", "[table]") {
     FAIL("no error");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()) ==
-          "cannot tell the format of 'x.d/txt' from its extension; use --format csv|json|ndjson");
+          "cannot tell the format of 'x.d/txt' from its extension; name it with --from (input) or "
+          "--format (output): csv, json or ndjson");
   }
 }
 
