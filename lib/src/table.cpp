@@ -827,7 +827,14 @@ class Writer final : public TableWriter {
   }
 
   void commit() override {
-    if (format_ == Format::json) buffer_ += rows_ > 0 ? "\n]\n" : "]\n";
+    if (format_ == Format::json && rows_ == 0 && buffer_ == "[\n") {
+      // an empty array of rows would lose the columns: write the columns form, {"t":[],...}
+      buffer_ = "{";
+      for (const std::string& prefix : prefixes_) buffer_ += prefix + "[]";
+      buffer_ += "}\n";
+    } else if (format_ == Format::json) {
+      buffer_ += rows_ > 0 ? "\n]\n" : "]\n";
+    }
     flush();
     if (stream_) {
       committed_ = true;
