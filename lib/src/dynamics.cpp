@@ -22,24 +22,27 @@ void newton_euler(const Model& model, Data& data, ConstVec q, OptionalVec v, Opt
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
     const int p = model.parent[i];
-    const SE3& liMi = data.liMi[i] = joint_placement(jnt, model.placement[i], q);
+    const SE3 liMi = joint_placement(jnt, model.placement[i], q);
+    data.liMi[i] = liMi;
     data.oMi[i] = data.oMi[p] * liMi;
 
     // v_i = Xup v_p + S qd,  a_i = Xup a_p + S qdd + v_i x S qd
-    data.a[i] = liMi.act_inv(data.a[p]);
+    Motion vi = Motion::Zero();
+    Motion ai = liMi.act_inv(data.a[p]);
     if (v) {
       const Motion vJ = joint_motion(jnt, *v);
-      data.v[i] = liMi.act_inv(data.v[p]) + vJ;
-      data.a[i] += cross(data.v[i], vJ);
-    } else {
-      data.v[i] = Motion::Zero();
+      vi = liMi.act_inv(data.v[p]) + vJ;
+      ai += cross(vi, vJ);
     }
-    if (a) data.a[i] += joint_motion(jnt, *a);
+    if (a) ai += joint_motion(jnt, *a);
 
     // f_i = I a_i + v_i x* I v_i
     const Inertia& I = model.inertia[i];
-    data.f[i] = I * data.a[i];
-    if (v) data.f[i] += cross_force(data.v[i], I * data.v[i]);
+    Force fi = I * ai;
+    if (v) fi += cross_force(vi, I * vi);
+    data.v[i] = vi;
+    data.a[i] = ai;
+    data.f[i] = fi;
   }
 
   // backward pass: project body forces on the joint axes, pass them to the parent
@@ -75,30 +78,60 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
 }
 
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
-  forward_kinematics(model, data, q);
-  // world axes throughout (as Pinocchio does): composite inertias then add without transforms,
-  // and each entry of M is a dot product of world-frame subspace columns with F = IC_i S_i
+  detail::check_size(q.size(), model.nq, "q");
+  // placements in the base frame: the world for a fixed base; for a floating base its own frame,
+  // since M does not depend on where the base is (v holds its body twist) and there its S = 1
+  const bool base_frame = model.floating_base;
+  data.bMi[0] = SE3::Identity();
+  for (int i = 1; i < model.njoints; ++i) {
+    const SE3 liMi = joint_placement(model.joints[i], model.placement[i], q);
+    if (base_frame && i == 1) {
+      data.bMi[i] = SE3::Identity();
+    } else {
+      data.bMi[i] = data.bMi[model.parent[i]] * liMi;
+    }
+    data.liMi[i] = liMi;
+  }
+  // composite inertias start as the bodies' own, as moments about the base origin (they then add
+  // up without transforms); the columns of S in base axes
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& j = model.joints[i];
-    data.oYcrb[i] = model.inertia[i].moments(data.oMi[i]);
-    for (int k = 0; k < j.nv; ++k) data.oS[j.idx_v + k] = data.oMi[i].act(joint_column(j, k));
+    model.inertia[i].moments(data.bMi[i], data.bYcrb[i]);
+    for (int k = 0; k < j.nv; ++k) joint_column(j, k, data.bMi[i], data.bS[j.idx_v + k]);
   }
 
-  // backward pass (Featherstone 2008, Table 6.2): M_ji = S_j^T IC_i S_i for j on the path to the root
+  // backward pass (Featherstone 2008, Table 6.2) by rows: M_ik = S_i^T IC_k S_k for the columns k
+  // of joint i and of its descendants, which follow it in v; both triangles at once (entries of
+  // joints on different branches are never written: they keep the zeros Data starts with)
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& ji = model.joints[i];
-    for (int k = ji.idx_v; k < ji.idx_v + ji.nv; ++k) {
-      const Force F = data.oYcrb[i] * data.oS[k];
-      for (int j = i; j > 0; j = model.parent[j]) {
-        const Joint& jj = model.joints[j];
-        for (int l = jj.idx_v; l < jj.idx_v + jj.nv; ++l) data.M(l, k) = F.dot(data.oS[l]);
+    const int begin = ji.idx_v, end = begin + ji.nv, last = begin + model.nv_subtree[i];
+    // F = IC_i S_i
+    for (int k = begin; k < end; ++k) data.bF[k] = data.bYcrb[i] * data.bS[k];
+    if (ji.nv == 1) {
+      // one column: M_ik = S_i . F_k
+      const Motion S = data.bS[begin];
+      for (int k = begin; k < last; ++k) data.M(begin, k) = data.M(k, begin) = data.bF[k].dot(S);
+    } else if (base_frame && i == 1) {
+      // the floating base, S = 1: its rows are the F_k
+      for (int k = begin; k < last; ++k) {
+        const Force& F = data.bF[k];
+        for (int r = 0; r < 3; ++r) {
+          data.M(begin + r, k) = data.M(k, begin + r) = F.lin[r];
+          data.M(begin + 3 + r, k) = data.M(k, begin + 3 + r) = F.ang[r];
+        }
+      }
+    } else {
+      // several: F_k in the joint's own axes, where S is sparse
+      for (int k = begin; k < last; ++k) {
+        const Vec6 t = joint_force(ji, data.bMi[i].act_inv(data.bF[k]));
+        for (int r = 0; r < ji.nv; ++r) data.M(begin + r, k) = data.M(k, begin + r) = t[r];
       }
     }
+    // IC_parent += IC_i
     const int p = model.parent[i];
-    if (p > 0) data.oYcrb[p] += data.oYcrb[i];
+    if (p > 0) data.bYcrb[p] += data.bYcrb[i];
   }
-  // the loop filled the upper triangle (ancestors come first in v)
-  data.M.triangularView<Eigen::StrictlyLower>() = data.M.transpose();
   return data.M;
 }
 

@@ -71,17 +71,15 @@ Mat3 axis_rotation(const Vec3& n, double t) {
   Mat3 R = c * Mat3::Identity() + s * skew(n) + (1 - c) * n * n.transpose();
   return R;
 }
-// R Rot(e_k, t) for t = sign q: only the columns a, b other than k turn,
+// R <- R Rot(e_k, t) for t = sign q: only the columns a, b other than k turn,
 // [r_a r_b] <- [c r_a + s r_b, c r_b - s r_a]
-Mat3 turn_about(const Mat3& R, const Joint& j, double q) {
+void turn_about(Mat3& R, const Joint& j, double q) {
   const double t = j.axis_sign * q;
   const double s = std::sin(t), c = std::cos(t);
   const int a = (j.axis_index + 1) % 3, b = (j.axis_index + 2) % 3;
-  Mat3 out;
-  out.col(j.axis_index) = R.col(j.axis_index);
-  out.col(a) = c * R.col(a) + s * R.col(b);
-  out.col(b) = c * R.col(b) - s * R.col(a);
-  return out;
+  const Vec3 r_a = R.col(a);
+  R.col(a) = c * r_a + s * R.col(b);
+  R.col(b) = c * R.col(b) - s * r_a;
 }
 }  // namespace
 
@@ -89,7 +87,6 @@ SE3 joint_transform(const Joint& j, ConstVec q) {
   const int i = j.idx_q;
   switch (j.kind) {
     case JointKind::revolute:
-      if (j.axis_index >= 0) return {turn_about(Mat3::Identity(), j, q[i]), Vec3::Zero()};
       return {axis_rotation(j.axis, q[i]), Vec3::Zero()};
     case JointKind::prismatic:
       return {Mat3::Identity(), j.axis * q[i]};
@@ -102,20 +99,78 @@ SE3 joint_transform(const Joint& j, ConstVec q) {
 }
 
 SE3 joint_placement(const Joint& j, const SE3& placement, ConstVec q) {
+  // one result object, so that it is built in place (the copy of a freshly written matrix stalls)
   const int i = j.idx_q;
+  SE3 M = placement;
   switch (j.kind) {
     case JointKind::revolute:
       // rotation only: the origin stays at the placement's
-      if (j.axis_index >= 0) return {turn_about(placement.R, j, q[i]), placement.p};
-      return {placement.R * axis_rotation(j.axis, q[i]), placement.p};
+      if (j.axis_index >= 0) {
+        turn_about(M.R, j, q[i]);
+      } else {
+        M.R = placement.R * axis_rotation(j.axis, q[i]);
+      }
+      break;
     case JointKind::prismatic:
       // translation only: R is the placement's
-      return {placement.R, placement.p + placement.R * (j.axis * q[i])};
+      M.p += placement.R * (j.axis * q[i]);
+      break;
     case JointKind::planar:
     case JointKind::floating:
-      return placement * joint_transform(j, q);
+      M = placement * joint_transform(j, q);
+      break;
   }
-  return {};
+  return M;
+}
+
+void joint_column(const Joint& j, int k, const SE3& aMc, Motion& out) {
+  // the joint axis in a's axes: a column of R for a coordinate axis
+  auto axis_in = [&j](const Mat3& R) -> Vec3 {
+    return j.axis_index >= 0 ? Vec3(j.axis_sign * R.col(j.axis_index)) : Vec3(R * j.axis);
+  };
+  switch (j.kind) {
+    case JointKind::revolute:
+      // rotation about the axis through the child origin: [p x a; a]
+      out.ang = axis_in(aMc.R);
+      out.lin = aMc.p.cross(out.ang);
+      return;
+    case JointKind::prismatic:
+      out.lin = axis_in(aMc.R);
+      out.ang.setZero();
+      return;
+    case JointKind::planar:
+      out = aMc.act(Motion::from(j.S.col(k)));
+      return;
+    case JointKind::floating: {
+      // S = 1: translation along, then rotation about, the child axes
+      const Vec3 e = aMc.R.col(k % 3);
+      if (k < 3) {
+        out.lin = e;
+        out.ang.setZero();
+      } else {
+        out.lin = aMc.p.cross(e);
+        out.ang = e;
+      }
+      return;
+    }
+  }
+}
+
+Vec6 joint_force(const Joint& j, const Force& f) {
+  Vec6 t = Vec6::Zero();
+  switch (j.kind) {
+    case JointKind::revolute:
+    case JointKind::prismatic:
+      t[0] = f.dot(j.s);
+      break;
+    case JointKind::planar:
+      t.head<3>() << j.e1.dot(f.lin), j.e2.dot(f.lin), j.axis.dot(f.ang);
+      break;
+    case JointKind::floating:  // S = 1
+      t << f.lin, f.ang;
+      break;
+  }
+  return t;
 }
 
 void joint_integrate(const Joint& j, ConstVec q, ConstVec v, VecRef q_out) {

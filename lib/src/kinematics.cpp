@@ -9,8 +9,9 @@ void forward_kinematics(const Model& model, Data& data, ConstVec q) {
   data.oMi[0] = SE3::Identity();
   // oMi = oMparent * liMi, liMi = placement * joint transform
   for (int i = 1; i < model.njoints; ++i) {
-    data.liMi[i] = joint_placement(model.joints[i], model.placement[i], q);
-    data.oMi[i] = data.oMi[model.parent[i]] * data.liMi[i];
+    const SE3 liMi = joint_placement(model.joints[i], model.placement[i], q);
+    data.oMi[i] = data.oMi[model.parent[i]] * liMi;
+    data.liMi[i] = liMi;
   }
 }
 
@@ -38,7 +39,8 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& mode
   for (int i = f.parent; i > 0; i = model.parent[i]) {
     const Joint& j = model.joints[i];
     for (int k = 0; k < j.nv; ++k) {
-      Motion column = data.oMi[i].act(joint_column(j, k));
+      Motion column;
+      joint_column(j, k, data.oMi[i], column);
       if (reference != ReferenceFrame::world) {
         // velocity of the frame origin: v_O + w x p
         column.lin += column.ang.cross(oMf.p);

@@ -4,6 +4,20 @@
 
 namespace eom {
 
+PoseVector pose_vector(const SE3& M) {
+  Eigen::Quaterniond r(M.R);
+  if (r.w() < 0) r.coeffs() *= -1;
+  PoseVector out;
+  out << M.p, r.coeffs();  // coeffs() is x y z w
+  return out;
+}
+
+SE3 from_pose_vector(const PoseVector& pose) {
+  // Eigen's constructor takes w first
+  const Eigen::Quaterniond r(pose[6], pose[3], pose[4], pose[5]);
+  return {r.normalized().toRotationMatrix(), pose.head<3>()};
+}
+
 Mat3 rpy_to_matrix(const Vec3& rpy) {
   return (Eigen::AngleAxisd(rpy.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vec3::UnitY()) *
           Eigen::AngleAxisd(rpy.x(), Vec3::UnitX()))

@@ -307,7 +307,6 @@ Model build_model(const UrdfDescription& urdf, const UrdfOptions& options) {
   model.floating_base = options.floating_base;
   Builder builder(urdf, model);
   builder.add_joint("world", Joint{}, -1, SE3::Identity(), JointInfo{});
-  model.nq = model.nv = 0;
 
   model.root_link = builder.root();
   int root_body = 0;
@@ -320,6 +319,13 @@ Model build_model(const UrdfDescription& urdf, const UrdfOptions& options) {
   }
   builder.visit(model.root_link, root_body, SE3::Identity());
   if (model.frame_index("world") < 0) model.frames.insert(model.frames.begin(), Frame{"world", 0, {}});
+
+  // children come after their parent: accumulate subtree sizes backwards
+  model.nv_subtree.assign(model.njoints, 0);
+  for (int i = model.njoints - 1; i > 0; --i) {
+    model.nv_subtree[i] += model.joints[i].nv;
+    if (model.parent[i] > 0) model.nv_subtree[model.parent[i]] += model.nv_subtree[i];
+  }
 
   // per-coordinate views of the joint data
   model.damping.setZero(model.nv);

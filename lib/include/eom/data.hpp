@@ -23,7 +23,11 @@ struct Data {
   std::vector<Motion> v;       // body twists
   std::vector<Motion> a;       // body spatial accelerations (gravity included where stated)
   std::vector<Force> f;        // net body forces (RNEA), then joint forces after the backward pass
-  std::vector<InertiaMoments> oYcrb;  // composite rigid-body inertias in world axes (CRBA)
+  // CRBA, in the base frame: the world for a fixed base, the base's own for a floating one
+  std::vector<SE3> bMi;        // joint i in the base frame                            (njoints)
+  std::vector<InertiaMoments> bYcrb;  // composite rigid-body inertias, base axes     (njoints)
+  std::vector<Motion> bS;      // columns of the motion subspaces, base axes                (nv)
+  std::vector<Force> bF;       // F = IC_i S_i for each column of S_i, base axes            (nv)
   // joint space
   Eigen::VectorXd tau;         // (nv) result of rnea / nonlinear_effects / gravity_torque
   Eigen::VectorXd g;           // (nv) generalized gravity, when computed separately
@@ -31,7 +35,6 @@ struct Data {
   Eigen::MatrixXd M;           // (nv x nv) joint-space inertia, full symmetric
   Eigen::LLT<Eigen::MatrixXd> M_llt;  // factor of M
   Eigen::Matrix<double, 6, Eigen::Dynamic> J;  // (6 x nv) frame Jacobian
-  std::vector<Motion> oS;      // (nv) columns of the motion subspaces in world axes (CRBA)
   // centre of mass and energy                                                         
   Vec3 com = Vec3::Zero();     // world centre of mass of the moving bodies
   double mass = 0;             // mass of the moving bodies

@@ -28,8 +28,9 @@ const Eigen::VectorXd& nonlinear_effects(const Model& model, Data& data, ConstVe
 const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q);
 
 /// Joint-space inertia matrix M(q) by the composite rigid body algorithm (Featherstone 2008,
-/// Table 6.2). Fills data.M (nv x nv, full and symmetric), data.liMi, data.oMi, data.Ycrb;
-/// returns data.M.
+/// Table 6.2), in the base frame (the world, or the floating base's own frame, where M does not
+/// depend on the base placement). Fills data.M (nv x nv, full and symmetric), data.liMi,
+/// data.bMi, data.bYcrb, data.bS, data.bF (not data.oMi); returns data.M.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q);
 
 /// Joint friction, the generalized force the actuators must add to overcome it:

@@ -58,18 +58,26 @@ SE3 joint_placement(const Joint& joint, const SE3& placement, ConstVec q);
 inline Motion joint_column(const Joint& joint, int k) {
   return joint.nv == 1 ? joint.s : Motion::from(joint.S.col(k));
 }
+/// Column k of S in the axes of another frame where the child frame sits at aMc, i.e.
+/// aMc.act(joint_column(joint, k)), into out; a coordinate axis is read off aMc.R. (An output
+/// argument: copying a returned motion that was just written stalls the store forwarding.)
+void joint_column(const Joint& joint, int k, const SE3& aMc, Motion& out);
 /// Joint velocity vJ = S v_j, in the child frame (v is a full tangent vector: nv entries).
 inline Motion joint_motion(const Joint& joint, ConstVec v) {
   // one column: a scaled motion rather than a matrix product
   if (joint.nv == 1) return joint.s * v[joint.idx_v];
   return Motion::from(joint.S * v.segment(joint.idx_v, joint.nv));
 }
-/// Generalized force of a body force on the joint: tau_j = S^T f, into the joint's block of tau.
+/// S^T f, the generalized force of a body force f (child frame) on the joint, in the first nv
+/// entries (the rest are zero).
+Vec6 joint_force(const Joint& joint, const Force& f);
+/// tau_j = S^T f into the joint's block of tau (nv entries).
 inline void joint_project(const Joint& joint, const Force& f, VecRef tau) {
+  // one column: a dot product
   if (joint.nv == 1) {
     tau[joint.idx_v] = f.dot(joint.s);
   } else {
-    tau.segment(joint.idx_v, joint.nv).noalias() = joint.S.transpose() * f.vector();
+    tau.segment(joint.idx_v, joint.nv) = joint_force(joint, f).head(joint.nv);
   }
 }
 

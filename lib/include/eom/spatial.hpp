@@ -96,6 +96,13 @@ struct SE3 {
   }
 };
 
+/// A placement as the 7 numbers tables use: x y z qx qy qz qw (unit quaternion, qw >= 0 so each
+/// rotation has one spelling).
+using PoseVector = Eigen::Matrix<double, 7, 1>;
+PoseVector pose_vector(const SE3& M);
+/// The placement of a pose vector; the quaternion is normalised.
+SE3 from_pose_vector(const PoseVector& pose);
+
 /// Rotation from roll, pitch, yaw as URDF defines them: R = Rz(yaw) Ry(pitch) Rx(roll).
 Mat3 rpy_to_matrix(const Vec3& rpy);
 /// Inverse of rpy_to_matrix, with pitch in [-pi/2, pi/2].
@@ -116,7 +123,8 @@ struct InertiaMoments {
   InertiaMoments& operator+=(const InertiaMoments& o) {
     m += o.m;
     h += o.h;
-    I_o += o.I_o;
+    // by columns, as products read them (a mismatched re-read of fresh stores stalls)
+    for (int c = 0; c < 3; ++c) I_o.col(c) += o.I_o.col(c);
     return *this;
   }
 };
@@ -143,10 +151,17 @@ struct Inertia {
   }
   /// Rotational inertia about the frame origin: I_c + m [c]x^T [c]x.
   Mat3 about_origin() const { return I_c + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose()); }
-  /// This inertia, given in frame b, as moments about the origin of frame a in a's axes.
-  InertiaMoments moments(const SE3& aMb) const {
-    const Inertia I = transformed(aMb);
-    return {m, m * I.c, I.about_origin()};
+  /// This inertia, given in frame b, as moments about the origin of frame a in a's axes, into
+  /// out (an output argument: copying a returned value that was just written stalls the store
+  /// forwarding).
+  void moments(const SE3& aMb, InertiaMoments& out) const {
+    // c_a = R c + p, h = m c_a, I_o = R I_c R^T + (h . c_a) 1 - h c_a^T
+    const Vec3 c_a = aMb.act(c);
+    out.m = m;
+    out.h = m * c_a;
+    out.I_o.noalias() = aMb.R * I_c * aMb.R.transpose();
+    out.I_o.noalias() -= out.h * c_a.transpose();
+    out.I_o.diagonal().array() += out.h.dot(c_a);
   }
   /// 6x6 matrix of the inertia in linear-first coordinates.
   Mat6 matrix() const;

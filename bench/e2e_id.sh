@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# End to end: eom id over a 1,000,000-row CSV for the 7-DoF iiwa14 against eom convert of the
+# same rows, and with --jobs 1 / 2. Usage: bench/e2e_id.sh [BUILD_DIR] [ROWS]
+set -euo pipefail
+build=${1:-build}
+rows=${2:-1000000}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+eom="$build/eom"
+robot="$(dirname "$0")/../robots/iiwa14.urdf"
+
+# q_i = 0.5 cos(w_i t + i), with exact v and a; 17 significant digits like real logs
+awk -v n="$rows" 'BEGIN {
+  printf "t"; for (i = 1; i <= 7; i++) printf ",q.iiwa_joint_%d", i
+  for (i = 1; i <= 7; i++) printf ",v.iiwa_joint_%d", i
+  for (i = 1; i <= 7; i++) printf ",a.iiwa_joint_%d", i
+  printf "\n"
+  for (k = 0; k < n; k++) {
+    t = k / 1000; printf "%.17g", t
+    for (i = 1; i <= 7; i++) printf ",%.17g", 0.5 * cos(0.7 * i * t + i)
+    for (i = 1; i <= 7; i++) printf ",%.17g", -0.35 * i * sin(0.7 * i * t + i)
+    for (i = 1; i <= 7; i++) printf ",%.17g", -0.245 * i * i * cos(0.7 * i * t + i)
+    printf "\n"
+  }
+}' > "$work/in.csv"
+echo "input: $rows rows, $(du -m "$work/in.csv" | cut -f1) MB"
+
+# best of 3 wall-clock seconds of a command
+best() {
+  local best=""
+  for _ in 1 2 3; do
+    local start end
+    start=$(date +%s.%N)
+    "$@" > /dev/null
+    end=$(date +%s.%N)
+    best=$(echo "$start $end ${best:-1e9}" | awk '{ d = $2 - $1; print (d < $3 ? d : $3) }')
+  done
+  echo "$best"
+}
+
+convert=$(best "$eom" convert "$work/in.csv" "$work/out.csv")
+id1=$(best "$eom" id "$robot" "$work/in.csv" -o "$work/tau.csv" --jobs 1)
+id2=$(best "$eom" id "$robot" "$work/in.csv" -o "$work/tau.csv" --jobs 2)
+awk -v c="$convert" -v a="$id1" -v b="$id2" -v n="$rows" 'BEGIN {
+  printf "eom convert        %.2f s  %.0f rows/s\n", c, n / c
+  printf "eom id --jobs 1    %.2f s  %.0f rows/s  (%.2f x convert)\n", a, n / a, a / c
+  printf "eom id --jobs 2    %.2f s  %.0f rows/s  (%.2f x convert)\n", b, n / b, b / c
+}'
