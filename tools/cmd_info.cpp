@@ -34,7 +34,7 @@ std::string number_text(double x) {
 std::string axis_text(const Joint& j) {
   if (j.kind == JointKind::floating) return "-";
   std::ostringstream s;
-  s << std::setprecision(6) << j.axis.x() << ' ' << j.axis.y() << ' ' << j.axis.z();
+  s << std::setprecision(4) << j.axis.x() << ' ' << j.axis.y() << ' ' << j.axis.z();
   return s.str();
 }
 
@@ -105,7 +105,7 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
   out << "gravity: " << model.gravity.x() << " " << model.gravity.y() << " " << model.gravity.z()
       << "\n";
   out << "joints:\n";
-  out << "  " << std::left << std::setw(24) << "name" << std::setw(11) << "type" << std::setw(18)
+  out << "  " << std::left << std::setw(24) << "name" << std::setw(11) << "type" << std::setw(22)
       << "axis" << std::setw(4) << "q" << std::setw(4) << "v" << std::setw(11) << "lower"
       << std::setw(11) << "upper" << std::setw(9) << "effort" << std::setw(9) << "velocity"
       << std::setw(9) << "damping" << std::setw(9) << "friction" << std::setw(10) << "body kg"
@@ -114,7 +114,7 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
     const Joint& j = model.joints[i];
     const JointInfo& info = model.info[i];
     out << "  " << std::setw(24) << model.joint_names[i] << std::setw(11) << info.urdf_type
-        << std::setw(18) << axis_text(j) << std::setw(4) << j.idx_q << std::setw(4) << j.idx_v
+        << std::setw(22) << axis_text(j) << std::setw(4) << j.idx_q << std::setw(4) << j.idx_v
         << std::setw(11) << number_text(info.lower) << std::setw(11) << number_text(info.upper)
         << std::setw(9) << number_text(info.effort) << std::setw(9) << number_text(info.velocity)
         << std::setw(9) << number_text(info.damping) << std::setw(9) << number_text(info.friction)

@@ -43,6 +43,7 @@ TEST_CASE("eom id --terms: the terms sum to tau", "[cli][id]") {
       {"iiwa", "id robots/iiwa14.urdf trajectories/iiwa14_wave.csv --terms --friction"},
       {"solo12", "id robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base --terms"},
       {"block", "id robots/block.urdf tests/data/id/block_push.csv --terms --friction"},
+      {"mixed", "id tests/data/robots/mixed_joints.urdf tests/data/id/mixed_joints.csv --terms"},
   };
   for (const Case& c : cases) {
     INFO(c.name);
