@@ -276,14 +276,4 @@ std::vector<std::string> joint_suffixes(JointKind kind, Space space) {
   return {};
 }
 
-const char* joint_kind_name(JointKind kind) {
-  switch (kind) {
-    case JointKind::revolute: return "revolute";
-    case JointKind::prismatic: return "prismatic";
-    case JointKind::planar: return "planar";
-    case JointKind::floating: return "floating";
-  }
-  return "?";
-}
-
 }  // namespace eom

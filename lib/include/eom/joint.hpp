@@ -97,7 +97,5 @@ enum class Space { q, v, tau };
 /// are just q.<joint>), x y z qx qy qz qw / vx vy vz wx wy wz / fx fy fz mx my mz for floating,
 /// x y theta / vx vy w / fx fy m for planar.
 std::vector<std::string> joint_suffixes(JointKind kind, Space space);
-/// URDF-like name of a kind.
-const char* joint_kind_name(JointKind kind);
 
 }  // namespace eom
