@@ -1,4 +1,4 @@
-// Per-call time of rnea, crba and nonlinear_effects on shipped and reference robots.
+// Per-call time of rnea, crba, nonlinear_effects and aba on shipped and reference robots.
 // Run: build/bench/bench_dynamics --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
 #include <benchmark/benchmark.h>
@@ -29,7 +29,7 @@ const Robot kRobots[] = {
     {"solo12_floating", EOM_SOURCE_DIR "/robots/solo12.urdf", true},
 };
 
-enum class Algorithm { rnea, crba, nle };
+enum class Algorithm { rnea, crba, nle, aba };
 
 void run(benchmark::State& state, const Robot& robot, Algorithm algorithm) {
   eom::UrdfOptions options;
@@ -57,6 +57,9 @@ void run(benchmark::State& state, const Robot& robot, Algorithm algorithm) {
       case Algorithm::nle:
         benchmark::DoNotOptimize(eom::nonlinear_effects(model, data, q[k], v[k]).data());
         break;
+      case Algorithm::aba:
+        benchmark::DoNotOptimize(eom::aba(model, data, q[k], v[k], a[k]).data());
+        break;
     }
     k = (k + 1) % kStates;
   }
@@ -68,6 +71,7 @@ const int kRegistered = [] {
     benchmark::RegisterBenchmark((std::string("rnea/") + r.name).c_str(), run, r, Algorithm::rnea);
     benchmark::RegisterBenchmark((std::string("crba/") + r.name).c_str(), run, r, Algorithm::crba);
     benchmark::RegisterBenchmark((std::string("nle/") + r.name).c_str(), run, r, Algorithm::nle);
+    benchmark::RegisterBenchmark((std::string("aba/") + r.name).c_str(), run, r, Algorithm::aba);
   }
   return 0;
 }();

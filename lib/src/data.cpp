@@ -13,11 +13,22 @@ Data::Data(const Model& model)
       bYcrb(model.njoints),
       bS(model.nv),
       bF(model.nv),
+      IA(model.njoints),
+      pA(model.njoints),
+      c(model.njoints),
+      U(model.njoints),
+      Dinv(model.njoints),
+      u(model.njoints),
       tau(Eigen::VectorXd::Zero(model.nv)),
       g(Eigen::VectorXd::Zero(model.nv)),
       qdd(Eigen::VectorXd::Zero(model.nv)),
       M(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       M_llt(model.nv),
-      J(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)) {}
+      J(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)) {
+  for (int i = 1; i < model.njoints; ++i) {
+    U[i].setZero(6, model.joints[i].nv);
+    Dinv[i].setZero(model.joints[i].nv, model.joints[i].nv);
+  }
+}
 
 }  // namespace eom

@@ -1,5 +1,6 @@
 #include "eom/dynamics.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "eom/kinematics.hpp"
@@ -133,6 +134,73 @@ const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
     if (p > 0) data.bYcrb[p] += data.bYcrb[i];
   }
   return data.M;
+}
+
+const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  detail::check_size(tau.size(), model.nv, "tau");
+  data.v[0] = Motion::Zero();
+
+  // forward pass: placements, twists, velocity-product accelerations c_i = v_i x vJ; the
+  // articulated inertias start as the bodies' own, with bias forces pA_i = v_i x* I_i v_i
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& jnt = model.joints[i];
+    const int p = model.parent[i];
+    const SE3 liMi = joint_placement(jnt, model.placement[i], q);
+    data.liMi[i] = liMi;
+    data.oMi[i] = data.oMi[p] * liMi;
+    const Motion vJ = joint_motion(jnt, v);
+    const Motion vi = liMi.act_inv(data.v[p]) + vJ;
+    data.v[i] = vi;
+    data.c[i] = cross(vi, vJ);
+    const Inertia& I = model.inertia[i];
+    data.IA[i] = I.matrix();
+    data.pA[i] = cross_force(vi, I * vi);
+  }
+
+  // backward pass: U = IA S, D = S^T U, u = tau - S^T pA; hand the parent the articulated
+  // inertia Ia = IA - U D^-1 U^T and bias pa = pA + Ia c + U D^-1 u seen through the joint
+  for (int i = model.njoints - 1; i > 0; --i) {
+    const Joint& jnt = model.joints[i];
+    const int nv = jnt.nv;
+    auto& U = data.U[i];
+    auto& Dinv = data.Dinv[i];
+    U.noalias() = data.IA[i] * jnt.S;
+    Dinv.noalias() = jnt.S.transpose() * U;
+    // D must be positive definite: a joint that moves no inertia along its motion makes M singular
+    const double scale = std::max(1.0, data.IA[i].diagonal().maxCoeff());
+    const Eigen::LLT<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> llt(Dinv);
+    if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > 1e-9 * std::sqrt(scale))) {
+      throw NumericalError("joint '" + model.joint_names[i] +
+                           "' moves no mass or inertia along its motion: the mass matrix is "
+                           "singular and forward dynamics is undefined");
+    }
+    Dinv = llt.solve(Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>::Identity(nv, nv));
+    data.u[i].head(nv).noalias() = tau.segment(jnt.idx_v, nv) - jnt.S.transpose() * data.pA[i].vector();
+
+    const int p = model.parent[i];
+    if (p == 0) continue;
+    const Mat6 Ia = data.IA[i] - U * Dinv * U.transpose();
+    const Vec6 pa = data.pA[i].vector() + Ia * data.c[i].vector() + U * (Dinv * data.u[i].head(nv));
+    // forces go to the parent with liMi.act, inertias as X^T Ia X with X = Xup (parent to i)
+    const Mat6 X = data.liMi[i].inverse().action();
+    data.IA[p].noalias() += X.transpose() * Ia * X;
+    data.pA[p] += data.liMi[i].act(Force::from(pa));
+  }
+
+  // forward pass: a_i = Xup a_p + c_i + S qdd_i, qdd_i = D^-1 (u - U^T (Xup a_p + c_i));
+  // gravity enters as an upward acceleration of the base
+  data.a[0] = Motion{-model.gravity, Vec3::Zero()};
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& jnt = model.joints[i];
+    const int nv = jnt.nv;
+    const Motion ap = data.liMi[i].act_inv(data.a[model.parent[i]]) + data.c[i];
+    auto qdd = data.qdd.segment(jnt.idx_v, nv);
+    qdd.noalias() = data.Dinv[i] * (data.u[i].head(nv) - data.U[i].transpose() * ap.vector());
+    data.a[i] = ap + joint_motion(jnt, data.qdd);
+  }
+  return data.qdd;
 }
 
 Friction Friction::from_model(const Model& model) {

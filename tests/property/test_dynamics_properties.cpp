@@ -58,6 +58,26 @@ TEST_CASE("rnea(q, v, a) = M(q) a + nle(q, v) and nle(q, 0) = g(q)", "[property]
   }
 }
 
+TEST_CASE("aba inverts rnea, and agrees with M^-1 (tau - nle)", "[property][dynamics]") {
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  Data data(model);
+  Rng rng(robot.seed);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd v = random_tangent(model, rng);
+    const Eigen::VectorXd a = random_tangent(model, rng);
+    const Eigen::VectorXd tau = rnea(model, data, q, v, a);
+    const Eigen::MatrixXd M = crba(model, data, q);
+    // the error of a solve grows with the condition number of M
+    const double conditioning = M.norm() * M.inverse().norm();
+    CHECK_THAT(aba(model, data, q, v, tau), AllClose(a, scaled(kTolRoundoff, conditioning)));
+    const Eigen::VectorXd expected = M.llt().solve(tau - nonlinear_effects(model, data, q, v));
+    CHECK_THAT(aba(model, data, q, v, tau), AllClose(expected, scaled(kTolRoundoff, conditioning * expected.norm())));
+  }
+}
+
 TEST_CASE("energy balance: d/dt (T + V) = v . tau", "[property][dynamics]") {
   const TestModel robot = GENERATE(from_range(test_models()));
   INFO(robot.name);

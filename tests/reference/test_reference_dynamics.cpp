@@ -1,4 +1,4 @@
-// Inverse dynamics, mass matrix, bias forces, gravity, energies and centre of mass against the
+// Inverse and forward dynamics, mass matrix, bias forces, gravity, energies and centre of mass against the
 // shared reference (Pinocchio 3.7), every sample of every public robot, fixed and floating base.
 
 #include <catch2/catch.hpp>
@@ -13,7 +13,7 @@
 using namespace eom;
 using namespace eom::test;
 
-TEST_CASE("reference: rnea, crba, nle, gravity, energy, com", "[reference][dynamics]") {
+TEST_CASE("reference: rnea, crba, nle, gravity, energy, com, aba", "[reference][dynamics]") {
   const std::string name = GENERATE(from_range(kReferenceFiles));
   const Reference ref = load_reference(name);
   const Model& model = ref.model;
@@ -32,5 +32,8 @@ TEST_CASE("reference: rnea, crba, nle, gravity, energy, com", "[reference][dynam
     CHECK(potential_energy(model, data, q) ==
           Approx(s["potential_energy"].get<double>()).epsilon(kTolReference).margin(kTolReference));
     CHECK_THAT(center_of_mass(model, data, q), AllClose(vector_of(s["com"]), kTolReference, kTolReference));
+    REQUIRE(ref.json["forward_dynamics_defined"].get<bool>());
+    CHECK_THAT(aba(model, data, q, v, ref.tangent(s["tau_in"])),
+               AllClose(ref.tangent(s["qdd"]), kTolReference, kTolReference));
   }
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <eom/configuration.hpp>
+#include <eom/errors.hpp>
 #include <eom/dynamics.hpp>
 #include <eom/finite_difference.hpp>
 #include <eom/kinematics.hpp>
@@ -84,4 +85,13 @@ TEST_CASE("configuration differentiation works on the manifold", "[finite_differ
     CHECK_THAT(vd, AllClose(v, 1e-10));
     CHECK_THAT(ad, AllClose(Eigen::VectorXd::Zero(model.nv), 1e-8));
   }
+}
+
+TEST_CASE("aba refuses a singular mass matrix by naming the joint", "[dynamics]") {
+  // the finger slides a massless link: M is singular
+  const Model model = load_urdf(kDataDir + "/urdf/massless_leaf.urdf");
+  Data data(model);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
+  CHECK_THROWS_WITH(aba(model, data, neutral(model), zero, zero),
+                    Catch::Contains("joint 'finger_slide' moves no mass or inertia"));
 }

@@ -40,7 +40,7 @@ void* realloc(void* p, std::size_t size) {
 
 using namespace eom;
 
-TEST_CASE("rnea, crba, nle, gravity, friction, wrenches, kinematics and differentiation do not allocate",
+TEST_CASE("rnea, aba, crba, nle, gravity, friction, wrenches, kinematics and differentiation do not allocate",
           "[allocation]") {
   for (const bool floating : {false, true}) {
     UrdfOptions options;
@@ -60,6 +60,7 @@ TEST_CASE("rnea, crba, nle, gravity, friction, wrenches, kinematics and differen
     allocations = 0;
     counting = true;
     rnea(model, data, q0, v, a);
+    aba(model, data, q0, v, a);
     crba(model, data, q0);
     nonlinear_effects(model, data, q0, v);
     gravity_torque(model, data, q0);

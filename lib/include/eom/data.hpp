@@ -28,6 +28,13 @@ struct Data {
   std::vector<InertiaMoments> bYcrb;  // composite rigid-body inertias, base axes     (njoints)
   std::vector<Motion> bS;      // columns of the motion subspaces, base axes                (nv)
   std::vector<Force> bF;       // F = IC_i S_i for each column of S_i, base axes            (nv)
+  // ABA: articulated-body quantities in each joint's frame                           (njoints)
+  std::vector<Mat6> IA;        // articulated inertias
+  std::vector<Force> pA;       // articulated bias forces
+  std::vector<Motion> c;       // velocity-product accelerations v_i x S qd
+  std::vector<MotionSubspace> U;  // IA S (6 x nv_i)
+  std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> Dinv;  // (S^T U)^-1
+  std::vector<Vec6> u;         // tau_i - S^T pA, first nv_i entries
   // joint space
   Eigen::VectorXd tau;         // (nv) result of rnea / nonlinear_effects / gravity_torque
   Eigen::VectorXd g;           // (nv) generalized gravity, when computed separately

@@ -33,6 +33,12 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
 /// data.bMi, data.bYcrb, data.bS, data.bF (not data.oMi); returns data.M.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q);
 
+/// Forward dynamics by the articulated-body algorithm (Featherstone 2008, Table 7.1):
+/// qdd = M(q)^-1 (tau - C(q, v) v - g(q)) in O(n). q (nq), v, tau (nv). Fills data.liMi,
+/// data.oMi, data.v, data.a and the ABA fields; returns data.qdd (nv). Throws NumericalError
+/// naming the joint when a joint moves no inertia along its motion (M singular).
+const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau);
+
 /// Joint friction, the generalized force the actuators must add to overcome it:
 /// tau_f = Fv v + Fs sgn(v) (viscous Fv from URDF damping, Coulomb Fs from URDF friction). With
 /// smoothing eps > 0, sgn(v) becomes tanh(v / eps), which is smooth at v = 0 and within 0.1% of
