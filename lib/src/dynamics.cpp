@@ -23,9 +23,7 @@ void newton_euler(const Model& model, Data& data, ConstVec q, OptionalVec v, Opt
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
     const int p = model.parent[i];
-    const SE3 liMi = joint_placement(jnt, model.placement[i], q);
-    data.liMi[i] = liMi;
-    data.oMi[i] = data.oMi[p] * liMi;
+    const SE3 liMi = place_joint(model, data, i, q);
 
     // v_i = Xup v_p + S qd,  a_i = Xup a_p + S qdd + v_i x S qd
     Motion vi = Motion::Zero();
@@ -147,9 +145,7 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec 
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
     const int p = model.parent[i];
-    const SE3 liMi = joint_placement(jnt, model.placement[i], q);
-    data.liMi[i] = liMi;
-    data.oMi[i] = data.oMi[p] * liMi;
+    const SE3 liMi = place_joint(model, data, i, q);
     const Motion vJ = joint_motion(jnt, v);
     const Motion vi = liMi.act_inv(data.v[p]) + vJ;
     data.v[i] = vi;

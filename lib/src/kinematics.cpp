@@ -8,11 +8,7 @@ void forward_kinematics(const Model& model, Data& data, ConstVec q) {
   detail::check_size(q.size(), model.nq, "q");
   data.oMi[0] = SE3::Identity();
   // oMi = oMparent * liMi, liMi = placement * joint transform
-  for (int i = 1; i < model.njoints; ++i) {
-    const SE3 liMi = joint_placement(model.joints[i], model.placement[i], q);
-    data.oMi[i] = data.oMi[model.parent[i]] * liMi;
-    data.liMi[i] = liMi;
-  }
+  for (int i = 1; i < model.njoints; ++i) place_joint(model, data, i, q);
 }
 
 void update_frame_placements(const Model& model, Data& data) {

@@ -16,6 +16,15 @@ enum class ReferenceFrame {
   local_world_aligned,  // velocity of the frame origin, world axes: J v = [p_dot; omega]
 };
 
+/// One step of the forward pass: data.liMi[i] and data.oMi[i] of joint i at q, from its parent's
+/// data.oMi (so parents first). Returns liMi, the building block of every recursive algorithm.
+inline SE3 place_joint(const Model& model, Data& data, int i, ConstVec q) {
+  const SE3 liMi = joint_placement(model.joints[i], model.placement[i], q);
+  data.liMi[i] = liMi;
+  data.oMi[i] = data.oMi[model.parent[i]] * liMi;
+  return liMi;
+}
+
 /// Placements of every joint for configuration q (nq): fills data.liMi and data.oMi.
 /// Throws InputError if q has the wrong size.
 void forward_kinematics(const Model& model, Data& data, ConstVec q);
