@@ -40,8 +40,6 @@ TESTDATA = os.path.join(ROOT, "tests", "data")
 
 RATE = 1000  # samples per second
 DURATION = 3  # seconds
-JSON_LIMIT = 3 * 1024 * 1024  # bytes; larger JSON files are cut to 1 s
-JSON_SHORT_ROWS = 1001
 MOVABLE = ("revolute", "continuous", "prismatic")
 ORDERS = ("q", "v", "a", "d3q", "d4q")
 
@@ -358,15 +356,9 @@ def write(path, text):
 
 
 def write_pair(stem, header, rows):
-    """Write stem.csv (all rows) and stem.json (all rows, or 1 s if too big)."""
+    """Write stem.csv and stem.json, both with all rows."""
     write(os.path.join(TRAJ, stem + ".csv"), csv_text(header, rows))
-    js = json_text(header, rows)
-    short = False
-    if len(js.encode()) > JSON_LIMIT:
-        js = json_text(header, rows[:JSON_SHORT_ROWS])
-        short = True
-    write(os.path.join(TRAJ, stem + ".json"), js)
-    return short
+    write(os.path.join(TRAJ, stem + ".json"), json_text(header, rows))
 
 
 # --------------------------------------------------------------------------
@@ -430,16 +422,13 @@ def readme(entries, small):
     out.append("Formats: `<name>.csv` is comma separated with one header row. `<name>.json` "
                "is an array of row objects, one row per line:\n\n"
                "    [\n    {\"t\":0.0,\"q.joint1\":...,...},\n    ...\n    ]\n\n"
-               "A JSON file larger than 3 MiB is cut to its first second (1001 rows, "
-               "t = 0 .. 1 s); the CSV always holds all 3 s. Cut files are marked below.\n")
+               "Both files hold the same rows.\n")
     out.append("## Files\n")
     for e in entries:
         out.append("### `%s.csv`, `%s.json`\n" % (e["stem"], e["stem"]))
         out.append("Robot `robots/%s.urdf`. %s\n" % (e["robot"], e["note"]))
-        out.append("f0 = %s Hz, df = %s Hz, cap = %s. %d columns, %d rows in the CSV; JSON: %s.\n"
-                   % (fmt(e["f0"]), fmt(e["df"]), fmt(e["cap"]), e["ncols"], e["nrows"],
-                      "first 1 s only (1001 rows), the full file would exceed 3 MiB"
-                      if e["short"] else "all rows"))
+        out.append("f0 = %s Hz, df = %s Hz, cap = %s. %d columns, %d rows.\n"
+                   % (fmt(e["f0"]), fmt(e["df"]), fmt(e["cap"]), e["ncols"], e["nrows"]))
         if e.get("extra"):
             out.append(e["extra"])
         out.append("| joint | A | w (rad/s) | phi (rad) | c |")
@@ -485,20 +474,17 @@ def generate():
         params = joint_params(spec, joints)
         header, rows = joint_table(params, times())
         stem = "%s_%s" % (spec["robot"], spec["motion"])
-        short = write_pair(stem, header, rows)
-        entries.append(dict(spec, stem=stem, params=params, short=short, ncols=len(header),
-                            nrows=len(rows)))
-        print("wrote %s.csv/.json (%d cols%s)" % (stem, len(header),
-                                                   ", JSON cut to 1 s" if short else ""))
+        write_pair(stem, header, rows)
+        entries.append(dict(spec, stem=stem, params=params, ncols=len(header), nrows=len(rows)))
+        print("wrote %s.csv/.json (%d cols)" % (stem, len(header)))
         if spec["robot"] == "solo12":
             fh, frows = floating_table(params, times())
-            fshort = write_pair("solo12_floating_walk", fh, frows)
+            write_pair("solo12_floating_walk", fh, frows)
             entries.append(dict(spec, stem="solo12_floating_walk", params=params,
-                                short=fshort, ncols=len(fh), nrows=len(frows),
+                                ncols=len(fh), nrows=len(frows),
                                 note="Solo-12 walking-like motion on a floating base.",
                                 extra=FLOAT_EXTRA))
-            print("wrote solo12_floating_walk.csv/.json (%d cols%s)"
-                  % (len(fh), ", JSON cut to 1 s" if fshort else ""))
+            print("wrote solo12_floating_walk.csv/.json (%d cols)" % len(fh))
     (sh, srows), (th, trows) = planar_2r_small()
     write(os.path.join(TRAJ, "planar_2r_small.csv"), csv_text(sh, srows))
     write(os.path.join(TESTDATA, "planar_2r_small.tau.csv"), csv_text(th, trows))
