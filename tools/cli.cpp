@@ -21,7 +21,8 @@ Model load_robot(const RobotOptions& opt) {
   UrdfOptions options;
   options.floating_base = opt.floating_base;
   options.gravity = Vec3(opt.gravity[0], opt.gravity[1], opt.gravity[2]);
-  if (!options.gravity.allFinite()) throw InputError("--gravity: components must be finite numbers");
+  if (!options.gravity.allFinite())
+    throw InputError("--gravity: components must be finite numbers");
   return load_urdf(opt.path, options);
 }
 

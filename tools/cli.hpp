@@ -39,7 +39,7 @@ Model load_robot(const RobotOptions& opt);
 /// -o/--output and --format.
 struct OutputOptions {
   std::string path = "-";
-  std::string format;            // empty: from the extension, CSV for stdout
+  std::string format;  // empty: from the extension, CSV for stdout
 };
 void add_output_options(CLI::App& cmd, OutputOptions& opt);
 /// The format named by --format, if any.
@@ -48,7 +48,7 @@ std::optional<Format> forced_format(const OutputOptions& opt);
 /// TABLE and --from (the input format when the extension does not tell, e.g. stdin).
 struct InputOptions {
   std::string path;
-  std::string from;              // empty: from the extension, CSV for stdin
+  std::string from;  // empty: from the extension, CSV for stdin
 };
 void add_input_options(CLI::App& cmd, InputOptions& opt);
 std::unique_ptr<TableReader> open_input(const InputOptions& opt);

@@ -31,8 +31,9 @@ int run_convert(const ConvertOptions& opt, Streams&) {
 void register_convert(CLI::App& app, Dispatch& dispatch) {
   auto opt = std::make_shared<ConvertOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "convert", "Convert a table between CSV, JSON and NDJSON, keeping every column and every\n"
-                 "double exactly. Formats follow the extensions; --from and --format override.");
+      "convert",
+      "Convert a table between CSV, JSON and NDJSON, keeping every column and every\n"
+      "double exactly. Formats follow the extensions; --from and --format override.");
   add_input_options(*cmd, opt->input);
   CLI::Option* out = cmd->add_option("OUT", opt->output.path, "Output table; - writes stdout");
   add_output_options(*cmd, opt->output);

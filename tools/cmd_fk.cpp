@@ -59,7 +59,8 @@ int run_fk(const FkOptions& opt, Streams& io) {
     size_t k = 0;
     if (t_column >= 0) result[k++] = row[t_column];
     for (int f : frames) {
-      const PoseVector pose = pose_vector(data.oMi[model.frames[f].parent] * model.frames[f].placement);
+      const PoseVector pose =
+          pose_vector(data.oMi[model.frames[f].parent] * model.frames[f].placement);
       for (int c = 0; c < 7; ++c) result[k++] = pose[c];
     }
     out->write_row(result.data());
@@ -73,8 +74,9 @@ int run_fk(const FkOptions& opt, Streams& io) {
 void register_fk(CLI::App& app, Dispatch& dispatch) {
   auto opt = std::make_shared<FkOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "fk", "Forward kinematics: world pose of frames for every row of q columns.\n"
-            "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw");
+      "fk",
+      "Forward kinematics: world pose of frames for every row of q columns.\n"
+      "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw");
   add_robot_options(*cmd, opt->robot);
   add_input_options(*cmd, opt->input);
   add_output_options(*cmd, opt->output);

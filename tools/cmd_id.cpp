@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <exception>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -32,20 +32,20 @@ namespace {
 struct IdOptions {
   RobotOptions robot;
   std::vector<std::string> tables;
-  std::string from;                  // input format when the extension does not tell
+  std::string from;  // input format when the extension does not tell
   OutputOptions output;
-  std::string output_dir;            // batch: one output per input
-  int jobs = 0;                      // threads for batch work; 0 = all cores
-  bool terms = false;                // also write the decomposition of tau
-  bool friction = false;             // add URDF (or --friction-file) joint friction
+  std::string output_dir;  // batch: one output per input
+  int jobs = 0;            // threads for batch work; 0 = all cores
+  bool terms = false;      // also write the decomposition of tau
+  bool friction = false;   // add URDF (or --friction-file) joint friction
   std::string friction_file;
-  double friction_smoothing = 0;     // eps of tanh(v / eps); 0 = exact sign
+  double friction_smoothing = 0;  // eps of tanh(v / eps); 0 = exact sign
   std::string wrench_frame = "world";
-  bool no_derive = false;            // missing v / a is an error instead of derived
+  bool no_derive = false;  // missing v / a is an error instead of derived
   bool fail_on_limit = false;
-  bool power = false;                // power.<joint> = tau v and power.total
-  std::vector<std::string> keep;     // input columns passed through
-  bool keep_input = false;           // pass every input column through
+  bool power = false;             // power.<joint> = tau v and power.total
+  std::vector<std::string> keep;  // input columns passed through
+  bool keep_input = false;        // pass every input column through
 };
 
 const char* const kWrenchSuffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
@@ -122,21 +122,21 @@ struct LimitReport {
     for (int k = 0; k < model.nv; ++k) {
       const Excess& e = excess[k];
       if (e.rows == 0) continue;
-      err << "eom id: warning: " << file << ": tau." << model.tau_names[k] << " exceeds its effort limit "
-          << model.effort_limit[k] << " in " << e.rows << (e.rows == 1 ? " row" : " rows")
-          << ": first at t=" << e.first_t << " (line " << e.first_line << "), worst " << e.worst
-          << " at t=" << e.worst_t << "\n";
+      err << "eom id: warning: " << file << ": tau." << model.tau_names[k]
+          << " exceeds its effort limit " << model.effort_limit[k] << " in " << e.rows
+          << (e.rows == 1 ? " row" : " rows") << ": first at t=" << e.first_t << " (line "
+          << e.first_line << "), worst " << e.worst << " at t=" << e.worst_t << "\n";
     }
   }
 };
 
 // the columns of one input table, bound once
 struct Binding {
-  std::vector<int> q, v, a;          // v / a empty: derived from q and t
+  std::vector<int> q, v, a;  // v / a empty: derived from q and t
   int t = -1;
-  std::vector<int> keep;             // passed-through input columns
-  std::vector<int> wrench_frames;    // frames with wrench.<frame>.* columns
-  std::vector<int> wrench;           // 6 per frame
+  std::vector<int> keep;           // passed-through input columns
+  std::vector<int> wrench_frames;  // frames with wrench.<frame>.* columns
+  std::vector<int> wrench;         // 6 per frame
 };
 
 Binding bind(const Model& model, const Header& header, const std::string& file,
@@ -174,7 +174,8 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
 
   // external wrenches: wrench.<frame>.fx .fy .fz .mx .my .mz
   for (const auto& name : header.names) {
-    if (name.rfind("wrench.", 0) != 0 || name.size() < 11 || name.compare(name.size() - 3, 3, ".fx")) {
+    if (name.rfind("wrench.", 0) != 0 || name.size() < 11 ||
+        name.compare(name.size() - 3, 3, ".fx")) {
       continue;
     }
     const std::string frame = name.substr(7, name.size() - 10);
@@ -190,9 +191,10 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     for (int c : bind_columns(header, names, file)) b.wrench.push_back(c);
   }
   for (const auto& name : header.names) {
-    if (name.rfind("wrench.", 0) == 0 && std::find(b.wrench.begin(), b.wrench.end(),
-                                                   header.index(name)) == b.wrench.end()) {
-      throw InputError(file, 1, 0, "column " + name + ": expected wrench.<frame>.fx .fy .fz .mx .my .mz");
+    if (name.rfind("wrench.", 0) == 0 &&
+        std::find(b.wrench.begin(), b.wrench.end(), header.index(name)) == b.wrench.end()) {
+      throw InputError(file, 1, 0,
+                       "column " + name + ": expected wrench.<frame>.fx .fy .fz .mx .my .mz");
     }
   }
   return b;
@@ -239,8 +241,12 @@ struct Sample {
 class SampleReader {
  public:
   SampleReader(const Model& model, TableReader& in, const Binding& b)
-      : model_(model), in_(in), b_(b), deriving_(b.v.empty() || b.a.empty()),
-        window_{Sample(model), Sample(model), Sample(model)}, differentiate_(model),
+      : model_(model),
+        in_(in),
+        b_(b),
+        deriving_(b.v.empty() || b.a.empty()),
+        window_{Sample(model), Sample(model), Sample(model)},
+        differentiate_(model),
         scratch_(model.nv) {}
 
   // the next sample, copied into `out` (same sizes each time: no allocation); false at the end
@@ -254,8 +260,9 @@ class SampleReader {
       }
       if (ended_) {
         if (count_ > 0 && count_ < 3) {
-          throw InputError(in_.name(), 0, 0, "deriving v and a needs at least 3 rows, the table has " +
-                                                 std::to_string(count_));
+          throw InputError(
+              in_.name(), 0, 0,
+              "deriving v and a needs at least 3 rows, the table has " + std::to_string(count_));
         }
         return false;
       }
@@ -329,12 +336,22 @@ class RowWriter {
  public:
   RowWriter(const Model& model, const Friction& friction, const IdOptions& opt, const Binding& b,
             TableWriter& out, bool flush_each_row)
-      : model_(model), friction_(friction), opt_(opt), b_(b), out_(out),
+      : model_(model),
+        friction_(friction),
+        opt_(opt),
+        b_(b),
+        out_(out),
         flush_each_row_(flush_each_row),
         wrench_frame_(opt.wrench_frame == "local" ? ReferenceFrame::local
                                                   : ReferenceFrame::local_world_aligned),
-        data_(model), limits_(model), tau_(model.nv), term_(model.nv), friction_term_(model.nv),
-        wrenches_(6 * b.wrench_frames.size()), result_(out.header().size()) {}
+        data_(model),
+        limits_(model),
+        tau_(model.nv),
+        term_(model.nv),
+        friction_term_(model.nv),
+        external_term_(model.nv),
+        wrenches_(6 * b.wrench_frames.size()),
+        result_(out.header().size()) {}
 
   void write(const Sample& s) {
     const int nv = model_.nv;
@@ -348,8 +365,10 @@ class RowWriter {
     if (!b_.wrench_frames.empty()) {
       gather(s.row, b_.wrench, wrenches_);
       // the actuators need J^T F less when the environment pushes with F
-      external_torque(model_, data_, s.q, b_.wrench_frames, wrenches_, wrench_frame_, term_);
-      tau_ -= term_;
+      external_torque(model_, data_, s.q, b_.wrench_frames, wrenches_, wrench_frame_,
+                      external_term_);
+      external_term_ = -external_term_;
+      tau_ += external_term_;
     }
     auto put = [&](const Eigen::VectorXd& x) {
       for (int i = 0; i < nv; ++i) result_[k++] = x[i];
@@ -364,11 +383,7 @@ class RowWriter {
       put(term_);
       put(g);
       if (opt_.friction) put(friction_term_);
-      if (!b_.wrench_frames.empty()) {
-        external_torque(model_, data_, s.q, b_.wrench_frames, wrenches_, wrench_frame_, term_);
-        term_ = -term_;
-        put(term_);
-      }
+      if (!b_.wrench_frames.empty()) put(external_term_);
     }
     if (opt_.power) {
       double total = 0;
@@ -395,7 +410,7 @@ class RowWriter {
   const ReferenceFrame wrench_frame_;
   Data data_;
   LimitReport limits_;
-  Eigen::VectorXd tau_, term_, friction_term_, wrenches_;
+  Eigen::VectorXd tau_, term_, friction_term_, external_term_, wrenches_;
   std::vector<double> result_;
 };
 
@@ -511,8 +526,10 @@ std::string output_path_for(const IdOptions& opt, const std::string& input) {
 int run_id(const IdOptions& opt, Streams& io) {
   const Model model = load_robot(opt.robot);
   for (const auto& name : model.mimic_joints()) {
-    warn(io, "id", "joint '" + name + "' has a mimic tag: eom treats it as an independent joint "
-                   "and uses its q, v, a columns as given");
+    warn(io, "id",
+         "joint '" + name +
+             "' has a mimic tag: eom treats it as an independent joint "
+             "and uses its q, v, a columns as given");
   }
   const Friction friction = load_friction(model, opt);
 
@@ -565,7 +582,8 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
       "Reads t, q.<joint>, v.<joint>, a.<joint> (v and a derived from q and t when absent) and\n"
       "optional wrench.<frame>.fx .fy .fz .mx .my .mz; writes t and tau.<joint>.");
   add_robot_options(*cmd, opt->robot);
-  cmd->add_option("TABLE", opt->tables, "Input tables (CSV, JSON, NDJSON); - reads stdin")->required();
+  cmd->add_option("TABLE", opt->tables, "Input tables (CSV, JSON, NDJSON); - reads stdin")
+      ->required();
   cmd->add_option("--from", opt->from, "Input format (default: from the extension, else csv)")
       ->check(CLI::IsMember({"csv", "json", "ndjson"}));
   add_output_options(*cmd, opt->output);
@@ -575,9 +593,10 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
                   "Threads (default: all cores): tables in parallel in batch mode; for one table, "
                   "reading overlaps computing unless --jobs 1")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--terms", opt->terms,
-                "Also write tau_inertial (M a), tau_coriolis (c), tau_gravity (g), tau_friction and "
-                "tau_external (-J^T F) columns, which sum to tau");
+  cmd->add_flag(
+      "--terms", opt->terms,
+      "Also write tau_inertial (M a), tau_coriolis (c), tau_gravity (g), tau_friction and "
+      "tau_external (-J^T F) columns, which sum to tau");
   cmd->add_flag("--friction", opt->friction,
                 "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
   cmd->add_option("--friction-file", opt->friction_file,

@@ -40,8 +40,9 @@ std::vector<int> bind_columns(const Header& header, const std::vector<std::strin
   if (missing.size() > 8) message += ", ... (" + std::to_string(missing.size()) + " in all)";
   for (const auto& name : missing) {
     if (name.find(".root.") != std::string::npos) {
-      message += " (the model has a floating base: the table needs the root joint's columns, or "
-                 "drop --floating-base)";
+      message +=
+          " (the model has a floating base: the table needs the root joint's columns, or "
+          "drop --floating-base)";
       break;
     }
   }

@@ -65,16 +65,20 @@ Eigen::VectorXd random_configuration(const Model& model, Rng& rng) {
     const Joint& j = model.joints[i];
     for (int k = 0; k < j.nq; ++k) {
       const int iq = j.idx_q + k;
-      const bool finite = std::isfinite(model.lower_limit[iq]) && std::isfinite(model.upper_limit[iq]);
+      const bool finite =
+          std::isfinite(model.lower_limit[iq]) && std::isfinite(model.upper_limit[iq]);
       q[iq] = finite ? rng.uniform(model.lower_limit[iq], model.upper_limit[iq])
                      : (j.kind == JointKind::prismatic || k < j.nq - 1 ? rng.uniform(-1, 1)
                                                                        : rng.uniform(-M_PI, M_PI));
     }
     if (j.kind == JointKind::floating) {
-      // uniform rotation: a normalised 4-D Gaussian would need Box-Muller; Shoemake's method is exact
-      const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * M_PI), u3 = rng.uniform(0, 2 * M_PI);
+      // uniform rotation: a normalised 4-D Gaussian would need Box-Muller; Shoemake's method is
+      // exact
+      const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * M_PI),
+                   u3 = rng.uniform(0, 2 * M_PI);
       const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
-      q.segment<4>(j.idx_q + 3) << a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3);
+      q.segment<4>(j.idx_q + 3) << a * std::sin(u2), a * std::cos(u2), b * std::sin(u3),
+          b * std::cos(u3);
     }
   }
   return q;

@@ -167,13 +167,16 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec 
     // D must be positive definite: a joint that moves no inertia along its motion makes M singular
     const double scale = std::max(1.0, data.IA[i].diagonal().maxCoeff());
     const Eigen::LLT<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> llt(Dinv);
-    if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > 1e-9 * std::sqrt(scale))) {
+    if (llt.info() != Eigen::Success ||
+        !(llt.matrixLLT().diagonal().minCoeff() > 1e-9 * std::sqrt(scale))) {
       throw NumericalError("joint '" + model.joint_names[i] +
                            "' moves no mass or inertia along its motion: the mass matrix is "
                            "singular and forward dynamics is undefined");
     }
-    Dinv = llt.solve(Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>::Identity(nv, nv));
-    data.u[i].head(nv).noalias() = tau.segment(jnt.idx_v, nv) - jnt.S.transpose() * data.pA[i].vector();
+    Dinv =
+        llt.solve(Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>::Identity(nv, nv));
+    data.u[i].head(nv).noalias() =
+        tau.segment(jnt.idx_v, nv) - jnt.S.transpose() * data.pA[i].vector();
 
     const int p = model.parent[i];
     if (p == 0) continue;
@@ -199,9 +202,7 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec 
   return data.qdd;
 }
 
-Friction Friction::from_model(const Model& model) {
-  return {model.damping, model.friction, 0.0};
-}
+Friction Friction::from_model(const Model& model) { return {model.damping, model.friction, 0.0}; }
 
 void friction_torque(const Friction& friction, ConstVec v, VecRef out) {
   detail::check_size(v.size(), static_cast<int>(friction.viscous.size()), "v");
@@ -216,9 +217,10 @@ void external_torque(const Model& model, Data& data, ConstVec q, const std::vect
                      ConstVec wrenches, ReferenceFrame reference, VecRef out) {
   detail::check_size(wrenches.size(), 6 * static_cast<int>(frames.size()), "wrenches");
   out.setZero();
+  forward_kinematics(model, data, q);
   for (size_t k = 0; k < frames.size(); ++k) {
     // tau = J^T F: the power of F on the frame's motion is F . J v = (J^T F) . v
-    out.noalias() += frame_jacobian(model, data, q, frames[k], reference).transpose() *
+    out.noalias() += frame_jacobian(model, data, frames[k], reference).transpose() *
                      wrenches.segment<6>(6 * static_cast<Eigen::Index>(k));
   }
 }

@@ -20,8 +20,8 @@ ConfigurationDifferentiator::ConfigurationDifferentiator(const Model& model)
     : model_(model), displacement_(model.nv) {}
 
 void ConfigurationDifferentiator::operator()(const std::array<double, 3>& t,
-                                             const std::array<const Eigen::VectorXd*, 3>& q,
-                                             int at, VecRef v, VecRef a) {
+                                             const std::array<const Eigen::VectorXd*, 3>& q, int at,
+                                             VecRef v, VecRef a) {
   const ThreePointWeights w = three_point_weights(t, at);
   v.setZero();
   a.setZero();

@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-
 namespace eom {
 
 Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded) {

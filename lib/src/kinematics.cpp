@@ -27,6 +27,12 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& mode
                                                                ConstVec q, int frame,
                                                                ReferenceFrame reference) {
   forward_kinematics(model, data, q);
+  return frame_jacobian(model, data, frame, reference);
+}
+
+const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& model, Data& data,
+                                                               int frame,
+                                                               ReferenceFrame reference) {
   const Frame& f = model.frames.at(frame);
   const SE3 oMf = data.oMi[f.parent] * f.placement;
   data.oMf[frame] = oMf;

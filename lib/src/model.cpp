@@ -47,12 +47,14 @@ int Model::require_frame(std::string_view name) const {
   if (i >= 0) return i;
   std::vector<std::string> close;
   for (const Frame& f : frames) {
-    if (edit_distance(f.name, name) <= std::max<size_t>(2, name.size() / 3)) close.push_back(f.name);
+    if (edit_distance(f.name, name) <= std::max<size_t>(2, name.size() / 3))
+      close.push_back(f.name);
   }
   std::string message = "unknown frame '" + std::string(name) + "'";
   if (!close.empty()) {
     message += " (did you mean";
-    for (size_t k = 0; k < close.size() && k < 5; ++k) message += (k ? ", '" : " '") + close[k] + "'";
+    for (size_t k = 0; k < close.size() && k < 5; ++k)
+      message += (k ? ", '" : " '") + close[k] + "'";
     message += "?)";
   }
   message += "; `eom info` lists the frames";
@@ -67,8 +69,11 @@ std::vector<std::string> Model::mimic_joints() const {
   return out;
 }
 
-std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix, Space space) {
-  const auto& names = space == Space::q ? model.q_names : space == Space::v ? model.v_names : model.tau_names;
+std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix,
+                                            Space space) {
+  const auto& names = space == Space::q   ? model.q_names
+                      : space == Space::v ? model.v_names
+                                          : model.tau_names;
   std::vector<std::string> out;
   out.reserve(names.size());
   for (const auto& n : names) out.push_back(std::string(prefix) + "." + n);

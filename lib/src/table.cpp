@@ -297,8 +297,17 @@ struct Location {
 
 bool is_delimiter(char c) {
   switch (c) {
-    case ',': case ':': case '{': case '}': case '[': case ']': case '"':
-    case ' ': case '\t': case '\r': case '\n':
+    case ',':
+    case ':':
+    case '{':
+    case '}':
+    case '[':
+    case ']':
+    case '"':
+    case ' ':
+    case '\t':
+    case '\r':
+    case '\n':
       return true;
     default:
       return false;
@@ -389,12 +398,26 @@ class JsonCursor {
       advance();
       const int c = peek();
       switch (c) {
-        case '"': case '\\': case '/': out += static_cast<char>(c); break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+        case '\\':
+        case '/':
+          out += static_cast<char>(c);
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           advance();
           unsigned code = read_hex4();
@@ -616,8 +639,9 @@ class JsonReader final : public TableReader {
     const int c = in_.peek();
     if (c == '"') {
       in_.read_string(text_);
-      value_error(at, column, "the string " + excerpt(text_) +
-                                  " is not a number (numbers are written without quotes)");
+      value_error(
+          at, column,
+          "the string " + excerpt(text_) + " is not a number (numbers are written without quotes)");
     }
     if (c == '{' || c == '[') {
       value_error(at, column,
@@ -632,8 +656,8 @@ class JsonReader final : public TableReader {
   }
 
   [[noreturn]] void value_error(Location at, size_t column, const std::string& message) const {
-    in_.fail_at(at, "row " + std::to_string(rows_) + ", column " + header_.names[column] + ": " +
-                        message);
+    in_.fail_at(
+        at, "row " + std::to_string(rows_) + ", column " + header_.names[column] + ": " + message);
   }
 
   // {"t": [...], "q.a": [...]}: the whole table is read here, then served row by row.

@@ -152,7 +152,8 @@ UrdfDescription parse_urdf(const std::string& text, const std::string& file) {
     // "XML_ERROR_MISMATCHED_ELEMENT" -> "mismatched element", plus tinyxml2's detail after ": "
     std::string what = doc.ErrorName();
     if (what.rfind("XML_ERROR_", 0) == 0) what = what.substr(10);
-    for (char& c : what) c = c == '_' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : what)
+      c = c == '_' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     const std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
     const size_t colon = detail.find(": ");
     if (colon != std::string::npos) what += " (" + detail.substr(colon + 2) + ")";
@@ -242,8 +243,9 @@ class Builder {
     model_.total_mass += link.mass;
     if (link.has_inertial) {
       // the URDF inertia is about the com, in the axes of the inertial origin
-      const Inertia in_link{link.mass, link.inertial_origin.p,
-                            link.inertial_origin.R * link.inertia * link.inertial_origin.R.transpose()};
+      const Inertia in_link{
+          link.mass, link.inertial_origin.p,
+          link.inertial_origin.R * link.inertia * link.inertial_origin.R.transpose()};
       model_.inertia[body] += in_link.transformed(jMl);
     }
     for (const UrdfJoint* j : children_[link_index_.at(link_name)]) {
@@ -298,7 +300,8 @@ class Builder {
 
 Model build_model(const UrdfDescription& urdf, const UrdfOptions& options) {
   for (const Diagnostic& d : check_urdf(urdf, options)) {
-    if (d.severity == Diagnostic::Severity::error) throw ModelError(urdf.file, d.line, 0, d.message);
+    if (d.severity == Diagnostic::Severity::error)
+      throw ModelError(urdf.file, d.line, 0, d.message);
   }
 
   Model model;
@@ -314,11 +317,13 @@ Model build_model(const UrdfDescription& urdf, const UrdfOptions& options) {
     JointInfo info;
     info.urdf_type = "free-flyer";
     info.child_link = model.root_link;
-    root_body = builder.add_joint("root", Joint::make(JointKind::floating, Vec3::UnitZ(), 0, 0, false),
-                                  0, SE3::Identity(), std::move(info));
+    root_body =
+        builder.add_joint("root", Joint::make(JointKind::floating, Vec3::UnitZ(), 0, 0, false), 0,
+                          SE3::Identity(), std::move(info));
   }
   builder.visit(model.root_link, root_body, SE3::Identity());
-  if (model.frame_index("world") < 0) model.frames.insert(model.frames.begin(), Frame{"world", 0, {}});
+  if (model.frame_index("world") < 0)
+    model.frames.insert(model.frames.begin(), Frame{"world", 0, {}});
 
   // children come after their parent: accumulate subtree sizes backwards
   model.nv_subtree.assign(model.njoints, 0);

@@ -16,35 +16,35 @@ struct Data {
   explicit Data(const Model& model);
 
   // position dependent                                                                (njoints)
-  std::vector<SE3> liMi;       // joint i in its parent joint's frame
-  std::vector<SE3> oMi;        // joint i in the world
-  std::vector<SE3> oMf;        // frames in the world                                  (nframes)
+  std::vector<SE3> liMi;  // joint i in its parent joint's frame
+  std::vector<SE3> oMi;   // joint i in the world
+  std::vector<SE3> oMf;   // frames in the world                                  (nframes)
   // velocity and acceleration dependent, in each joint's own frame                    (njoints)
-  std::vector<Motion> v;       // body twists
-  std::vector<Motion> a;       // body spatial accelerations (gravity included where stated)
-  std::vector<Force> f;        // net body forces (RNEA), then joint forces after the backward pass
+  std::vector<Motion> v;  // body twists
+  std::vector<Motion> a;  // body spatial accelerations (gravity included where stated)
+  std::vector<Force> f;   // net body forces (RNEA), then joint forces after the backward pass
   // CRBA, in the base frame: the world for a fixed base, the base's own for a floating one
-  std::vector<SE3> bMi;        // joint i in the base frame                            (njoints)
+  std::vector<SE3> bMi;  // joint i in the base frame                            (njoints)
   std::vector<InertiaMoments> bYcrb;  // composite rigid-body inertias, base axes     (njoints)
-  std::vector<Motion> bS;      // columns of the motion subspaces, base axes                (nv)
-  std::vector<Force> bF;       // F = IC_i S_i for each column of S_i, base axes            (nv)
+  std::vector<Motion> bS;  // columns of the motion subspaces, base axes                (nv)
+  std::vector<Force> bF;   // F = IC_i S_i for each column of S_i, base axes            (nv)
   // ABA: articulated-body quantities in each joint's frame                           (njoints)
-  std::vector<Mat6> IA;        // articulated inertias
-  std::vector<Force> pA;       // articulated bias forces
-  std::vector<Motion> c;       // velocity-product accelerations v_i x S qd
+  std::vector<Mat6> IA;           // articulated inertias
+  std::vector<Force> pA;          // articulated bias forces
+  std::vector<Motion> c;          // velocity-product accelerations v_i x S qd
   std::vector<MotionSubspace> U;  // IA S (6 x nv_i)
   std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> Dinv;  // (S^T U)^-1
-  std::vector<Vec6> u;         // tau_i - S^T pA, first nv_i entries
+  std::vector<Vec6> u;  // tau_i - S^T pA, first nv_i entries
   // joint space
-  Eigen::VectorXd tau;         // (nv) result of rnea / nonlinear_effects / gravity_torque
-  Eigen::VectorXd g;           // (nv) generalized gravity, when computed separately
-  Eigen::VectorXd qdd;         // (nv) result of aba
-  Eigen::MatrixXd M;           // (nv x nv) joint-space inertia, full symmetric
+  Eigen::VectorXd tau;                // (nv) result of rnea / nonlinear_effects / gravity_torque
+  Eigen::VectorXd g;                  // (nv) generalized gravity, when computed separately
+  Eigen::VectorXd qdd;                // (nv) result of aba
+  Eigen::MatrixXd M;                  // (nv x nv) joint-space inertia, full symmetric
   Eigen::LLT<Eigen::MatrixXd> M_llt;  // factor of M
   Eigen::Matrix<double, 6, Eigen::Dynamic> J;  // (6 x nv) frame Jacobian
-  // centre of mass and energy                                                         
-  Vec3 com = Vec3::Zero();     // world centre of mass of the moving bodies
-  double mass = 0;             // mass of the moving bodies
+  // centre of mass and energy
+  Vec3 com = Vec3::Zero();  // world centre of mass of the moving bodies
+  double mass = 0;          // mass of the moving bodies
   double kinetic_energy = 0;
   double potential_energy = 0;
 };

@@ -44,9 +44,9 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec 
 /// smoothing eps > 0, sgn(v) becomes tanh(v / eps), which is smooth at v = 0 and within 0.1% of
 /// sgn(v) for |v| > 4 eps; with eps = 0, sgn(0) = 0.
 struct Friction {
-  Eigen::VectorXd viscous;   // Fv (nv)
-  Eigen::VectorXd coulomb;   // Fs (nv)
-  double smoothing = 0;      // eps
+  Eigen::VectorXd viscous;  // Fv (nv)
+  Eigen::VectorXd coulomb;  // Fs (nv)
+  double smoothing = 0;     // eps
 
   /// The URDF <dynamics damping friction> values of the model.
   static Friction from_model(const Model& model);

@@ -21,8 +21,8 @@ using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::ColMajor,
 enum class JointKind {
   revolute,   // rotation q about a unit axis; nq = nv = 1
   prismatic,  // translation q along a unit axis; nq = nv = 1
-  planar,     // motion in the plane normal to the axis; q = (x, y, theta), v = (vx, vy, w): see below
-  floating,   // free 6-DoF; q = (x, y, z, qx, qy, qz, qw), v = body twist (linear, angular)
+  planar,  // motion in the plane normal to the axis; q = (x, y, theta), v = (vx, vy, w): see below
+  floating,  // free 6-DoF; q = (x, y, z, qx, qy, qz, qw), v = body twist (linear, angular)
 };
 
 /// A moving joint: its kind, axis and where its coordinates sit in q and v.
@@ -33,16 +33,16 @@ enum class JointKind {
 /// v = (vx, vy, w) is the child-frame velocity vx e1 + vy e2 and rate w about n.
 struct Joint {
   JointKind kind = JointKind::revolute;
-  int idx_q = 0, nq = 0;       // block of q
-  int idx_v = 0, nv = 0;       // block of v
-  Vec3 axis = Vec3::UnitX();   // unit, in the joint frame
-  Vec3 e1 = Vec3::UnitY();     // planar only: in-plane basis, e1 x e2 = axis
+  int idx_q = 0, nq = 0;      // block of q
+  int idx_v = 0, nv = 0;      // block of v
+  Vec3 axis = Vec3::UnitX();  // unit, in the joint frame
+  Vec3 e1 = Vec3::UnitY();    // planar only: in-plane basis, e1 x e2 = axis
   Vec3 e2 = Vec3::UnitZ();
-  bool bounded = true;         // false for continuous and floating rotation
-  int axis_index = -1;         // revolute/prismatic along +-x, +-y, +-z: 0, 1, 2 (else -1)
-  double axis_sign = 1;        // ... and the sign of that coordinate axis
-  Motion s;                    // 1-DoF kinds: the single column of S, as a motion
-  MotionSubspace S;            // 6 x nv, constant in the joint frame
+  bool bounded = true;   // false for continuous and floating rotation
+  int axis_index = -1;   // revolute/prismatic along +-x, +-y, +-z: 0, 1, 2 (else -1)
+  double axis_sign = 1;  // ... and the sign of that coordinate axis
+  Motion s;              // 1-DoF kinds: the single column of S, as a motion
+  MotionSubspace S;      // 6 x nv, constant in the joint frame
 
   /// A joint of the given kind and axis with its blocks starting at idx_q / idx_v.
   static Joint make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded);
@@ -81,9 +81,11 @@ inline void joint_project(const Joint& joint, const Force& f, VecRef tau) {
   }
 }
 
-/// q_out = q (+) v for this joint's blocks: move along the constant child-frame velocity v for unit time.
+/// q_out = q (+) v for this joint's blocks: move along the constant child-frame velocity v for unit
+/// time.
 void joint_integrate(const Joint& joint, ConstVec q, ConstVec v, VecRef q_out);
-/// v_out = q1 (-) q0 for this joint's blocks: the velocity that joint_integrate takes from q0 to q1.
+/// v_out = q1 (-) q0 for this joint's blocks: the velocity that joint_integrate takes from q0 to
+/// q1.
 void joint_difference(const Joint& joint, ConstVec q0, ConstVec q1, VecRef v_out);
 /// The neutral (zero) configuration of this joint's block.
 void joint_neutral(const Joint& joint, VecRef q_out);

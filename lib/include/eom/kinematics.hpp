@@ -38,5 +38,9 @@ void frame_placements(const Model& model, Data& data, ConstVec q);
 const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& model, Data& data,
                                                                ConstVec q, int frame,
                                                                ReferenceFrame reference);
+/// The same from the placements in data.oMi (call forward_kinematics first), so that several
+/// frames share one forward pass.
+const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& model, Data& data,
+                                                               int frame, ReferenceFrame reference);
 
 }  // namespace eom

@@ -17,21 +17,22 @@ namespace eom {
 /// A named frame rigidly attached to the body of a joint: one per URDF link.
 struct Frame {
   std::string name;
-  int parent = 0;        // joint whose body carries the frame (0 = world)
-  SE3 placement;         // jMf: the frame in that joint's frame
+  int parent = 0;  // joint whose body carries the frame (0 = world)
+  SE3 placement;   // jMf: the frame in that joint's frame
 };
 
 /// What the URDF said about a moving joint, kept for reports (eom info) and friction/limits.
 struct JointInfo {
-  std::string urdf_type;       // revolute, continuous, prismatic, planar, floating; "free-flyer" for root
+  std::string
+      urdf_type;  // revolute, continuous, prismatic, planar, floating; "free-flyer" for root
   std::string parent_link, child_link;
   double lower = -INFINITY, upper = INFINITY;  // position limits (1-DoF joints), +-inf when absent
   double effort = INFINITY, velocity = INFINITY;
   double damping = 0, friction = 0;
   bool has_limit = false;
-  std::optional<std::string> mimic_joint;      // mimic tag: q = multiplier * q_mimic + offset
+  std::optional<std::string> mimic_joint;  // mimic tag: q = multiplier * q_mimic + offset
   double mimic_multiplier = 1, mimic_offset = 0;
-  int line = 0;                                // line of the <joint> element, 0 for root
+  int line = 0;  // line of the <joint> element, 0 for root
 };
 
 /// The robot model. Built once by load_urdf and never changed afterwards.
@@ -43,22 +44,22 @@ struct JointInfo {
 /// always name their columns.
 struct Model {
   std::string name;
-  std::string root_link;         // URDF root link
-  bool floating_base = false;    // joint 1 is the free-flyer "root"
-  int nq = 0;                    // configuration size
-  int nv = 0;                    // velocity / tangent size (nv != nq with a floating base)
-  int njoints = 0;               // moving joints + 1 (world)
+  std::string root_link;       // URDF root link
+  bool floating_base = false;  // joint 1 is the free-flyer "root"
+  int nq = 0;                  // configuration size
+  int nv = 0;                  // velocity / tangent size (nv != nq with a floating base)
+  int njoints = 0;             // moving joints + 1 (world)
 
   // joints, topological order: parent[i] < i                                          (njoints)
-  std::vector<Joint> joints;           // joints[0] unused (world)
-  std::vector<int> parent;             // parent[0] = -1
-  std::vector<SE3> placement;          // liMi at q = neutral: the URDF origin (fixed joints folded in)
-  std::vector<Inertia> inertia;        // body of joint i in its frame, fixed children merged;
-                                       // inertia[0] collects what is welded to the world
-  std::vector<std::string> joint_names;  // joint_names[0] = "world"; the free-flyer is "root"
-  std::vector<JointInfo> info;         // URDF details per joint (info[0] unused)
+  std::vector<Joint> joints;     // joints[0] unused (world)
+  std::vector<int> parent;       // parent[0] = -1
+  std::vector<SE3> placement;    // liMi at q = neutral: the URDF origin (fixed joints folded in)
+  std::vector<Inertia> inertia;  // body of joint i in its frame, fixed children merged;
+                                 // inertia[0] collects what is welded to the world
+  std::vector<std::string> joint_names;    // joint_names[0] = "world"; the free-flyer is "root"
+  std::vector<JointInfo> info;             // URDF details per joint (info[0] unused)
   std::vector<std::vector<int>> children;  // child joints of each joint
-  std::vector<int> nv_subtree;         // dofs of joint i and its descendants, which follow it in v
+  std::vector<int> nv_subtree;  // dofs of joint i and its descendants, which follow it in v
 
   // per velocity index                                                                  (nv)
   Eigen::VectorXd damping, friction, effort_limit, velocity_limit;
@@ -69,9 +70,9 @@ struct Model {
   std::vector<std::string> v_names;    // (nv)
   std::vector<std::string> tau_names;  // (nv)
 
-  std::vector<Frame> frames;           // every URDF link, plus "world"
+  std::vector<Frame> frames;  // every URDF link, plus "world"
   Vec3 gravity{0, 0, -9.81};
-  double total_mass = 0;               // all links, including those welded to the world
+  double total_mass = 0;  // all links, including those welded to the world
 
   /// Index of a moving joint by name; -1 if none.
   int joint_index(std::string_view name) const;
@@ -84,6 +85,7 @@ struct Model {
 };
 
 /// Column names "<prefix>.<coordinate>" for a space: e.g. ("q", Space::q) gives q.<joint>... (nq).
-std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix, Space space);
+std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix,
+                                            Space space);
 
 }  // namespace eom

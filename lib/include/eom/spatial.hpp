@@ -35,8 +35,16 @@ struct Motion {
   Motion operator-(const Motion& o) const { return {lin - o.lin, ang - o.ang}; }
   Motion operator-() const { return {-lin, -ang}; }
   Motion operator*(double s) const { return {lin * s, ang * s}; }
-  Motion& operator+=(const Motion& o) { lin += o.lin; ang += o.ang; return *this; }
-  Motion& operator-=(const Motion& o) { lin -= o.lin; ang -= o.ang; return *this; }
+  Motion& operator+=(const Motion& o) {
+    lin += o.lin;
+    ang += o.ang;
+    return *this;
+  }
+  Motion& operator-=(const Motion& o) {
+    lin -= o.lin;
+    ang -= o.ang;
+    return *this;
+  }
 };
 
 /// Spatial force vector (wrench) [f; n], linear first.
@@ -51,8 +59,16 @@ struct Force {
   Force operator-(const Force& o) const { return {lin - o.lin, ang - o.ang}; }
   Force operator-() const { return {-lin, -ang}; }
   Force operator*(double s) const { return {lin * s, ang * s}; }
-  Force& operator+=(const Force& o) { lin += o.lin; ang += o.ang; return *this; }
-  Force& operator-=(const Force& o) { lin -= o.lin; ang -= o.ang; return *this; }
+  Force& operator+=(const Force& o) {
+    lin += o.lin;
+    ang += o.ang;
+    return *this;
+  }
+  Force& operator-=(const Force& o) {
+    lin -= o.lin;
+    ang -= o.ang;
+    return *this;
+  }
   /// Power of this force on a motion: f . v + n . ω.
   double dot(const Motion& m) const { return lin.dot(m.lin) + ang.dot(m.ang); }
 };
@@ -150,7 +166,9 @@ struct Inertia {
     return {m, aMb.act(c), aMb.R * I_c * aMb.R.transpose()};
   }
   /// Rotational inertia about the frame origin: I_c + m [c]x^T [c]x.
-  Mat3 about_origin() const { return I_c + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose()); }
+  Mat3 about_origin() const {
+    return I_c + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+  }
   /// This inertia, given in frame b, as moments about the origin of frame a in a's axes, into
   /// out (an output argument: copying a returned value that was just written stalls the store
   /// forwarding).

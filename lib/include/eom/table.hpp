@@ -88,10 +88,14 @@ class TableWriter {
 /// A whole table in memory, row-major. For tests, convert and small inputs.
 struct Table {
   Header header;
-  std::vector<double> values;          // rows() x header.size()
+  std::vector<double> values;  // rows() x header.size()
 
-  int rows() const { return header.size() == 0 ? 0 : static_cast<int>(values.size() / header.size()); }
-  double at(int row, int column) const { return values[static_cast<size_t>(row) * header.size() + column]; }
+  int rows() const {
+    return header.size() == 0 ? 0 : static_cast<int>(values.size() / header.size());
+  }
+  double at(int row, int column) const {
+    return values[static_cast<size_t>(row) * header.size() + column];
+  }
 };
 
 Table read_table(const std::string& path, Format format);

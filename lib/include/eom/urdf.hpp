@@ -17,18 +17,18 @@ struct UrdfLink {
   bool has_inertial = false;
   int inertial_line = 0;
   double mass = 0;
-  SE3 inertial_origin;                 // centre of mass frame in the link frame
-  Mat3 inertia = Mat3::Zero();         // about the centre of mass, in the inertial_origin axes
+  SE3 inertial_origin;          // centre of mass frame in the link frame
+  Mat3 inertia = Mat3::Zero();  // about the centre of mass, in the inertial_origin axes
 };
 
 /// A <joint> as written in the file.
 struct UrdfJoint {
   std::string name;
-  std::string type;                    // as written; validated when the model is built
+  std::string type;  // as written; validated when the model is built
   int line = 0;
   std::string parent, child;
-  SE3 origin;                          // child joint frame in the parent link frame
-  Vec3 axis = Vec3::UnitX();           // as written (not normalised); URDF default 1 0 0
+  SE3 origin;                 // child joint frame in the parent link frame
+  Vec3 axis = Vec3::UnitX();  // as written (not normalised); URDF default 1 0 0
   bool has_limit = false;
   double lower = 0, upper = 0, effort = 0, velocity = 0;
   double damping = 0, friction = 0;
@@ -38,7 +38,7 @@ struct UrdfJoint {
 
 /// A whole URDF file as written: the <robot> name, its links and joints in document order.
 struct UrdfDescription {
-  std::string file;                    // path for messages ("<string>" when parsed from text)
+  std::string file;  // path for messages ("<string>" when parsed from text)
   std::string name;
   std::vector<UrdfLink> links;
   std::vector<UrdfJoint> joints;
@@ -46,7 +46,7 @@ struct UrdfDescription {
 
 /// How to turn a description into a Model.
 struct UrdfOptions {
-  bool floating_base = false;          // add the free-flyer joint "root" above the root link
+  bool floating_base = false;  // add the free-flyer joint "root" above the root link
   Vec3 gravity{0, 0, -9.81};
 };
 
@@ -68,7 +68,7 @@ Model load_urdf(const std::string& path, const UrdfOptions& options = {});
 struct Diagnostic {
   enum class Severity { error, warning };
   Severity severity = Severity::error;
-  int line = 0;                        // line in the URDF, 0 if not tied to one
+  int line = 0;  // line in the URDF, 0 if not tied to one
   std::string message;
 };
 
