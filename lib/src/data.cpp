@@ -23,7 +23,6 @@ Data::Data(const Model& model)
       g(Eigen::VectorXd::Zero(model.nv)),
       qdd(Eigen::VectorXd::Zero(model.nv)),
       M(Eigen::MatrixXd::Zero(model.nv, model.nv)),
-      M_llt(model.nv),
       J(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)) {
   for (int i = 1; i < model.njoints; ++i) {
     U[i].setZero(6, model.joints[i].nv);

@@ -1,5 +1,7 @@
 #include "eom/dynamics.hpp"
 
+#include <Eigen/Cholesky>
+
 #include <algorithm>
 #include <cmath>
 

@@ -229,8 +229,6 @@ class Builder {
     model_.inertia.push_back(Inertia::Zero());
     model_.joint_names.push_back(name);
     model_.info.push_back(std::move(info));
-    model_.children.emplace_back();
-    if (parent >= 0) model_.children[parent].push_back(index);
     model_.nq += joint.nq;
     model_.nv += joint.nv;
     return index;

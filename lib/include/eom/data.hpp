@@ -4,7 +4,6 @@
 
 #include <vector>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 
 #include "eom/model.hpp"
@@ -40,7 +39,6 @@ struct Data {
   Eigen::VectorXd g;                  // (nv) generalized gravity, when computed separately
   Eigen::VectorXd qdd;                // (nv) result of aba
   Eigen::MatrixXd M;                  // (nv x nv) joint-space inertia, full symmetric
-  Eigen::LLT<Eigen::MatrixXd> M_llt;  // factor of M
   Eigen::Matrix<double, 6, Eigen::Dynamic> J;  // (6 x nv) frame Jacobian
   // centre of mass and energy
   Vec3 com = Vec3::Zero();  // world centre of mass of the moving bodies

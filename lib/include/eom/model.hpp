@@ -58,7 +58,6 @@ struct Model {
                                  // inertia[0] collects what is welded to the world
   std::vector<std::string> joint_names;    // joint_names[0] = "world"; the free-flyer is "root"
   std::vector<JointInfo> info;             // URDF details per joint (info[0] unused)
-  std::vector<std::vector<int>> children;  // child joints of each joint
   std::vector<int> nv_subtree;  // dofs of joint i and its descendants, which follow it in v
 
   // per velocity index                                                                  (nv)
