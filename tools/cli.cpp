@@ -7,10 +7,11 @@
 
 namespace eom::cli {
 
-void add_robot_options(CLI::App& cmd, RobotOptions& opt) {
+void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
   cmd.add_option("ROBOT", opt.path, "Robot model file (URDF); - reads stdin")->required();
   cmd.add_flag("--floating-base", opt.floating_base,
                "Add a free-flyer root joint 'root' above the URDF root link");
+  if (!uses_gravity) return;
   cmd.add_option("--gravity", opt.gravity, "Gravity in the world frame, gx,gy,gz (m/s^2)")
       ->delimiter(',')
       ->expected(3)

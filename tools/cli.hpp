@@ -32,7 +32,8 @@ struct RobotOptions {
   bool floating_base = false;
   std::vector<double> gravity{0, 0, -9.81};
 };
-void add_robot_options(CLI::App& cmd, RobotOptions& opt);
+/// ROBOT, --floating-base and (for commands whose results depend on it) --gravity.
+void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity = true);
 /// Load and build the model; ModelError/InputError propagate to main (exit 2).
 Model load_robot(const RobotOptions& opt);
 

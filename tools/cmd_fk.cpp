@@ -1,72 +1,71 @@
 // eom fk: world placements of frames for every row of a table of configurations.
 
-#include <eom/columns.hpp>
-#include <eom/configuration.hpp>
+#include <algorithm>
+
 #include <eom/data.hpp>
 #include <eom/errors.hpp>
 #include <eom/kinematics.hpp>
 
 #include "cli.hpp"
+#include "row_engine.hpp"
 
 namespace eom::cli {
 namespace {
 
 struct FkOptions {
-  RobotOptions robot;
-  InputOptions input;
-  OutputOptions output;
+  RowOptions rows;
   std::vector<std::string> frames;  // empty: every frame
 };
 
 const char* const kPoseSuffixes[] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
 
-int run_fk(const FkOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.robot);
-  for (const auto& name : model.mimic_joints()) {
-    warn(io, "fk", "joint '" + name + "' has a mimic tag; its column is used as given");
+class FkTask final : public RowTask {
+ public:
+  FkTask(const Model& model, const std::vector<int>& frames)
+      : model_(model), frames_(frames), data_(model) {
+    for (int f : frames) {
+      for (const char* s : kPoseSuffixes) columns.push_back(model.frames[f].name + "." + s);
+    }
   }
-  auto in = open_input(opt.input);
-  check_coordinate_columns(in->header(), model, in->name());
-  const std::vector<int> q_columns =
-      bind_columns(in->header(), coordinate_columns(model, "q", Space::q), in->name());
-  const int t_column = in->header().index("t");
 
+  void compute(const Sample& s, double* out) override {
+    forward_kinematics(model_, data_, s.q);
+    for (int f : frames_) {
+      const PoseVector pose =
+          pose_vector(data_.oMi[model_.frames[f].parent] * model_.frames[f].placement);
+      for (int c = 0; c < 7; ++c) *out++ = pose[c];
+    }
+  }
+
+ private:
+  const Model& model_;
+  const std::vector<int>& frames_;
+  Data data_;
+};
+
+int run_fk(const FkOptions& opt, Streams& io) {
+  const Model model = load_robot(opt.rows.robot);
+  RowCommand command;
+  command.name = "fk";
   std::vector<int> frames;
   if (opt.frames.empty()) {
     for (size_t k = 0; k < model.frames.size(); ++k) frames.push_back(static_cast<int>(k));
   } else {
-    for (const auto& name : opt.frames) frames.push_back(model.require_frame(name));
-  }
-  Header header;
-  if (t_column >= 0) header.names.push_back("t");
-  for (int f : frames) {
-    for (const char* s : kPoseSuffixes) header.names.push_back(model.frames[f].name + "." + s);
-  }
-  auto out = open_output(opt.output, header);
-
-  // one workspace for the whole table: no allocation per row
-  Data data(model);
-  Eigen::VectorXd q(model.nq);
-  std::vector<double> row, result(header.names.size());
-  while (in->next(row)) {
-    gather(row, q_columns, q);
-    try {
-      normalize(model, q);
-    } catch (const InputError& e) {
-      throw InputError(in->name(), in->line(), 0, e.message());
+    // only the joints that move the chosen frames need columns
+    command.joints.assign(model.njoints, false);
+    for (const auto& name : opt.frames) {
+      const int f = model.require_frame(name);
+      if (std::find(frames.begin(), frames.end(), f) != frames.end()) {
+        throw InputError("--frames: " + name + " is named twice");
+      }
+      frames.push_back(f);
+      for (int i = model.frames[f].parent; i > 0; i = model.parent[i]) command.joints[i] = true;
     }
-    forward_kinematics(model, data, q);
-    size_t k = 0;
-    if (t_column >= 0) result[k++] = row[t_column];
-    for (int f : frames) {
-      const PoseVector pose =
-          pose_vector(data.oMi[model.frames[f].parent] * model.frames[f].placement);
-      for (int c = 0; c < 7; ++c) result[k++] = pose[c];
-    }
-    out->write_row(result.data());
   }
-  out->commit();
-  return kExitOk;
+  command.make_task = [&](const Header&, const std::string&, const Notes&) {
+    return std::make_unique<FkTask>(model, frames);
+  };
+  return run_rows(opt.rows, model, command, io);
 }
 
 }  // namespace
@@ -77,11 +76,17 @@ void register_fk(CLI::App& app, Dispatch& dispatch) {
       "fk",
       "Forward kinematics: world pose of frames for every row of q columns.\n"
       "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw");
-  add_robot_options(*cmd, opt->robot);
-  add_input_options(*cmd, opt->input);
-  add_output_options(*cmd, opt->output);
-  cmd->add_option("--frames", opt->frames, "Frames to report, comma separated (default: all links)")
+  add_robot_options(*cmd, opt->rows.robot, false);
+  add_row_options(*cmd, opt->rows, false);
+  cmd->add_option("--frames", opt->frames,
+                  "Frames to report, comma separated (default: all links); only the joints that "
+                  "move them need q columns")
       ->delimiter(',');
+  cmd->footer(
+      "Examples:\n"
+      "  eom fk robots/ur5.urdf trajectories/ur5_wave.csv --frames tool0 -o tool.csv\n"
+      "  eom fk robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base "
+      "--frames FL_FOOT,FR_FOOT --format ndjson");
   dispatch.on(cmd, [opt](Streams& io) { return run_fk(*opt, io); });
 }
 

@@ -1,5 +1,6 @@
 #include "eom/configuration.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "eom/errors.hpp"
@@ -39,13 +40,19 @@ Eigen::VectorXd neutral(const Model& model) {
   return q;
 }
 
-void normalize(const Model& model, VecRef q) {
+double normalize(const Model& model, VecRef q) {
   check_size(q.size(), model.nq, "q");
+  double deviation = 0;
   for (int i = 1; i < model.njoints; ++i) {
-    if (!joint_normalize(model.joints[i], q)) {
+    const Joint& j = model.joints[i];
+    if (j.kind == JointKind::floating) {
+      deviation = std::max(deviation, std::abs(q.segment<4>(j.idx_q + 3).norm() - 1));
+    }
+    if (!joint_normalize(j, q)) {
       throw InputError("joint '" + model.joint_names[i] + "': the quaternion has zero norm");
     }
   }
+  return deviation;
 }
 
 std::uint64_t Rng::next() {

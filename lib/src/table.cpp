@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <unordered_map>
@@ -778,6 +780,23 @@ void append_csv_name(std::string& out, const std::string& name) {
   out += '"';
 }
 
+// Temporaries of unfinished outputs, for remove_pending_outputs() in a signal handler: fixed
+// slots of atomic pointers, since a handler may neither lock nor allocate.
+constexpr int kPendingSlots = 256;
+std::atomic<const char*> pending_outputs[kPendingSlots];
+
+int register_pending_output(const char* path) {
+  for (int k = 0; k < kPendingSlots; ++k) {
+    const char* expected = nullptr;
+    if (pending_outputs[k].compare_exchange_strong(expected, path)) return k;
+  }
+  return -1;  // more unfinished outputs than slots: those are not cleaned up on a signal
+}
+
+void unregister_pending_output(int slot) {
+  if (slot >= 0) pending_outputs[slot] = nullptr;
+}
+
 class Writer final : public TableWriter {
  public:
   Writer(Format format, Header header) : format_(format) {
@@ -804,6 +823,7 @@ class Writer final : public TableWriter {
   ~Writer() override {
     if (fd_ >= 0) ::close(fd_);
     if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
+    unregister_pending_output(pending_);
   }
 
   void to_stream(std::ostream& out, std::string name) {
@@ -811,21 +831,45 @@ class Writer final : public TableWriter {
     target_ = std::move(name);
   }
 
+  // Writes go to a new temporary next to the file they replace, renamed over it by commit():
+  // through a symlink to its target, keeping an existing file's permissions. Devices, fifos and
+  // the /dev and /proc names of descriptors (/dev/stdout) are written directly: there is nothing
+  // to replace, and renaming over the file behind /dev/stdout would cut it from the shell.
   void to_file(const std::string& path) {
     target_ = path;
     struct stat info;
-    if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-      // /dev/null, a fifo: nothing to replace, and no temporary can live next to it
-      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    } else {
-      temporary_ = path + ".tmp." + std::to_string(::getpid());
-      fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    const bool exists = ::stat(path.c_str(), &info) == 0;
+    if ((exists && !S_ISREG(info.st_mode)) || path.rfind("/dev/", 0) == 0 ||
+        path.rfind("/proc/", 0) == 0) {
+      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | (exists ? 0 : O_CREAT | O_TRUNC), 0666);
+      if (fd_ < 0) throw InputError(path, 0, 0, system_message("cannot open"));
+      if (exists && S_ISREG(info.st_mode)) (void)::ftruncate(fd_, 0);
+      return;
+    }
+    if (exists) {
+      if (char* real = ::realpath(path.c_str(), nullptr)) {
+        target_ = real;
+        std::free(real);
+      }
+    }
+    // unique per process and per writer, created exclusively: batch threads never share one
+    static std::atomic<unsigned> counter{0};
+    const size_t slash = target_.find_last_of('/');
+    const std::string directory = slash == std::string::npos ? "" : target_.substr(0, slash + 1);
+    const std::string base = directory + "." + target_.substr(directory.size()) + ".eom-" +
+                             std::to_string(::getpid()) + "-";
+    for (int attempt = 0; fd_ < 0 && attempt < 100; ++attempt) {
+      temporary_ = base + std::to_string(counter++) + ".tmp";
+      fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd_ < 0 && errno != EEXIST) break;
     }
     if (fd_ < 0) {
       const std::string message = system_message("cannot create");
       temporary_.clear();
       throw InputError(path, 0, 0, message);
     }
+    if (exists) (void)::fchmod(fd_, info.st_mode & 07777);
+    pending_ = register_pending_output(temporary_.c_str());
   }
 
   void write_row(const double* values) override {
@@ -871,6 +915,8 @@ class Writer final : public TableWriter {
       throw InputError(target_, 0, 0, system_message("cannot move the finished file into place"));
     }
     committed_ = true;
+    unregister_pending_output(pending_);
+    pending_ = -1;
   }
 
  private:
@@ -899,10 +945,17 @@ class Writer final : public TableWriter {
   std::ostream* stream_ = nullptr;
   int fd_ = -1;
   std::string target_, temporary_;
+  int pending_ = -1;  // slot in the registry of temporaries
   bool committed_ = false;
 };
 
 }  // namespace
+
+void remove_pending_outputs() {
+  for (auto& slot : pending_outputs) {
+    if (const char* path = slot.load()) ::unlink(path);
+  }
+}
 
 Format parse_format(std::string_view name) {
   if (name == "csv") return Format::csv;
@@ -935,9 +988,7 @@ Format format_for(const std::string& path, std::optional<Format> forced) {
     if (extension == "json") return Format::json;
     if (extension == "ndjson" || extension == "jsonl") return Format::ndjson;
   }
-  throw InputError("cannot tell the format of " + quoted(path) +
-                   " from its extension; name it with --from (input) or --format (output): "
-                   "csv, json or ndjson");
+  return Format::csv;  // as documented: CSV unless the extension or the user says otherwise
 }
 
 int Header::index(std::string_view name) const {
@@ -951,6 +1002,11 @@ std::unique_ptr<TableReader> TableReader::open(const std::string& path, Format f
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw InputError(path, 0, 0, system_message("cannot open"));
+  struct stat info;
+  if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+    ::close(fd);
+    throw InputError(path, 0, 0, "is a directory, not a table");
+  }
   return make_reader(std::make_unique<Input>(path, fd, true), format);
 }
 

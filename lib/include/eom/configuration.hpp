@@ -19,7 +19,8 @@ void difference(const Model& model, ConstVec q0, ConstVec q1, VecRef v_out);
 /// The neutral configuration: zero angles and displacements, identity quaternions. (nq)
 Eigen::VectorXd neutral(const Model& model);
 /// Renormalise the quaternions of q in place; throws InputError naming the joint if one is zero.
-void normalize(const Model& model, VecRef q);
+/// Returns the largest |norm - 1| found, for callers that warn about far-from-unit input.
+double normalize(const Model& model, VecRef q);
 
 /// A small deterministic random generator (splitmix64), so tests and --seed runs are reproducible
 /// across platforms and standard libraries.

@@ -19,6 +19,25 @@ struct ThreePointWeights {
 };
 ThreePointWeights three_point_weights(const std::array<double, 3>& t, int at);
 
+/// Weights of derivatives of any order by a local polynomial fit: the polynomial of degree
+/// `degree` fitted by least squares to n samples at strictly increasing times t[0..n) (it
+/// interpolates them when n = degree + 1), differentiated at t[at]: the r-th derivative there is
+/// sum_j weights(r, j) f_j, r = 0..degree. Three samples of degree 2 give three_point_weights
+/// exactly. Allocates nothing: sizes are capped at kMaxSamples and kMaxDegree.
+class PolynomialFit {
+ public:
+  static constexpr int kMaxSamples = 63;
+  static constexpr int kMaxDegree = 15;
+  using Weights =
+      Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDegree + 1, kMaxSamples>;
+
+  /// Throws InputError if n, at or degree are out of range (degree + 1 <= n <= kMaxSamples).
+  const Weights& operator()(const double* t, int n, int at, int degree);
+
+ private:
+  Weights weights_;
+};
+
 /// Velocity and acceleration of a configuration trajectory at sample `at` from three samples
 /// q[0..2] (nq each), by three_point_weights applied on the configuration manifold: the
 /// tangent displacements q_k (-) q_at are differentiated, so quaternions are handled properly.

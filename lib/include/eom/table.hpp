@@ -26,7 +26,7 @@ enum class Format { csv, json, ndjson };
 Format parse_format(std::string_view name);
 const char* format_name(Format format);
 /// The format of a path: `forced` if given, else from the extension (.csv, .json, .ndjson/.jsonl),
-/// else CSV for "-" (stdin/stdout). Throws InputError for an unknown extension.
+/// else CSV (stdin/stdout, /dev/null, out.txt, <(...)).
 Format format_for(const std::string& path, std::optional<Format> forced);
 
 /// Column names of a table, in order, unique.
@@ -63,9 +63,11 @@ class TableReader {
   std::string name_;
 };
 
-/// Streaming writer of a table. A file is written to a temporary next to the target and renamed
-/// by commit(); destroying an uncommitted writer removes the temporary, so a failed run leaves
-/// no partial file. "-" writes to stdout.
+/// Streaming writer of a table. A regular file is written to a temporary next to the target
+/// (through a symlink: next to its target) and renamed over it by commit(), keeping an existing
+/// file's permissions; destroying an uncommitted writer removes the temporary, so a failed run
+/// leaves no partial file. Devices, fifos and /dev, /proc paths are written directly. "-"
+/// writes to stdout.
 class TableWriter {
  public:
   virtual ~TableWriter() = default;
@@ -84,6 +86,10 @@ class TableWriter {
  protected:
   Header header_;
 };
+
+/// Remove the temporaries of every uncommitted file writer. Async-signal-safe: for SIGINT and
+/// SIGTERM handlers, so an interrupted run leaves nothing behind.
+void remove_pending_outputs();
 
 /// A whole table in memory, row-major. For tests, convert and small inputs.
 struct Table {

@@ -1,0 +1,843 @@
+#include "row_engine.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <eom/columns.hpp>
+#include <eom/configuration.hpp>
+#include <eom/errors.hpp>
+#include <eom/finite_difference.hpp>
+
+namespace eom::cli {
+
+std::string derivative_prefix(int k) {
+  if (k == 0) return "q";
+  if (k == 1) return "v";
+  if (k == 2) return "a";
+  return "d" + std::to_string(k) + "q";
+}
+
+void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
+  cmd.add_option("TABLE", opt.tables, "Input tables (CSV, JSON, NDJSON); - reads stdin")
+      ->required();
+  cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
+      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+  add_output_options(cmd, opt.output);
+  cmd.add_option("--output-dir", opt.output_dir,
+                 "Write one output per input into DIR, same base name (batch mode)");
+  cmd.add_option("-j,--jobs", opt.jobs,
+                 "Threads (default: all cores): tables in parallel in batch mode; for one table, "
+                 "reading overlaps computing unless --jobs 1")
+      ->check(CLI::Range(0, 4096).description("an integer from 0 (all cores) to 4096"));
+  cmd.add_option("--keep", opt.keep,
+                 "Input columns to pass through, comma separated; NAME:NEW passes NAME as NEW")
+      ->delimiter(',');
+  cmd.add_flag("--keep-input", opt.keep_input, "Pass every input column through");
+  cmd.add_option("--time-column", opt.time_column, "The column holding time (default t)");
+  cmd.add_option("--time-scale", opt.time_scale,
+                 "Seconds per unit of the time column (1e-9 for ROS nanoseconds); the output's "
+                 "t is in seconds")
+      ->check(CLI::PositiveNumber);
+  if (reads_derivatives) {
+    cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
+    cmd.add_option("--derive-window", opt.derive_window,
+                   "Rows of the least-squares fits that derive orders 3 and up (odd; default "
+                   "2 * degree + 1)")
+        ->check(CLI::Range(3, PolynomialFit::kMaxSamples));
+  }
+  cmd.add_flag("-q,--quiet", opt.quiet, "Print errors only");
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// ---------------------------------------------------------------------------------------------
+// Binding: where each coordinate of q and of its derivatives comes from
+
+// A joint whose columns a table lacks: a mimic joint follows its leader, a joint the command
+// does not need stays neutral.
+struct Fill {
+  int joint = 0;
+  int leader = -1;  // mimic leader joint, or -1: neutral
+  double multiplier = 1, offset = 0;
+};
+
+// One stage of derivation: orders `targets` from order `source` (0: q on the manifold).
+struct Stage {
+  int source = 0;
+  std::vector<int> targets;
+  int degree = 2, window = 3;
+};
+
+struct Binding {
+  int t = -1;                            // time column
+  std::vector<std::vector<int>> column;  // [order][coordinate]: input column, -1 when filled
+  std::vector<std::vector<Fill>> fills;  // [order]: joints filled instead of read
+  std::vector<Stage> stages;             // derivations, in order
+  std::vector<int> keep;                 // passed-through input columns
+  std::vector<std::string> keep_names;   // ... and their output names
+  std::vector<std::string> derived;      // what was derived and how, for the warning
+};
+
+// The column prefixes of order k present in the header (with the aliases jerk and snap).
+std::string present_prefix(const Header& header, int k, const std::string& file) {
+  std::vector<std::string> prefixes{derivative_prefix(k)};
+  if (k == 3) prefixes.push_back("jerk");
+  if (k == 4) prefixes.push_back("snap");
+  std::string found;
+  for (const auto& prefix : prefixes) {
+    const bool any = std::any_of(header.names.begin(), header.names.end(), [&](const auto& n) {
+      return n.size() > prefix.size() + 1 && n.compare(0, prefix.size(), prefix) == 0 &&
+             n[prefix.size()] == '.';
+    });
+    if (!any) continue;
+    if (!found.empty()) {
+      throw InputError(file, 1, 0,
+                       "both " + found + ".* and " + prefix + ".* columns: give one of them");
+    }
+    found = prefix;
+  }
+  return found;
+}
+
+std::vector<std::string> coordinate_names(const Model& model, int order) {
+  return order == 0 ? model.q_names : model.v_names;
+}
+
+// Binds the coordinates of one order with `prefix`: columns of needed joints must all be there,
+// a joint without any column is filled (mimic leader, or neutral when not needed).
+void bind_order(const Model& model, const Header& header, const std::string& file,
+                const std::vector<bool>& needed, int order, const std::string& prefix, Binding& b) {
+  const Space space = order == 0 ? Space::q : Space::v;
+  std::vector<int>& column = b.column[order];
+  column.assign(space == Space::q ? model.nq : model.nv, -1);
+  std::vector<std::string> required;
+  std::vector<int> required_at;
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& j = model.joints[i];
+    const int begin = space == Space::q ? j.idx_q : j.idx_v;
+    const int size = space == Space::q ? j.nq : j.nv;
+    const auto& names = coordinate_names(model, order);
+    int present = 0;
+    for (int k = begin; k < begin + size; ++k) {
+      column[k] = header.index(prefix + "." + names[k]);
+      present += column[k] >= 0;
+    }
+    if (present == size) continue;
+    const JointInfo& info = model.info[i];
+    const int leader = info.mimic_joint ? model.joint_index(*info.mimic_joint) : -1;
+    if (present == 0 && leader > 0) {
+      b.fills[order].push_back(
+          {i, leader, info.mimic_multiplier, order == 0 ? info.mimic_offset : 0});
+      continue;
+    }
+    if (present == 0 && !(needed.empty() || needed[i])) {
+      b.fills[order].push_back({i, -1, 1, 0});
+      continue;
+    }
+    for (int k = begin; k < begin + size; ++k) {
+      if (column[k] < 0) {
+        required.push_back(prefix + "." + names[k]);
+        required_at.push_back(k);
+      }
+    }
+  }
+  if (!required.empty()) bind_columns(header, required, file);  // throws, naming them
+}
+
+std::string join(const std::vector<std::string>& items, size_t cap = 8) {
+  std::string out;
+  for (size_t k = 0; k < items.size() && k < cap; ++k) out += (k ? ", " : "") + items[k];
+  if (items.size() > cap) out += " and " + std::to_string(items.size() - cap) + " more";
+  return out;
+}
+
+// The derivation plan for the orders a table lacks: v (and a) from q on the configuration
+// manifold, then each run of missing orders from the highest order below it, as plain vectors.
+void plan_derivation(const std::vector<bool>& given, const RowOptions& opt, Binding& b) {
+  const int order = static_cast<int>(given.size()) - 1;
+  std::vector<bool> present = given;
+  auto describe = [&](const Stage& s) {
+    std::vector<std::string> names;
+    for (int k : s.targets) names.push_back(derivative_prefix(k));
+    std::string how = s.window == 3 ? "three-point differences"
+                                    : "least-squares fits of degree " + std::to_string(s.degree) +
+                                          " over " + std::to_string(s.window) + " rows";
+    b.derived.push_back(
+        join(names) + " from " +
+        (s.source == 0 ? "q (on the configuration manifold)" : derivative_prefix(s.source)) +
+        " and t by " + how);
+  };
+  auto add = [&](int source, std::vector<int> targets) {
+    Stage s;
+    s.source = source;
+    s.targets = std::move(targets);
+    const int reach = s.targets.back() - source;
+    if (reach > 2) {
+      s.degree = reach + 2;
+      s.window = opt.derive_window > 0 ? opt.derive_window : 2 * s.degree + 1;
+      if (s.window < s.degree + 1) {
+        throw InputError("--derive-window " + std::to_string(s.window) +
+                         " is too small for a fit of degree " + std::to_string(s.degree) +
+                         ": give at least " + std::to_string(s.degree + 1) + " rows");
+      }
+    }
+    for (int k : s.targets) present[k] = true;
+    describe(s);
+    b.stages.push_back(std::move(s));
+  };
+  if (order >= 1 && !present[1])
+    add(0, order >= 2 && !present[2] ? std::vector<int>{1, 2} : std::vector<int>{1});
+  for (int k = 2; k <= order; ++k) {
+    if (present[k]) continue;
+    const int source = k - 1;  // present: everything below k is by now
+    std::vector<int> targets;
+    for (int m = k; m <= order && !present[m]; ++m) targets.push_back(m);
+    add(source, std::move(targets));
+  }
+}
+
+Binding bind(const Model& model, const Header& header, const std::string& file,
+             const RowOptions& opt, const RowCommand& command, const Notes& notes) {
+  check_coordinate_columns(header, model, file);
+  Binding b;
+  const int order = command.order;
+  b.column.resize(order + 1);
+  b.fills.resize(order + 1);
+  b.t = header.index(opt.time_column);
+  if (b.t < 0 && opt.time_column != "t") {
+    throw InputError(file, 1, 0, "--time-column: no column " + opt.time_column);
+  }
+
+  std::vector<bool> given(order + 1, false);
+  given[0] = true;
+  bind_order(model, header, file, command.joints, 0, "q", b);
+  for (int k = 1; k <= order; ++k) {
+    const std::string prefix = present_prefix(header, k, file);
+    if (prefix.empty() && !opt.no_derive) continue;
+    bind_order(model, header, file, command.joints, k,
+               prefix.empty() ? derivative_prefix(k) : prefix, b);
+    given[k] = true;
+  }
+  plan_derivation(given, opt, b);
+  if (!b.stages.empty()) {
+    if (b.t < 0) {
+      throw InputError(file, 1, 0,
+                       "missing column " + opt.time_column + " (needed to derive " +
+                           b.derived.front().substr(0, b.derived.front().find(" from")) + ")");
+    }
+    for (const auto& how : b.derived) {
+      notes.warning(file + ": derived " + how + " (--no-derive forbids this)");
+    }
+  }
+  std::vector<std::string> mimics;
+  for (const auto& fills : b.fills) {
+    for (const Fill& f : fills) {
+      if (f.leader > 0 && &fills == &b.fills[0]) mimics.push_back(model.joint_names[f.joint]);
+    }
+  }
+  if (!mimics.empty()) {
+    notes.warning(file + ": mimic joint" + (mimics.size() > 1 ? "s " : " ") + join(mimics) +
+                  " filled from the leader (q = multiplier * q_leader + offset)");
+  }
+
+  // pass-through columns, in input order: time (as t, in seconds), --keep and --keep-input
+  std::vector<std::pair<std::string, std::string>> keep;  // source, output name
+  for (const auto& item : opt.keep) {
+    const size_t colon = item.find(':');
+    const std::string source = item.substr(0, colon);
+    const std::string target = colon == std::string::npos ? source : item.substr(colon + 1);
+    if (source.empty() || target.empty()) {
+      throw InputError("--keep " + item + ": expected NAME or NAME:NEW_NAME");
+    }
+    if (header.index(source) < 0) throw InputError(file, 1, 0, "--keep: no column " + source);
+    keep.emplace_back(source, target);
+  }
+  for (int c = 0; c < header.size(); ++c) {
+    const std::string& name = header.names[c];
+    std::string output;
+    for (const auto& [source, target] : keep) {
+      if (source == name) output = target;
+    }
+    if (c == b.t) output = "t";
+    if (output.empty() && opt.keep_input) output = name;
+    if (output.empty()) continue;
+    b.keep.push_back(c);
+    b.keep_names.push_back(output);
+  }
+  return b;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Samples: rows read and bound, then passed through the derivation stages
+
+class SampleSource {
+ public:
+  virtual ~SampleSource() = default;
+  /// The next sample into `out` (same sizes each time: no allocation); false at the end.
+  virtual bool next(Sample& out) = 0;
+};
+
+std::string number(double x) {
+  std::ostringstream s;
+  s.precision(17);
+  s << x;
+  return s.str();
+}
+
+class TableSource final : public SampleSource {
+ public:
+  TableSource(const Model& model, TableReader& in, const Binding& b, const RowOptions& opt,
+              const Notes& notes)
+      : model_(model),
+        in_(in),
+        b_(b),
+        scale_(opt.time_scale),
+        notes_(notes),
+        check_time_(!b.stages.empty()) {}
+
+  ~TableSource() override {
+    if (quaternion_rows_ > 0) {
+      notes_.warning(in_.name() + ": " + std::to_string(quaternion_rows_) + " row" +
+                     (quaternion_rows_ > 1 ? "s have" : " has") +
+                     " a quaternion far from unit norm (first at line " +
+                     std::to_string(quaternion_line_) +
+                     ", |norm - 1| = " + number(quaternion_deviation_) + "): renormalised");
+    }
+  }
+
+  bool next(Sample& s) override {
+    if (!in_.next(s.row)) return false;
+    s.line = in_.line();
+    s.t = b_.t >= 0 ? s.row[b_.t] * scale_ : 0;
+    gather(s.row, b_.column[0], s.q);
+    for (size_t k = 1; k < b_.column.size(); ++k) {
+      if (!b_.column[k].empty()) gather(s.row, b_.column[k], s.dq.col(static_cast<int>(k) - 1));
+    }
+    fill(s);
+    double deviation = 0;
+    try {
+      deviation = normalize(model_, s.q);
+    } catch (const InputError& e) {
+      throw InputError(in_.name(), s.line, 0, e.message());
+    }
+    // more than float round-off: the data is not what its writer thought
+    if (deviation > 1e-6 && quaternion_rows_++ == 0) {
+      quaternion_line_ = s.line;
+      quaternion_deviation_ = deviation;
+    }
+    if (check_time_) check_time(s);
+    return true;
+  }
+
+ private:
+  static void gather(const std::vector<double>& row, const std::vector<int>& index, VecRef out) {
+    for (size_t k = 0; k < index.size(); ++k) {
+      if (index[k] >= 0) out[static_cast<Eigen::Index>(k)] = row[index[k]];
+    }
+  }
+
+  void fill(Sample& s) const {
+    for (size_t order = 0; order < b_.fills.size(); ++order) {
+      for (const Fill& f : b_.fills[order]) {
+        const Joint& j = model_.joints[f.joint];
+        if (order == 0) {
+          if (f.leader < 0) {
+            joint_neutral(j, s.q);
+          } else {
+            s.q[j.idx_q] = f.multiplier * s.q[model_.joints[f.leader].idx_q] + f.offset;
+          }
+        } else {
+          auto d = s.dq.col(static_cast<int>(order) - 1);
+          if (f.leader < 0) {
+            d.segment(j.idx_v, j.nv).setZero();
+          } else {
+            d[j.idx_v] = f.multiplier * d[model_.joints[f.leader].idx_v];
+          }
+        }
+      }
+    }
+  }
+
+  // derivatives need t strictly increasing, without gaps far larger than the steps around them
+  void check_time(const Sample& s) {
+    if (rows_++ > 0) {
+      const double step = s.t - last_t_;
+      if (!(step > 0)) {
+        throw InputError(in_.name(), s.line, 0,
+                         "t is not strictly increasing (t = " + number(s.t) + " after " +
+                             number(last_t_) + "): cannot derive " + derived_names());
+      }
+      if (last_step_ > 0 && (step > 10 * last_step_ || last_step_ > 10 * step)) {
+        throw InputError(in_.name(), s.line, 0,
+                         "the step in t changes from " + number(last_step_) + " to " +
+                             number(step) +
+                             " s: derivatives across it cannot be trusted (split "
+                             "the table there, or give the derivative columns)");
+      }
+      last_step_ = step;
+    }
+    last_t_ = s.t;
+  }
+
+  std::string derived_names() const {
+    std::vector<std::string> names;
+    for (const Stage& stage : b_.stages) {
+      for (int k : stage.targets) names.push_back(derivative_prefix(k));
+    }
+    return join(names);
+  }
+
+  const Model& model_;
+  TableReader& in_;
+  const Binding& b_;
+  const double scale_;
+  const Notes& notes_;
+  const bool check_time_;
+  long rows_ = 0;
+  double last_t_ = 0, last_step_ = 0;
+  long quaternion_rows_ = 0;
+  int quaternion_line_ = 0;
+  double quaternion_deviation_ = 0;
+};
+
+// One derivation stage: keeps a window of rows and emits each row once the rows its fit needs
+// have been read (half a window later), the first and last rows with one-sided windows.
+class DerivativeSource final : public SampleSource {
+ public:
+  DerivativeSource(const Model& model, SampleSource& upstream, const Stage& stage,
+                   const std::string& file, int order)
+      : model_(model),
+        upstream_(upstream),
+        stage_(stage),
+        file_(file),
+        half_(stage.window / 2),
+        window_(stage.window, Sample(model, order)),
+        displacement_(model.nv),
+        derivative_(model.nv) {}
+
+  bool next(Sample& out) override {
+    const long w = stage_.window;
+    for (;;) {
+      // row `emitted_` needs rows up to emitted_ + half (at least the first w)
+      if (count_ >= w && (emitted_ + half_ < count_ || (ended_ && emitted_ < count_))) {
+        emit(out);
+        return true;
+      }
+      if (ended_) {
+        if (count_ > 0 && count_ < w) {
+          throw InputError(file_, 0, 0,
+                           "deriving " + derivative_prefix(stage_.targets.front()) +
+                               " needs at least " + std::to_string(w) + " rows, the table has " +
+                               std::to_string(count_));
+        }
+        return false;
+      }
+      if (!upstream_.next(window_[count_ % w])) {
+        ended_ = true;
+        continue;
+      }
+      ++count_;
+    }
+  }
+
+ private:
+  void emit(Sample& out) {
+    const long w = stage_.window;
+    const long start = std::max(0L, std::min(emitted_ - half_, count_ - w));
+    double t[PolynomialFit::kMaxSamples];
+    for (long j = 0; j < w; ++j) t[j] = window_[(start + j) % w].t;
+    const int at = static_cast<int>(emitted_ - start);
+    const auto& weights = fit_(t, static_cast<int>(w), at, stage_.degree);
+    out = window_[emitted_ % w];
+    for (int k : stage_.targets) {
+      const int r = k - stage_.source;
+      if (stage_.source == 0) {
+        // the tangent displacements from this row to the others; its own is zero
+        derivative_.setZero();
+        for (long j = 0; j < w; ++j) {
+          if (j == at) continue;
+          difference(model_, out.q, window_[(start + j) % w].q, displacement_);
+          derivative_ += weights(r, j) * displacement_;
+        }
+      } else {
+        const int m = stage_.source - 1;
+        derivative_ = weights(r, 0) * window_[start % w].dq.col(m);
+        for (long j = 1; j < w; ++j)
+          derivative_ += weights(r, j) * window_[(start + j) % w].dq.col(m);
+      }
+      out.dq.col(k - 1) = derivative_;
+    }
+    ++emitted_;
+  }
+
+  const Model& model_;
+  SampleSource& upstream_;
+  const Stage& stage_;
+  const std::string& file_;
+  const long half_;
+  std::vector<Sample> window_;  // row r at r % window
+  PolynomialFit fit_;
+  Eigen::VectorXd displacement_, derivative_;
+  long count_ = 0, emitted_ = 0;
+  bool ended_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Output rows
+
+// Passed-through columns, then the task's, checked finite (a non-finite result names the row
+// that caused it, not just the output).
+class RowSink {
+ public:
+  RowSink(RowTask& task, const Binding& b, TableWriter& out, const std::string& file, bool flush)
+      : task_(task), b_(b), out_(out), file_(file), flush_(flush), result_(out.header().size()) {}
+
+  void write(const Sample& s) {
+    size_t k = 0;
+    for (size_t c = 0; c < b_.keep.size(); ++c) {
+      result_[k++] = static_cast<int>(b_.keep[c]) == b_.t ? s.t : s.row[b_.keep[c]];
+    }
+    task_.compute(s, result_.data() + k);
+    for (size_t c = k; c < result_.size(); ++c) {
+      if (!std::isfinite(result_[c])) fail(s, c);
+    }
+    out_.write_row(result_.data());
+    if (flush_) out_.flush();
+    ++rows_;
+  }
+
+  long rows() const { return rows_; }
+
+ private:
+  [[noreturn]] void fail(const Sample& s, size_t c) const {
+    // the inputs are finite (the reader makes sure): the numbers of this row overflow
+    std::string largest;
+    double magnitude = -1;
+    for (int i = 0; i < static_cast<int>(s.row.size()); ++i) {
+      if (std::abs(s.row[i]) > magnitude) {
+        magnitude = std::abs(s.row[i]);
+        largest = number(s.row[i]);
+      }
+    }
+    throw InputError(file_, s.line, 0,
+                     out_.header().names[c] + " came out as " + number(result_[c]) +
+                         ": the numbers of this row overflow (its largest input is " + largest +
+                         ")");
+  }
+
+  RowTask& task_;
+  const Binding& b_;
+  TableWriter& out_;
+  const std::string& file_;
+  const bool flush_;
+  std::vector<double> result_;
+  long rows_ = 0;
+};
+
+// Progress on stderr when it is a terminal and the work takes longer than a second: rows done,
+// rate, and (files in batch mode) the time left. Nothing otherwise.
+class Progress {
+ public:
+  Progress(const std::string& command, bool enabled, size_t files)
+      : command_(command),
+        enabled_(enabled && ::isatty(2)),
+        files_(files),
+        start_(Clock::now()),
+        next_(start_ + std::chrono::seconds(1)) {}
+  ~Progress() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+
+  void add_rows(long n) {
+    rows_ += n;
+    tick();
+  }
+  void file_done() {
+    ++files_done_;
+    tick();
+  }
+
+ private:
+  void tick() {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    if (now < next_.load()) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    next_ = now + std::chrono::milliseconds(250);
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "\r\033[Keom %s: %ld rows, %.0f rows/s", command_.c_str(), rows_.load(),
+                 rows_ / seconds);
+    if (files_ > 1) {
+      const size_t done = files_done_;
+      std::fprintf(stderr, ", %zu/%zu files", done, files_);
+      if (done > 0) std::fprintf(stderr, ", %.0f s left", seconds / done * (files_ - done));
+    }
+    std::fflush(stderr);
+    shown_ = true;
+  }
+
+  const std::string command_;
+  const bool enabled_;
+  const size_t files_;
+  const Clock::time_point start_;
+  std::atomic<Clock::time_point> next_;
+  std::atomic<long> rows_{0};
+  std::atomic<size_t> files_done_{0};
+  std::mutex mutex_;
+  bool shown_ = false;
+};
+
+// Reading overlapped with computing and writing: a reader thread fills blocks of samples that
+// this thread computes and writes in order. Blocks cycle through a fixed pool: no allocation
+// once the first rows have sized them.
+void run_pipelined(const Model& model, int order, SampleSource& source, RowSink& sink,
+                   Progress& progress) {
+  constexpr int kBlockRows = 512, kBlocks = 4;
+  struct Block {
+    std::vector<Sample> samples;
+    int count = 0;
+    bool last = false;
+  };
+  std::vector<Block> blocks(kBlocks);
+  for (Block& b : blocks) b.samples.assign(kBlockRows, Sample(model, order));
+  std::mutex mutex;
+  std::condition_variable changed;
+  int filled = 0, consumed = 0;  // blocks handed over and given back, counting up
+  bool cancelled = false;
+  std::exception_ptr failure;
+
+  std::thread producer([&] {
+    try {
+      for (int n = 0;; ++n) {
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          changed.wait(lock, [&] { return n - consumed < kBlocks || cancelled; });
+          if (cancelled) return;
+        }
+        Block& b = blocks[n % kBlocks];
+        b.count = 0;
+        while (b.count < kBlockRows && source.next(b.samples[b.count])) ++b.count;
+        b.last = b.count < kBlockRows;
+        std::lock_guard<std::mutex> lock(mutex);
+        ++filled;
+        changed.notify_all();
+        if (b.last) return;
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      failure = std::current_exception();
+      changed.notify_all();
+    }
+  });
+
+  auto stop = [&] {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      cancelled = true;
+    }
+    changed.notify_all();
+    producer.join();
+  };
+  try {
+    for (int n = 0;; ++n) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return filled > n || failure; });
+        if (filled <= n) std::rethrow_exception(failure);
+      }
+      const Block& b = blocks[n % kBlocks];
+      for (int i = 0; i < b.count; ++i) sink.write(b.samples[i]);
+      progress.add_rows(b.count);
+      std::lock_guard<std::mutex> lock(mutex);
+      ++consumed;
+      changed.notify_all();
+      if (b.last) break;
+    }
+  } catch (...) {
+    stop();
+    throw;
+  }
+  stop();
+}
+
+bool stdin_is_stream() {
+  struct stat s;
+  return fstat(0, &s) == 0 && !S_ISREG(s.st_mode);
+}
+
+// One input table to one output; returns the exit code and leaves its messages in notes.
+int run_table(const RowOptions& opt, const Model& model, const RowCommand& command,
+              const std::string& in_path, const std::string& out_path, bool pipelined,
+              const Notes& notes, Progress& progress) {
+  auto in = open_input(InputOptions{in_path, opt.from});
+  const Binding b = bind(model, in->header(), in->name(), opt, command, notes);
+  const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
+
+  Header header;
+  header.names = b.keep_names;
+  header.names.insert(header.names.end(), task->columns.begin(), task->columns.end());
+  for (size_t k = 0; k + 1 < header.names.size(); ++k) {
+    if (std::find(header.names.begin() + k + 1, header.names.end(), header.names[k]) !=
+        header.names.end()) {
+      throw InputError("output column " + header.names[k] +
+                       " would appear twice (rename a kept column with --keep NAME:NEW_NAME)");
+    }
+  }
+  OutputOptions output = opt.output;
+  output.path = out_path;
+  auto out = open_output(output, header);
+  // rows of an endless stream go out as soon as they are computed
+  const bool streaming = in_path == "-" && stdin_is_stream();
+
+  TableSource table(model, *in, b, opt, notes);
+  std::vector<std::unique_ptr<DerivativeSource>> stages;
+  SampleSource* source = &table;
+  for (const Stage& stage : b.stages) {
+    stages.push_back(
+        std::make_unique<DerivativeSource>(model, *source, stage, in->name(), command.order));
+    source = stages.back().get();
+  }
+  RowSink sink(*task, b, *out, in->name(), streaming);
+  if (pipelined && !streaming) {
+    run_pipelined(model, command.order, *source, sink, progress);
+  } else {
+    Sample s(model, command.order);
+    while (source->next(s)) {
+      sink.write(s);
+      if ((sink.rows() & 1023) == 0) progress.add_rows(1024);
+    }
+  }
+  const int rc = task->finish(notes);
+  if (rc != kExitOk) {
+    // like a failed Make recipe: no output file, so the next run does not think it up to date
+    if (out_path != "-") notes.error(out_path + " not written: the run failed (see above)");
+    return rc;
+  }
+  out->commit();
+  return kExitOk;
+}
+
+struct FileId {
+  dev_t device = 0;
+  ino_t inode = 0;
+};
+
+std::optional<FileId> file_id(const std::string& path) {
+  struct stat s;
+  if (path == "-" || ::stat(path.c_str(), &s) != 0 || !S_ISREG(s.st_mode)) return std::nullopt;
+  return FileId{s.st_dev, s.st_ino};
+}
+
+// No output may replace an input: compared by file identity, so ./a.csv, a.csv and a link to it
+// are all the same file.
+void refuse_to_replace_inputs(const RowOptions& opt, const std::vector<std::string>& outputs) {
+  std::vector<std::pair<FileId, std::string>> inputs;
+  for (const auto& path : opt.tables) {
+    if (auto id = file_id(path)) inputs.emplace_back(*id, path);
+  }
+  if (auto id = file_id(opt.robot.path)) inputs.emplace_back(*id, opt.robot.path);
+  for (const auto& out : outputs) {
+    const auto id = file_id(out);
+    if (!id) continue;
+    for (const auto& [input, path] : inputs) {
+      if (input.device == id->device && input.inode == id->inode) {
+        throw InputError("the output " + out + " is the input " + path +
+                         ": refusing to replace an input (choose another output)");
+      }
+    }
+  }
+}
+
+std::string output_path_for(const RowOptions& opt, const std::string& input) {
+  const std::filesystem::path in(input);
+  std::string extension = in.extension().string();
+  if (!opt.output.format.empty()) extension = "." + opt.output.format;
+  return (std::filesystem::path(opt.output_dir) / in.stem()).string() + extension;
+}
+
+}  // namespace
+
+int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io) {
+  const Notes notes{io.err, command.name, opt.quiet};
+  for (const auto& table : opt.tables) {
+    if (table == "-" && opt.robot.path == "-") {
+      throw InputError("ROBOT and TABLE cannot both be stdin: give one of them as a file");
+    }
+  }
+  Progress progress(command.name, !opt.quiet, opt.tables.size());
+
+  if (opt.output_dir.empty()) {
+    if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
+    refuse_to_replace_inputs(opt, {opt.output.path});
+    // one table: a second thread reads while this one computes and writes
+    const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
+    return run_table(opt, model, command, opt.tables[0], opt.output.path, pipelined, notes,
+                     progress);
+  }
+
+  // batch: files are independent; each thread has its own task and workspace, messages are
+  // printed in input order so the run is deterministic
+  if (opt.output.path != "-") throw InputError("-o and --output-dir exclude each other");
+  const size_t n = opt.tables.size();
+  std::vector<std::string> outputs(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (opt.tables[i] == "-") throw InputError("batch mode reads files, not stdin");
+    outputs[i] = output_path_for(opt, opt.tables[i]);
+    for (size_t k = 0; k < i; ++k) {
+      if (std::filesystem::path(outputs[k]).lexically_normal() ==
+          std::filesystem::path(outputs[i]).lexically_normal()) {
+        throw InputError(opt.tables[k] + " and " + opt.tables[i] + " would both be written to " +
+                         outputs[i] + ": give them different names or separate runs");
+      }
+    }
+  }
+  std::error_code error;
+  std::filesystem::create_directories(opt.output_dir, error);
+  if (!std::filesystem::is_directory(opt.output_dir)) {
+    throw InputError("--output-dir " + opt.output_dir + ": " +
+                     (error ? error.message() : std::string("exists and is not a directory")));
+  }
+  refuse_to_replace_inputs(opt, outputs);
+
+  std::vector<std::string> messages(n);
+  std::vector<int> rc(n, kExitOk);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < n;) {
+      std::ostringstream out;
+      const Notes file_notes{out, command.name, opt.quiet};
+      try {
+        rc[i] =
+            run_table(opt, model, command, opt.tables[i], outputs[i], false, file_notes, progress);
+      } catch (const std::exception& e) {
+        file_notes.error(e.what());
+        rc[i] = kExitUsage;
+      }
+      messages[i] = out.str();
+      progress.file_done();
+    }
+  };
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const size_t threads = std::min<size_t>(n, opt.jobs > 0 ? opt.jobs : cores);
+  std::vector<std::thread> pool;
+  for (size_t k = 1; k < threads; ++k) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  for (const auto& s : messages) io.err << s;
+  return *std::max_element(rc.begin(), rc.end());
+}
+
+}  // namespace eom::cli

@@ -1,0 +1,108 @@
+// The row engine: what every per-row subcommand (id, fk, and those to come) shares. A subcommand
+// declares which time derivatives of q its rows need and, per input table, the columns it writes
+// and a function from one sample to one output row. The engine does the rest, once: reading any
+// format (rows of a pipe as they come), binding q and its derivatives by name, deriving missing
+// derivatives, filling mimic joints, passing columns through, one table with reading overlapped
+// or many in parallel, all-or-nothing output that never replaces an input, progress and messages.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include <eom/model.hpp>
+#include <eom/table.hpp>
+
+#include "cli.hpp"
+
+namespace eom::cli {
+
+/// The options of every per-row subcommand (add_row_options).
+struct RowOptions {
+  RobotOptions robot;
+  std::vector<std::string> tables;
+  std::string from;  // input format when the extension does not tell
+  OutputOptions output;
+  std::string output_dir;         // batch: one output per input
+  int jobs = 0;                   // threads; 0 = all cores
+  std::vector<std::string> keep;  // input columns passed through: NAME or NAME:NEW_NAME
+  bool keep_input = false;        // pass every input column through
+  bool no_derive = false;         // missing derivative columns are an error
+  std::string time_column = "t";  // the column holding time
+  double time_scale = 1;          // seconds per unit of the time column
+  int derive_window = 0;          // rows of the fits of derived orders >= 3; 0 = 2 degree + 1
+  bool quiet = false;             // errors only on stderr
+};
+
+/// Adds TABLE..., --from, -o/--output, --format, --output-dir, --jobs, --keep, --keep-input,
+/// --time-column, --time-scale, -q/--quiet and, when the command reads derivatives,
+/// --no-derive and --derive-window.
+void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives);
+
+/// One input row bound to the model.
+struct Sample {
+  std::vector<double> row;  // the input row as read
+  double t = 0;             // time (s): the time column times --time-scale; 0 without one
+  int line = 0;             // its line in the input
+  Eigen::VectorXd q;        // (nq)
+  Eigen::MatrixXd dq;       // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
+
+  Sample(const Model& model, int order) : q(model.nq), dq(model.nv, order) {}
+};
+
+/// Messages of one table, on stderr or (batch) collected and printed in input order.
+struct Notes {
+  std::ostream& out;
+  std::string command;
+  bool quiet = false;
+
+  void warning(const std::string& message) const {
+    if (!quiet) out << "eom " << command << ": warning: " << message << '\n';
+  }
+  void error(const std::string& message) const {
+    out << "eom " << command << ": error: " << message << '\n';
+  }
+};
+
+/// A subcommand's work on one table. One per table, used by one thread: it owns its workspace.
+class RowTask {
+ public:
+  virtual ~RowTask() = default;
+  /// Fill out[0 .. columns.size()) from one sample.
+  virtual void compute(const Sample& sample, double* out) = 0;
+  /// After the last row: the summary; kExitFailure for a condition the user asked to fail on,
+  /// which discards the output file.
+  virtual int finish(const Notes& notes) {
+    (void)notes;
+    return kExitOk;
+  }
+
+  std::vector<std::string> columns;  // what it writes, after the passed-through columns
+};
+
+/// What a per-row subcommand declares.
+struct RowCommand {
+  std::string name;  // for messages: "id"
+  int order = 0;     // time derivatives of q the rows need: 0 q, 1 v, 2 a, k d<k>q
+  /// Joints whose columns the rows need (empty: all). The others default to the neutral
+  /// configuration and zero derivatives when the table lacks them.
+  std::vector<bool> joints;
+  /// Binds the subcommand's own columns of a table (throw InputError naming the file) and makes
+  /// its task.
+  std::function<std::unique_ptr<RowTask>(const Header& header, const std::string& file,
+                                         const Notes& notes)>
+      make_task;
+};
+
+/// Runs `command` over opt.tables and returns the exit code. In batch mode (--output-dir) a bad
+/// table is reported and the others are still processed.
+int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io);
+
+/// The column prefix of the k-th time derivative of q: q, v, a, d3q, d4q, ...
+std::string derivative_prefix(int k);
+
+}  // namespace eom::cli
