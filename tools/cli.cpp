@@ -1,5 +1,8 @@
 #include "cli.hpp"
 
+#include <sys/stat.h>
+
+#include <optional>
 #include <ostream>
 
 #include <eom/errors.hpp>
@@ -52,6 +55,40 @@ std::unique_ptr<TableReader> open_input(const InputOptions& opt) {
 
 std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header) {
   return TableWriter::open(opt.path, format_for(opt.path, forced_format(opt)), std::move(header));
+}
+
+namespace {
+
+struct FileId {
+  dev_t device = 0;
+  ino_t inode = 0;
+};
+
+std::optional<FileId> file_id(const std::string& path) {
+  struct stat s;
+  if (path == "-" || ::stat(path.c_str(), &s) != 0 || !S_ISREG(s.st_mode)) return std::nullopt;
+  return FileId{s.st_dev, s.st_ino};
+}
+
+}  // namespace
+
+void refuse_to_replace_inputs(const std::vector<std::string>& tables, const std::string& robot,
+                              const std::vector<std::string>& outputs) {
+  std::vector<std::pair<FileId, std::string>> inputs;
+  for (const auto& path : tables) {
+    if (auto id = file_id(path)) inputs.emplace_back(*id, path);
+  }
+  if (auto id = file_id(robot)) inputs.emplace_back(*id, robot);
+  for (const auto& out : outputs) {
+    const auto id = file_id(out);
+    if (!id) continue;
+    for (const auto& [input, path] : inputs) {
+      if (input.device == id->device && input.inode == id->inode) {
+        throw InputError("the output " + out + " is the input " + path +
+                         ": refusing to replace an input (choose another output)");
+      }
+    }
+  }
 }
 
 void warn(Streams& io, const std::string& command, const std::string& message) {

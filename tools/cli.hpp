@@ -57,6 +57,12 @@ std::unique_ptr<TableReader> open_input(const InputOptions& opt);
 /// Open the output table (temporary file renamed on commit, or stdout).
 std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header);
 
+/// No output may replace an input: throws InputError naming both when an output (that exists) is
+/// the same file as a table or the robot, compared by device and inode, so ./a.csv, a.csv and a
+/// link to it all count. "-" and non-regular files are never inputs to protect.
+void refuse_to_replace_inputs(const std::vector<std::string>& tables, const std::string& robot,
+                              const std::vector<std::string>& outputs);
+
 /// Print "eom <cmd>: warning: <message>" on err.
 void warn(Streams& io, const std::string& command, const std::string& message);
 

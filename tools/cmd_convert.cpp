@@ -13,10 +13,12 @@ namespace {
 struct ConvertOptions {
   InputOptions input;
   OutputOptions output;
+  bool quiet = false;  // convert has nothing but errors to say
 };
 
 int run_convert(const ConvertOptions& opt, Streams&) {
   const Format out_format = format_for(opt.output.path, forced_format(opt.output));
+  refuse_to_replace_inputs({opt.input.path}, "", {opt.output.path});
   // the input's header is read before the output is opened: bad input never creates the output
   const auto in = open_input(opt.input);
   const auto out = TableWriter::open(opt.output.path, out_format, in->header());
@@ -38,6 +40,11 @@ void register_convert(CLI::App& app, Dispatch& dispatch) {
   CLI::Option* out = cmd->add_option("OUT", opt->output.path, "Output table; - writes stdout");
   add_output_options(*cmd, opt->output);
   out->excludes(cmd->get_option("--output"));
+  cmd->add_flag("-q,--quiet", opt->quiet, "Print errors only");
+  cmd->footer(
+      "Examples:\n"
+      "  eom convert trajectories/ur5_wave.csv ur5_wave.ndjson\n"
+      "  eom convert --from ndjson - out.json < ur5_wave.ndjson");
   dispatch.on(cmd, [opt](Streams& io) { return run_convert(*opt, io); });
 }
 

@@ -44,7 +44,7 @@ class FkTask final : public RowTask {
 };
 
 int run_fk(const FkOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.rows.robot);
+  const Model model = load_robot(opt.rows);
   RowCommand command;
   command.name = "fk";
   std::vector<int> frames;

@@ -256,7 +256,7 @@ class IdTask final : public RowTask {
 };
 
 int run_id(const IdOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.rows.robot);
+  const Model model = load_robot(opt.rows);
   const Friction friction = load_friction(model, opt);
   RowCommand command;
   command.name = "id";

@@ -1,15 +1,45 @@
 // eom: equations of motion for robots described in URDF. One subcommand per tools/cmd_<name>.cpp;
 // errors and exit codes are mapped here, once.
 
+#include <csignal>
+#include <filesystem>
 #include <iostream>
 
+#include <unistd.h>
+
 #include <eom/errors.hpp>
+#include <eom/table.hpp>
 
 #include "cli.hpp"
+
+namespace {
+
+// SIGINT / SIGTERM: remove the temporaries of unfinished outputs, then end as the signal would
+// (exit 128 + signal: 130, 143)
+extern "C" void on_signal(int signal) {
+  eom::remove_pending_outputs();
+  ::_exit(128 + signal);
+}
+
+// The first word that is not an option, if it names no subcommand.
+const char* unknown_subcommand(const CLI::App& app, int argc, char** argv) {
+  for (int k = 1; k < argc; ++k) {
+    if (argv[k][0] == '-') continue;
+    for (const CLI::App* command : app.get_subcommands({})) {
+      if (command->check_name(argv[k])) return nullptr;
+    }
+    return argv[k];
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace eom::cli;
   std::ios::sync_with_stdio(false);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
 
   CLI::App app{"eom: equations of motion for robots described in URDF", "eom"};
   app.require_subcommand(1);
@@ -21,6 +51,16 @@ int main(int argc, char** argv) {
   register_convert(app, dispatch);
   register_id(app, dispatch);
 
+  std::string commands;
+  for (const CLI::App* command : app.get_subcommands({})) {
+    commands += (commands.empty() ? "" : ", ") + command->get_name();
+  }
+  app.footer("Subcommands: " + commands + ". 'eom <subcommand> --help' describes each.");
+  if (const char* word = unknown_subcommand(app, argc, argv)) {
+    std::cerr << "eom: error: unknown subcommand '" << word << "'; the subcommands are "
+              << commands << '\n';
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -30,19 +70,20 @@ int main(int argc, char** argv) {
 
   Streams io{std::cout, std::cerr};
   std::string name = "eom";
+  auto fail = [&](const char* kind, const char* what) {
+    std::cout.flush();
+    std::cerr << "eom " << name << ": " << kind << what << '\n';
+    return kExitUsage;
+  };
   try {
     return dispatch.run_selected(io, name);
   } catch (const eom::InputError& e) {
-    std::cout.flush();
-    std::cerr << "eom " << name << ": error: " << e.what() << '\n';
-    return kExitUsage;
+    return fail("error: ", e.what());
   } catch (const eom::NumericalError& e) {
-    std::cout.flush();
-    std::cerr << "eom " << name << ": error: " << e.what() << '\n';
-    return kExitUsage;
+    return fail("error: ", e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    return fail("error: ", e.what());
   } catch (const std::exception& e) {
-    std::cout.flush();
-    std::cerr << "eom " << name << ": internal error: " << e.what() << '\n';
-    return kExitUsage;
+    return fail("internal error: ", e.what());
   }
 }

@@ -730,37 +730,6 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   return kExitOk;
 }
 
-struct FileId {
-  dev_t device = 0;
-  ino_t inode = 0;
-};
-
-std::optional<FileId> file_id(const std::string& path) {
-  struct stat s;
-  if (path == "-" || ::stat(path.c_str(), &s) != 0 || !S_ISREG(s.st_mode)) return std::nullopt;
-  return FileId{s.st_dev, s.st_ino};
-}
-
-// No output may replace an input: compared by file identity, so ./a.csv, a.csv and a link to it
-// are all the same file.
-void refuse_to_replace_inputs(const RowOptions& opt, const std::vector<std::string>& outputs) {
-  std::vector<std::pair<FileId, std::string>> inputs;
-  for (const auto& path : opt.tables) {
-    if (auto id = file_id(path)) inputs.emplace_back(*id, path);
-  }
-  if (auto id = file_id(opt.robot.path)) inputs.emplace_back(*id, opt.robot.path);
-  for (const auto& out : outputs) {
-    const auto id = file_id(out);
-    if (!id) continue;
-    for (const auto& [input, path] : inputs) {
-      if (input.device == id->device && input.inode == id->inode) {
-        throw InputError("the output " + out + " is the input " + path +
-                         ": refusing to replace an input (choose another output)");
-      }
-    }
-  }
-}
-
 std::string output_path_for(const RowOptions& opt, const std::string& input) {
   const std::filesystem::path in(input);
   std::string extension = in.extension().string();
@@ -770,18 +739,22 @@ std::string output_path_for(const RowOptions& opt, const std::string& input) {
 
 }  // namespace
 
-int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io) {
-  const Notes notes{io.err, command.name, opt.quiet};
+Model load_robot(const RowOptions& opt) {
   for (const auto& table : opt.tables) {
     if (table == "-" && opt.robot.path == "-") {
       throw InputError("ROBOT and TABLE cannot both be stdin: give one of them as a file");
     }
   }
+  return load_robot(opt.robot);
+}
+
+int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io) {
+  const Notes notes{io.err, command.name, opt.quiet};
   Progress progress(command.name, !opt.quiet, opt.tables.size());
 
   if (opt.output_dir.empty()) {
     if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
-    refuse_to_replace_inputs(opt, {opt.output.path});
+    refuse_to_replace_inputs(opt.tables, opt.robot.path, {opt.output.path});
     // one table: a second thread reads while this one computes and writes
     const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
     return run_table(opt, model, command, opt.tables[0], opt.output.path, pipelined, notes,
@@ -810,7 +783,7 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
     throw InputError("--output-dir " + opt.output_dir + ": " +
                      (error ? error.message() : std::string("exists and is not a directory")));
   }
-  refuse_to_replace_inputs(opt, outputs);
+  refuse_to_replace_inputs(opt.tables, opt.robot.path, outputs);
 
   std::vector<std::string> messages(n);
   std::vector<int> rc(n, kExitOk);

@@ -98,6 +98,9 @@ struct RowCommand {
       make_task;
 };
 
+/// The model of ROBOT, after checking that ROBOT and a TABLE do not both read stdin.
+Model load_robot(const RowOptions& opt);
+
 /// Runs `command` over opt.tables and returns the exit code. In batch mode (--output-dir) a bad
 /// table is reported and the others are still processed.
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io);

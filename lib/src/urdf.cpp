@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -182,6 +183,10 @@ UrdfDescription parse_urdf_file(const std::string& path) {
   if (path == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return parse_urdf(text, "<stdin>");
+  }
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw InputError(path, 0, 0, "is a directory, not a URDF file");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, "cannot open the file");
