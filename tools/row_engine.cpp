@@ -778,11 +778,12 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
     }
   }
   std::error_code error;
-  std::filesystem::create_directories(opt.output_dir, error);
-  if (!std::filesystem::is_directory(opt.output_dir)) {
-    throw InputError("--output-dir " + opt.output_dir + ": " +
-                     (error ? error.message() : std::string("exists and is not a directory")));
+  if (std::filesystem::exists(opt.output_dir, error) &&
+      !std::filesystem::is_directory(opt.output_dir, error)) {
+    throw InputError("--output-dir " + opt.output_dir + ": exists and is not a directory");
   }
+  std::filesystem::create_directories(opt.output_dir, error);
+  if (error) throw InputError("--output-dir " + opt.output_dir + ": " + error.message());
   refuse_to_replace_inputs(opt.tables, opt.robot.path, outputs);
 
   std::vector<std::string> messages(n);
