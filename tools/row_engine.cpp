@@ -52,8 +52,8 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
   if (reads_derivatives) {
     cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
     cmd.add_option("--derive-window", opt.derive_window,
-                   "Rows of the least-squares fits that derive orders 3 and up (odd; default "
-                   "2 * degree + 1)")
+                   "Rows of the least-squares fits used when orders 3 and up are derived (default "
+                   "4 * degree + 1, at most 63)")
         ->check(CLI::Range(3, PolynomialFit::kMaxSamples));
   }
   cmd.add_flag("-q,--quiet", opt.quiet, "Print errors only");
@@ -180,32 +180,40 @@ void plan_derivation(const std::vector<bool>& given, const RowOptions& opt, Bind
         (s.source == 0 ? "q (on the configuration manifold)" : derivative_prefix(s.source)) +
         " and t by " + how);
   };
+  // up to a: the three-point formulas; beyond, least-squares fits of degree order + 2
+  const int degree = order + 2;
+  // wide windows: high derivatives of sampled data are limited by round-off, which a wider fit
+  // averages away (--derive-window narrows it for slowly sampled data, where the truncation of
+  // the polynomial dominates)
+  const int window =
+      opt.derive_window > 0 ? opt.derive_window : std::min(4 * degree + 1, PolynomialFit::kMaxSamples);
+  if (order > 2 && window < degree + 1) {
+    throw InputError("--derive-window " + std::to_string(window) +
+                     " is too small for fits of degree " + std::to_string(degree) +
+                     ": give at least " + std::to_string(degree + 1) + " rows");
+  }
   auto add = [&](int source, std::vector<int> targets) {
     Stage s;
     s.source = source;
     s.targets = std::move(targets);
-    const int reach = s.targets.back() - source;
-    if (reach > 2) {
-      s.degree = reach + 2;
-      s.window = opt.derive_window > 0 ? opt.derive_window : 2 * s.degree + 1;
-      if (s.window < s.degree + 1) {
-        throw InputError("--derive-window " + std::to_string(s.window) +
-                         " is too small for a fit of degree " + std::to_string(s.degree) +
-                         ": give at least " + std::to_string(s.degree + 1) + " rows");
-      }
+    if (order > 2) {
+      s.degree = degree;
+      s.window = window;
     }
     for (int k : s.targets) present[k] = true;
     describe(s);
     b.stages.push_back(std::move(s));
   };
-  if (order >= 1 && !present[1])
-    add(0, order >= 2 && !present[2] ? std::vector<int>{1, 2} : std::vector<int>{1});
+  // v from q on the configuration manifold (with a, when only three-point formulas are needed);
+  // then each run of missing orders from the order below it, as plain vectors
+  if (order >= 1 && !present[1]) {
+    add(0, order == 2 && !present[2] ? std::vector<int>{1, 2} : std::vector<int>{1});
+  }
   for (int k = 2; k <= order; ++k) {
     if (present[k]) continue;
-    const int source = k - 1;  // present: everything below k is by now
     std::vector<int> targets;
     for (int m = k; m <= order && !present[m]; ++m) targets.push_back(m);
-    add(source, std::move(targets));
+    add(k - 1, std::move(targets));
   }
 }
 
@@ -290,11 +298,15 @@ class SampleSource {
   virtual bool next(Sample& out) = 0;
 };
 
+// shortest round-trip form, as in tables
 std::string number(double x) {
-  std::ostringstream s;
-  s.precision(17);
-  s << x;
-  return s.str();
+  std::string s;
+  if (std::isfinite(x)) {
+    append_number(s, x);
+  } else {
+    s = std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf";
+  }
+  return s;
 }
 
 class TableSource final : public SampleSource {
