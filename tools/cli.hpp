@@ -66,6 +66,10 @@ void refuse_to_replace_inputs(const std::vector<std::string>& tables, const std:
 /// Print "eom <cmd>: warning: <message>" on err.
 void warn(Streams& io, const std::string& command, const std::string& message);
 
+/// A subcommand with its description and copy-pasteable examples, which end its --help.
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
+                      const std::vector<std::string>& examples);
+
 /// Runs the action of whichever subcommand was selected on the command line.
 class Dispatch {
  public:

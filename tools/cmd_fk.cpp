@@ -45,26 +45,26 @@ class FkTask final : public RowTask {
 
 int run_fk(const FkOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows);
+  std::vector<int> frames;
   RowCommand command;
   command.name = "fk";
-  std::vector<int> frames;
-  if (opt.frames.empty()) {
-    for (size_t k = 0; k < model.frames.size(); ++k) frames.push_back(static_cast<int>(k));
-  } else {
-    // only the joints that move the chosen frames need columns
-    command.joints.assign(model.njoints, false);
-    for (const auto& name : opt.frames) {
-      const int f = model.require_frame(name);
-      if (std::find(frames.begin(), frames.end(), f) != frames.end()) {
-        throw InputError("--frames: " + name + " is named twice");
-      }
-      frames.push_back(f);
-      for (int i = model.frames[f].parent; i > 0; i = model.parent[i]) command.joints[i] = true;
-    }
-  }
   command.make_task = [&](const Header&, const std::string&, const Notes&) {
     return std::make_unique<FkTask>(model, frames);
   };
+  if (opt.frames.empty()) {
+    for (size_t k = 0; k < model.frames.size(); ++k) frames.push_back(static_cast<int>(k));
+    return run_rows(opt.rows, model, command, io);
+  }
+  // only the joints that move the chosen frames need columns
+  command.joints.assign(model.njoints, false);
+  for (const auto& name : opt.frames) {
+    const int f = model.require_frame(name);
+    if (std::find(frames.begin(), frames.end(), f) != frames.end()) {
+      throw InputError("--frames: " + name + " is named twice");
+    }
+    frames.push_back(f);
+    for (int i = model.frames[f].parent; i > 0; i = model.parent[i]) command.joints[i] = true;
+  }
   return run_rows(opt.rows, model, command, io);
 }
 
@@ -72,21 +72,19 @@ int run_fk(const FkOptions& opt, Streams& io) {
 
 void register_fk(CLI::App& app, Dispatch& dispatch) {
   auto opt = std::make_shared<FkOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "fk",
+  CLI::App* cmd = add_command(
+      app, "fk",
       "Forward kinematics: world pose of frames for every row of q columns.\n"
-      "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw");
+      "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw",
+      {"eom fk robots/ur5.urdf trajectories/ur5_wave.csv --frames tool0 -o tool.csv",
+       "eom fk robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base --frames "
+       "FL_FOOT,FR_FOOT --format ndjson"});
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
   cmd->add_option("--frames", opt->frames,
                   "Frames to report, comma separated (default: all links); only the joints that "
                   "move them need q columns")
       ->delimiter(',');
-  cmd->footer(
-      "Examples:\n"
-      "  eom fk robots/ur5.urdf trajectories/ur5_wave.csv --frames tool0 -o tool.csv\n"
-      "  eom fk robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base "
-      "--frames FL_FOOT,FR_FOOT --format ndjson");
   dispatch.on(cmd, [opt](Streams& io) { return run_fk(*opt, io); });
 }
 

@@ -271,11 +271,16 @@ int run_id(const IdOptions& opt, Streams& io) {
 
 void register_id(CLI::App& app, Dispatch& dispatch) {
   auto opt = std::make_shared<IdOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "id",
+  CLI::App* cmd = add_command(
+      app, "id",
       "Inverse dynamics (recursive Newton-Euler) for every row of trajectory tables.\n"
       "Reads t, q.<joint>, v.<joint>, a.<joint> (v and a derived from q and t when absent) and\n"
-      "optional wrench.<frame>.fx .fy .fz .mx .my .mz; writes t and tau.<joint>.");
+      "optional wrench.<frame>.fx .fy .fz .mx .my .mz; writes t and tau.<joint>.",
+      {"eom id robots/iiwa14.urdf trajectories/iiwa14_wave.csv -o tau.csv",
+       "eom id robots/ur5.urdf trajectories/ur5_wave.csv --terms --fail-on-limit -o tau.csv",
+       "eom id robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base "
+       "--output-dir out/",
+       "eom id robots/planar_2r.urdf tests/data/rows/planar_2r_poses.csv --static"});
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   cmd->add_flag("--static", opt->static_pose,
@@ -299,12 +304,6 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--fail-on-limit", opt->fail_on_limit,
                 "Exit 1, writing no output file, when a torque exceeds its URDF effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
-  cmd->footer(
-      "Examples:\n"
-      "  eom id robots/iiwa14.urdf trajectories/iiwa14_wave.csv -o tau.csv\n"
-      "  eom id robots/ur5.urdf trajectories/ur5_wave.csv --terms --keep tau.elbow_joint:measured\n"
-      "  eom id robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base "
-      "--output-dir out/");
   dispatch.on(cmd, [opt](Streams& io) {
     if (!opt->friction_file.empty()) opt->friction = true;
     return run_id(*opt, io);

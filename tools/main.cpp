@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
   }
   app.footer("Subcommands: " + commands + ". 'eom <subcommand> --help' describes each.");
   if (const char* word = unknown_subcommand(app, argc, argv)) {
-    std::cerr << "eom: error: unknown subcommand '" << word << "'; the subcommands are "
-              << commands << '\n';
+    std::cerr << "eom: error: unknown subcommand '" << word << "'; the subcommands are " << commands
+              << '\n';
     return kExitUsage;
   }
   try {

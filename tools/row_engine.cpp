@@ -185,8 +185,8 @@ void plan_derivation(const std::vector<bool>& given, const RowOptions& opt, Bind
   // wide windows: high derivatives of sampled data are limited by round-off, which a wider fit
   // averages away (--derive-window narrows it for slowly sampled data, where the truncation of
   // the polynomial dominates)
-  const int window =
-      opt.derive_window > 0 ? opt.derive_window : std::min(4 * degree + 1, PolynomialFit::kMaxSamples);
+  const int window = opt.derive_window > 0 ? opt.derive_window
+                                           : std::min(4 * degree + 1, PolynomialFit::kMaxSamples);
   if (order > 2 && window < degree + 1) {
     throw InputError("--derive-window " + std::to_string(window) +
                      " is too small for fits of degree " + std::to_string(degree) +

@@ -139,6 +139,20 @@ TEST_CASE("derived derivatives of orders 1 to 6 against exact ones", "[engine][d
     CHECK(ends < from_q[k - 1].ends);
   }
 
+  // a command that needs at most a: the three-point formulas, second order in the step (the
+  // second derivative first order at the ends)
+  const Run three_point = run_echo(model, 2, sampled(model, f, times, 0));
+  REQUIRE(three_point.rc == kExitOk);
+  const Bound three[] = {{1e-5, 2e-5}, {5e-6, 1e-2}};
+  for (int k = 1; k <= 2; ++k) {
+    const double interior = relative_error(model, three_point, f, k, 20, rows - 20);
+    const double ends = std::max(relative_error(model, three_point, f, k, 0, 20),
+                                 relative_error(model, three_point, f, k, rows - 20, rows));
+    WARN("three-point: order " << k << " interior " << interior << " ends " << ends);
+    CHECK(interior < three[k - 1].interior);
+    CHECK(ends < three[k - 1].ends);
+  }
+
   // given v and a, the fits start from the exact a
   const Run qva = run_echo(model, 6, sampled(model, f, times, 2));
   REQUIRE(qva.rc == kExitOk);
