@@ -8,7 +8,16 @@
 #include <filesystem>
 #include <string>
 
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <eom/configuration.hpp>
+#include <eom/data.hpp>
+#include <eom/dynamics.hpp>
+#include <eom/kinematics.hpp>
 #include <eom/table.hpp>
+#include <eom/urdf.hpp>
 
 #include "paths.hpp"
 
@@ -18,12 +27,53 @@ namespace {
 
 // run eom with arguments (relative to the source tree), return its output table
 Table run_eom(const std::string& args, const std::string& name) {
-  const std::string out = (std::filesystem::temp_directory_path() / ("eom_check_" + name + ".csv")).string();
-  const std::string command = "cd '" + test::kSourceDir + "' && '" EOM_BINARY "' " + args + " -o '" + out + "'";
+  const std::string out =
+      (std::filesystem::temp_directory_path() / ("eom_check_" + name + ".csv")).string();
+  const std::string command =
+      "cd '" + test::kSourceDir + "' && '" EOM_BINARY "' " + args + " -o '" + out + "'";
   REQUIRE(std::system(command.c_str()) == 0);
   Table table = read_table(out, Format::csv);
   std::filesystem::remove(out);
   return table;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// the columns of a table that `keep` selects, written to a temporary file
+std::string write_subset(const std::string& input_path, const std::string& name,
+                         const std::function<bool(const std::string&)>& keep) {
+  const Table input = read_table(input_path, Format::csv);
+  Table reduced;
+  std::vector<int> kept;
+  for (int c = 0; c < input.header.size(); ++c) {
+    if (!keep(input.header.names[c])) continue;
+    kept.push_back(c);
+    reduced.header.names.push_back(input.header.names[c]);
+  }
+  for (int r = 0; r < input.rows(); ++r) {
+    for (int c : kept) reduced.values.push_back(input.at(r, c));
+  }
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("eom_check_" + name + ".csv")).string();
+  write_table(reduced, path, Format::csv);
+  return path;
+}
+
+// eom's stdout for arguments
+std::string eom_output(const std::string& args) {
+  const std::string out =
+      (std::filesystem::temp_directory_path() / "eom_check_output.csv").string();
+  const std::string command = "cd '" + test::kSourceDir + "' && '" EOM_BINARY "' " + args +
+                              " -o '" + out + "' 2> /dev/null";
+  REQUIRE(std::system(command.c_str()) == 0);
+  const std::string text = file_text(out);
+  std::filesystem::remove(out);
+  return text;
 }
 
 double column(const Table& t, int row, const std::string& name) {
@@ -41,7 +91,8 @@ TEST_CASE("eom id --terms: the terms sum to tau", "[cli][id]") {
   };
   const Case cases[] = {
       {"iiwa", "id robots/iiwa14.urdf trajectories/iiwa14_wave.csv --terms --friction"},
-      {"solo12", "id robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base --terms"},
+      {"solo12",
+       "id robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base --terms"},
       {"block", "id robots/block.urdf tests/data/id/block_push.csv --terms --friction"},
       {"mixed", "id tests/data/robots/mixed_joints.urdf tests/data/id/mixed_joints.csv --terms"},
   };
@@ -54,7 +105,8 @@ TEST_CASE("eom id --terms: the terms sum to tau", "[cli][id]") {
       const std::string coordinate = name.substr(4);
       for (int r = 0; r < t.rows(); r += 97) {
         double sum = 0, scale = 1;
-        for (const char* term : {"tau_inertial.", "tau_coriolis.", "tau_gravity.", "tau_friction.", "tau_external."}) {
+        for (const char* term :
+             {"tau_inertial.", "tau_coriolis.", "tau_gravity.", "tau_friction.", "tau_external."}) {
           const int k = t.header.index(term + coordinate);
           if (k < 0) continue;
           sum += t.at(r, k);
@@ -69,31 +121,18 @@ TEST_CASE("eom id --terms: the terms sum to tau", "[cli][id]") {
 TEST_CASE("eom id derives v and a from q: close to the exact columns", "[cli][id]") {
   // the same trajectory with and without its v and a columns (1 kHz, smooth)
   const Table exact = run_eom("id robots/ur5.urdf trajectories/ur5_wave.csv", "exact");
-  const std::string q_only = (std::filesystem::temp_directory_path() / "eom_check_q_only.csv").string();
-  {
-    const Table input = read_table(test::kSourceDir + "/trajectories/ur5_wave.csv", Format::csv);
-    Table reduced;
-    std::vector<int> keep;
-    for (int c = 0; c < input.header.size(); ++c) {
-      const std::string& n = input.header.names[c];
-      if (n == "t" || n.rfind("q.", 0) == 0) {
-        keep.push_back(c);
-        reduced.header.names.push_back(n);
-      }
-    }
-    for (int r = 0; r < input.rows(); ++r) {
-      for (int c : keep) reduced.values.push_back(input.at(r, c));
-    }
-    write_table(reduced, q_only, Format::csv);
-  }
-  const std::string command = "'" EOM_BINARY "' id '" + test::kSourceDir + "/robots/ur5.urdf' '" + q_only +
-                              "' -o '" + q_only + ".tau.csv' 2> /dev/null";
+  const std::string q_only =
+      write_subset(test::kSourceDir + "/trajectories/ur5_wave.csv", "q_only",
+                   [](const std::string& n) { return n == "t" || n.rfind("q.", 0) == 0; });
+  const std::string command = "'" EOM_BINARY "' id '" + test::kSourceDir + "/robots/ur5.urdf' '" +
+                              q_only + "' -o '" + q_only + ".tau.csv' 2> /dev/null";
   REQUIRE(std::system(command.c_str()) == 0);
   const Table derived = read_table(q_only + ".tau.csv", Format::csv);
   std::filesystem::remove(q_only);
   std::filesystem::remove(q_only + ".tau.csv");
   REQUIRE(derived.rows() == exact.rows());
-  // interior rows: second-order differences at h = 1 ms (O(h^2) ~ 1e-6); the ends are first-order in a
+  // interior rows: second-order differences at h = 1 ms (O(h^2) ~ 1e-6); the ends are first-order
+  // in a
   double worst = 0;
   for (int r = 1; r + 1 < exact.rows(); ++r) {
     for (int c = 1; c < exact.header.size(); ++c) {
@@ -102,5 +141,99 @@ TEST_CASE("eom id derives v and a from q: close to the exact columns", "[cli][id
   }
   INFO("worst " << worst);
   CHECK(worst < 1e-5);  // measured 1.6e-6 N m
-  CHECK(worst > 0);  // it did derive, rather than find the columns
+  CHECK(worst > 0);     // it did derive, rather than find the columns
+}
+
+// The row engine adds nothing to the numbers: eom id and eom fk give, byte for byte, what a plain
+// loop over the library gives (rnea per row, pose of every frame per row) on every shipped
+// trajectory.
+TEST_CASE("eom id and eom fk equal a plain library loop, byte for byte", "[cli][engine]") {
+  struct Case {
+    const char* robot;
+    const char* table;
+    bool floating;
+  };
+  const Case cases[] = {
+      {"block", "block_oscillate", false},      {"iiwa14", "iiwa14_wave", false},
+      {"panda", "panda_wave", false},           {"planar_2r", "planar_2r_swing", false},
+      {"planar_3r", "planar_3r_wave", false},   {"solo12", "solo12_legs", false},
+      {"solo12", "solo12_floating_walk", true}, {"ur5", "ur5_wave", false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.table);
+    UrdfOptions options;
+    options.floating_base = c.floating;
+    const std::string robot = "robots/" + std::string(c.robot) + ".urdf";
+    const std::string table = "trajectories/" + std::string(c.table) + ".csv";
+    const Model model = load_urdf(test::kSourceDir + "/" + robot, options);
+    const Table input = read_table(test::kSourceDir + "/" + table, Format::csv);
+    auto bind = [&](const char* prefix, const std::vector<std::string>& names) {
+      std::vector<int> index;
+      for (const auto& n : names) index.push_back(input.header.index(prefix + n));
+      return index;
+    };
+    const auto iq = bind("q.", model.q_names), iv = bind("v.", model.v_names),
+               ia = bind("a.", model.v_names);
+    Data data(model);
+    Eigen::VectorXd q(model.nq), v(model.nv), a(model.nv);
+
+    Header tau_header, pose_header;
+    tau_header.names = {"t"};
+    pose_header.names = {"t"};
+    for (const auto& n : model.tau_names) tau_header.names.push_back("tau." + n);
+    for (const auto& f : model.frames) {
+      for (const char* s : {"x", "y", "z", "qx", "qy", "qz", "qw"})
+        pose_header.names.push_back(f.name + "." + s);
+    }
+    std::ostringstream tau_text, pose_text;
+    auto tau_out = TableWriter::to_stream(tau_text, Format::csv, tau_header);
+    auto pose_out = TableWriter::to_stream(pose_text, Format::csv, pose_header);
+    std::vector<double> tau_row(tau_header.names.size()), pose_row(pose_header.names.size());
+    for (int r = 0; r < input.rows(); ++r) {
+      for (int k = 0; k < model.nq; ++k) q[k] = input.at(r, iq[k]);
+      for (int k = 0; k < model.nv; ++k) {
+        v[k] = input.at(r, iv[k]);
+        a[k] = input.at(r, ia[k]);
+      }
+      normalize(model, q);
+      tau_row[0] = pose_row[0] = input.at(r, input.header.index("t"));
+      const Eigen::VectorXd& tau = rnea(model, data, q, v, a);
+      for (int k = 0; k < model.nv; ++k) tau_row[k + 1] = tau[k];
+      tau_out->write_row(tau_row.data());
+      frame_placements(model, data, q);
+      size_t k = 1;
+      for (size_t f = 0; f < model.frames.size(); ++f) {
+        const PoseVector pose = pose_vector(data.oMf[f]);
+        for (int i = 0; i < 7; ++i) pose_row[k++] = pose[i];
+      }
+      pose_out->write_row(pose_row.data());
+    }
+    tau_out->commit();
+    pose_out->commit();
+    const std::string base = c.floating ? " --floating-base" : "";
+    CHECK(eom_output("id " + robot + " " + table + base) == tau_text.str());
+    CHECK(eom_output("fk " + robot + " " + table + base) == pose_text.str());
+  }
+}
+
+TEST_CASE("a mimic joint without columns follows its leader", "[cli][engine]") {
+  // panda_finger_joint2 mimics panda_finger_joint1 (multiplier 1, offset 0), and the shipped
+  // trajectory gives it exactly its leader's values
+  const std::string without = write_subset(
+      test::kSourceDir + "/trajectories/panda_wave.csv", "panda_no_mimic",
+      [](const std::string& n) { return n.find("panda_finger_joint2") == std::string::npos; });
+  CHECK(eom_output("id robots/panda.urdf " + without) ==
+        eom_output("id robots/panda.urdf trajectories/panda_wave.csv"));
+  std::filesystem::remove(without);
+}
+
+TEST_CASE("eom fk --frames reads only the joints that move the frames", "[cli][engine]") {
+  // the UR5's upper arm moves with the shoulder joints only
+  const std::string shoulders = write_subset(
+      test::kSourceDir + "/trajectories/ur5_wave.csv", "ur5_shoulders", [](const std::string& n) {
+        return n == "t" || n == "q.shoulder_pan_joint" || n == "q.shoulder_lift_joint";
+      });
+  CHECK(eom_output("fk robots/ur5.urdf " + shoulders + " --frames upper_arm_link") ==
+        eom_output("fk robots/ur5.urdf trajectories/ur5_wave.csv --frames upper_arm_link"));
+  std::filesystem::remove(shoulders);
 }

@@ -27,7 +27,8 @@ class EchoDerivatives final : public RowTask {
  public:
   EchoDerivatives(const Model& model, int order) {
     for (int k = 1; k <= order; ++k) {
-      for (const auto& name : model.v_names) columns.push_back("d" + std::to_string(k) + "." + name);
+      for (const auto& name : model.v_names)
+        columns.push_back("d" + std::to_string(k) + "." + name);
     }
   }
   void compute(const Sample& s, double* out) override {
@@ -127,8 +128,9 @@ TEST_CASE("derived derivatives of orders 1 to 6 against exact ones", "[engine][d
                           {1e-6, 1e-4},   {1e-4, 1e-2},  {1e-3, 0.3}};
   const Run q_only = run_echo(model, 6, sampled(model, f, times, 0));
   REQUIRE(q_only.rc == kExitOk);
-  CHECK_THAT(q_only.err, Catch::Contains("derived v from q (on the configuration manifold) and t by "
-                                         "least-squares fits of degree 8 over 33 rows"));
+  CHECK_THAT(q_only.err,
+             Catch::Contains("derived v from q (on the configuration manifold) and t by "
+                             "least-squares fits of degree 8 over 33 rows"));
   CHECK_THAT(q_only.err, Catch::Contains("derived a, d3q, d4q, d5q, d6q from v and t"));
   for (int k = 1; k <= 6; ++k) {
     const double interior = relative_error(model, q_only, f, k, 20, rows - 20);
@@ -186,12 +188,14 @@ TEST_CASE("a floating base is differentiated on the manifold: body twist and its
   UrdfOptions options;
   options.floating_base = true;
   const Model model = load_urdf(test::kRobotsDir + "/solo12.urdf", options);
-  const Table exact = read_table(test::kSourceDir + "/trajectories/solo12_floating_walk.csv", Format::csv);
+  const Table exact =
+      read_table(test::kSourceDir + "/trajectories/solo12_floating_walk.csv", Format::csv);
   Table q_only;
   q_only.header.names.push_back("t");
   for (const auto& n : model.q_names) q_only.header.names.push_back("q." + n);
   for (int r = 0; r < exact.rows(); ++r) {
-    for (const auto& name : q_only.header.names) q_only.values.push_back(exact.at(r, exact.header.index(name)));
+    for (const auto& name : q_only.header.names)
+      q_only.values.push_back(exact.at(r, exact.header.index(name)));
   }
   const Run run = run_echo(model, 4, q_only);
   REQUIRE(run.rc == kExitOk);
@@ -201,7 +205,10 @@ TEST_CASE("a floating base is differentiated on the manifold: body twist and its
     for (int r = 20; r < exact.rows() - 20; ++r) {
       for (const auto& n : model.v_names) {
         const double x = exact.at(r, exact.header.index(derivative_prefix(k) + "." + n));
-        error = std::max(error, std::abs(run.table.at(r, run.table.header.index("d" + std::to_string(k) + "." + n)) - x));
+        error = std::max(
+            error,
+            std::abs(run.table.at(r, run.table.header.index("d" + std::to_string(k) + "." + n)) -
+                     x));
         scale = std::max(scale, std::abs(x));
       }
     }
