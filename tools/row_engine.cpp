@@ -560,13 +560,15 @@ class RowSink {
 };
 
 // Progress on stderr when it is a terminal and the work takes longer than a second: rows done,
-// rate, and (files in batch mode) the time left. Nothing otherwise.
+// rate, and the time left (from the bytes read of one file, or the files done in batch mode).
+// Nothing otherwise.
 class Progress {
  public:
-  Progress(const std::string& command, bool enabled, size_t files)
+  Progress(const std::string& command, bool enabled, size_t files, long long bytes)
       : command_(command),
         enabled_(enabled && ::isatty(2)),
         files_(files),
+        bytes_(bytes),
         start_(Clock::now()),
         next_(start_ + std::chrono::seconds(1)) {}
   ~Progress() {
@@ -581,6 +583,8 @@ class Progress {
     ++files_done_;
     tick();
   }
+  /// Bytes of the (single) input read so far.
+  void read_to(long long offset) { read_ = offset; }
 
  private:
   void tick() {
@@ -596,6 +600,10 @@ class Progress {
       const size_t done = files_done_;
       std::fprintf(stderr, ", %zu/%zu files", done, files_);
       if (done > 0) std::fprintf(stderr, ", %.0f s left", seconds / done * (files_ - done));
+    } else if (bytes_ > 0 && read_ > 0) {
+      const double read = static_cast<double>(read_);
+      std::fprintf(stderr, ", %.0f%%, %.0f s left", 100 * read / bytes_,
+                   seconds * (bytes_ - read) / read);
     }
     std::fflush(stderr);
     shown_ = true;
@@ -604,6 +612,8 @@ class Progress {
   const std::string command_;
   const bool enabled_;
   const size_t files_;
+  const long long bytes_;  // size of the single input, 0 when unknown
+  std::atomic<long long> read_{0};
   const Clock::time_point start_;
   std::atomic<Clock::time_point> next_;
   std::atomic<long> rows_{0};
@@ -615,8 +625,8 @@ class Progress {
 // Reading overlapped with computing and writing: a reader thread fills blocks of samples that
 // this thread computes and writes in order. Blocks cycle through a fixed pool: no allocation
 // once the first rows have sized them.
-void run_pipelined(const Model& model, int order, SampleSource& source, RowSink& sink,
-                   Progress& progress) {
+void run_pipelined(const Model& model, int order, const TableReader& in, SampleSource& source,
+                   RowSink& sink, Progress& progress) {
   constexpr int kBlockRows = 512, kBlocks = 4;
   struct Block {
     std::vector<Sample> samples;
@@ -643,6 +653,7 @@ void run_pipelined(const Model& model, int order, SampleSource& source, RowSink&
         b.count = 0;
         while (b.count < kBlockRows && source.next(b.samples[b.count])) ++b.count;
         b.last = b.count < kBlockRows;
+        progress.read_to(in.offset());
         std::lock_guard<std::mutex> lock(mutex);
         ++filled;
         changed.notify_all();
@@ -724,12 +735,15 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   }
   RowSink sink(*task, b, *out, in->name(), streaming);
   if (pipelined && !streaming) {
-    run_pipelined(model, command.order, *source, sink, progress);
+    run_pipelined(model, command.order, *in, *source, sink, progress);
   } else {
     Sample s(model, command.order);
     while (source->next(s)) {
       sink.write(s);
-      if ((sink.rows() & 1023) == 0) progress.add_rows(1024);
+      if ((sink.rows() & 1023) == 0) {
+        progress.read_to(in->offset());
+        progress.add_rows(1024);
+      }
     }
   }
   const int rc = task->finish(notes);
@@ -762,7 +776,12 @@ Model load_robot(const RowOptions& opt) {
 
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io) {
   const Notes notes{io.err, command.name, opt.quiet};
-  Progress progress(command.name, !opt.quiet, opt.tables.size());
+  std::error_code error;
+  const auto size = opt.tables.size() == 1 && opt.tables[0] != "-"
+                        ? std::filesystem::file_size(opt.tables[0], error)
+                        : 0;
+  Progress progress(command.name, !opt.quiet, opt.tables.size(),
+                    error ? 0 : static_cast<long long>(size));
 
   if (opt.output_dir.empty()) {
     if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
@@ -789,7 +808,7 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
       }
     }
   }
-  std::error_code error;
+  error.clear();
   if (std::filesystem::exists(opt.output_dir, error) &&
       !std::filesystem::is_directory(opt.output_dir, error)) {
     throw InputError("--output-dir " + opt.output_dir + ": exists and is not a directory");

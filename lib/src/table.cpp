@@ -186,6 +186,7 @@ class CsvReader final : public TableReader {
   }
 
   int line() const override { return line_; }
+  long long offset() const override { return in_->offset(); }
 
  private:
   // The next physical line without its line end; false at the end of the input.
@@ -344,6 +345,7 @@ class JsonCursor {
   }
 
   const std::string& name() const { return in_->name(); }
+  long long offset() const { return in_->offset(); }
   /// The next byte, -1 at the end.
   int peek() {
     if (in_->available() == 0 && !in_->fill()) return -1;
@@ -564,6 +566,7 @@ class JsonReader final : public TableReader {
   }
 
   int line() const override { return line_; }
+  long long offset() const override { return in_.offset(); }
 
  private:
   void start_row() {

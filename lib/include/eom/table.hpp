@@ -57,6 +57,8 @@ class TableReader {
   virtual bool next(std::vector<double>& row) = 0;
   /// 1-based line of the row last returned by next() (JSON columns form: the row index + 1).
   virtual int line() const = 0;
+  /// Bytes of the input consumed so far (for progress reports).
+  virtual long long offset() const = 0;
 
  protected:
   Header header_;
