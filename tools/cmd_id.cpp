@@ -3,10 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include <eom/columns.hpp>
 #include <eom/data.hpp>
@@ -14,6 +11,7 @@
 #include <eom/errors.hpp>
 
 #include "cli.hpp"
+#include "forces.hpp"
 #include "row_engine.hpp"
 
 namespace eom::cli {
@@ -23,56 +21,10 @@ struct IdOptions {
   RowOptions rows;
   bool static_pose = false;  // v = a = 0: gravity (and wrench) torques of poses
   bool terms = false;        // also write the decomposition of tau
-  bool friction = false;     // add URDF (or --friction-file) joint friction
-  std::string friction_file;
-  double friction_smoothing = 0;  // eps of tanh(v / eps); 0 = exact sign
-  std::string wrench_frame = "world";
+  ForceOptions forces;
   bool fail_on_limit = false;
   bool power = false;  // power.<joint> = tau v and power.total
 };
-
-const char* const kWrenchSuffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
-
-// --friction-file: {"<joint>": {"damping": Fv, "friction": Fs}, ...} overriding the URDF values
-Friction load_friction(const Model& model, const IdOptions& opt) {
-  Friction friction = Friction::from_model(model);
-  friction.smoothing = opt.friction_smoothing;
-  if (opt.friction_file.empty()) return friction;
-  std::ifstream in(opt.friction_file);
-  if (!in) throw InputError(opt.friction_file, 0, 0, "cannot open the file");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(opt.friction_file, 0, 0, std::string("malformed JSON: ") + e.what());
-  }
-  if (!j.is_object()) {
-    throw InputError(opt.friction_file, 0, 0,
-                     "expected an object {\"<joint>\": {\"damping\": x, \"friction\": y}}");
-  }
-  for (const auto& [name, values] : j.items()) {
-    const int i = model.joint_index(name);
-    if (i < 0 || model.joints[i].nv != 1) {
-      throw InputError(opt.friction_file, 0, 0, "'" + name + "' is no 1-DoF joint of the model");
-    }
-    for (const auto& [key, value] : values.items()) {
-      if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
-        throw InputError(opt.friction_file, 0, 0,
-                         name + "." + key + ": expected a finite number >= 0");
-      }
-      const int k = model.joints[i].idx_v;
-      if (key == "damping") {
-        friction.viscous[k] = value;
-      } else if (key == "friction") {
-        friction.coulomb[k] = value;
-      } else {
-        throw InputError(opt.friction_file, 0, 0,
-                         name + ": unknown key '" + key + "' (expected damping or friction)");
-      }
-    }
-  }
-  return friction;
-}
 
 // per-coordinate record of effort-limit excesses, for the summary on stderr
 struct LimitReport {
@@ -137,8 +89,7 @@ class IdTask final : public RowTask {
         friction_(friction),
         opt_(opt),
         file_(file),
-        wrench_frame_(opt.wrench_frame == "local" ? ReferenceFrame::local
-                                                  : ReferenceFrame::local_world_aligned),
+        wrenches_(model, in, file, opt.forces),
         data_(model),
         limits_(model),
         zero_(Eigen::VectorXd::Zero(model.nv)),
@@ -146,8 +97,6 @@ class IdTask final : public RowTask {
         term_(model.nv),
         friction_term_(model.nv),
         external_term_(model.nv) {
-    bind_wrenches(in);
-    wrenches_.resize(6 * wrench_frames_.size());
     auto add = [&](const char* prefix) {
       for (auto& n : coordinate_columns(model, prefix, Space::tau)) columns.push_back(std::move(n));
     };
@@ -156,8 +105,8 @@ class IdTask final : public RowTask {
       add("tau_inertial");
       add("tau_coriolis");
       add("tau_gravity");
-      if (opt.friction) add("tau_friction");
-      if (!wrench_frames_.empty()) add("tau_external");
+      if (opt.forces.friction) add("tau_friction");
+      if (!wrenches_.empty()) add("tau_external");
     }
     if (opt.power) {
       for (const auto& n : model.v_names) columns.push_back("power." + n);
@@ -171,15 +120,12 @@ class IdTask final : public RowTask {
     const Column v = opt_.static_pose ? Column(zero_) : Column(s.dq.col(0));
     const Column a = opt_.static_pose ? Column(zero_) : Column(s.dq.col(1));
     tau_ = rnea(model_, data_, s.q, v, a);
-    if (opt_.friction) {
+    if (opt_.forces.friction) {
       friction_torque(friction_, v, friction_term_);
       tau_ += friction_term_;
     }
-    if (!wrench_frames_.empty()) {
-      gather(s.row, wrench_columns_, wrenches_);
-      // the actuators need J^T F less when the environment pushes with F
-      external_torque(model_, data_, s.q, wrench_frames_, wrenches_, wrench_frame_, external_term_);
-      external_term_ = -external_term_;
+    if (!wrenches_.empty()) {
+      wrenches_.term(model_, data_, s.q, s.row, external_term_);
       tau_ += external_term_;
     }
     auto put = [&](const Eigen::VectorXd& x) {
@@ -194,8 +140,8 @@ class IdTask final : public RowTask {
       term_ = nonlinear_effects(model_, data_, s.q, v) - g;
       put(term_);
       put(g);
-      if (opt_.friction) put(friction_term_);
-      if (!wrench_frames_.empty()) put(external_term_);
+      if (opt_.forces.friction) put(friction_term_);
+      if (!wrenches_.empty()) put(external_term_);
     }
     if (opt_.power) {
       double total = 0;
@@ -215,49 +161,20 @@ class IdTask final : public RowTask {
   }
 
  private:
-  // external wrenches: wrench.<frame>.fx .fy .fz .mx .my .mz
-  void bind_wrenches(const Header& header) {
-    for (const auto& name : header.names) {
-      if (name.rfind("wrench.", 0) != 0 || name.size() < 11 ||
-          name.compare(name.size() - 3, 3, ".fx")) {
-        continue;
-      }
-      const std::string frame = name.substr(7, name.size() - 10);
-      int f = -1;
-      try {
-        f = model_.require_frame(frame);
-      } catch (const InputError& e) {
-        throw InputError(file_, 1, 0, "column " + name + ": " + e.message());
-      }
-      wrench_frames_.push_back(f);
-      std::vector<std::string> names;
-      for (const char* s : kWrenchSuffixes) names.push_back("wrench." + frame + "." + s);
-      for (int c : bind_columns(header, names, file_)) wrench_columns_.push_back(c);
-    }
-    for (const auto& name : header.names) {
-      if (name.rfind("wrench.", 0) == 0 && std::find(wrench_columns_.begin(), wrench_columns_.end(),
-                                                     header.index(name)) == wrench_columns_.end()) {
-        throw InputError(file_, 1, 0,
-                         "column " + name + ": expected wrench.<frame>.fx .fy .fz .mx .my .mz");
-      }
-    }
-  }
-
   const Model& model_;
   const Friction& friction_;
   const IdOptions& opt_;
   const std::string file_;
-  const ReferenceFrame wrench_frame_;
+  ExternalWrenches wrenches_;
   Data data_;
   LimitReport limits_;
-  std::vector<int> wrench_frames_, wrench_columns_;
   Eigen::VectorXd zero_;  // v and a of --static
-  Eigen::VectorXd tau_, term_, friction_term_, external_term_, wrenches_;
+  Eigen::VectorXd tau_, term_, friction_term_, external_term_;
 };
 
 int run_id(const IdOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows);
-  const Friction friction = load_friction(model, opt);
+  const Friction friction = load_friction(model, opt.forces);
   RowCommand command;
   command.name = "id";
   command.order = opt.static_pose ? 0 : 2;
@@ -289,25 +206,11 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
       "--terms", opt->terms,
       "Also write tau_inertial (M a), tau_coriolis (c), tau_gravity (g), tau_friction and "
       "tau_external (-J^T F) columns, which sum to tau");
-  cmd->add_flag("--friction", opt->friction,
-                "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
-  cmd->add_option("--friction-file", opt->friction_file,
-                  "JSON {\"<joint>\": {\"damping\": Fv, \"friction\": Fs}} overriding the URDF "
-                  "values (implies --friction)");
-  cmd->add_option("--friction-smoothing", opt->friction_smoothing,
-                  "Replace sgn(v) by tanh(v / EPS) (default 0: exact sign, sgn(0) = 0)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--wrench-frame", opt->wrench_frame,
-                  "Axes of wrench.<frame>.* columns: world (default) or local (the frame's own); "
-                  "the wrench acts at the frame origin")
-      ->check(CLI::IsMember({"world", "local"}));
+  add_force_options(*cmd, opt->forces);
   cmd->add_flag("--fail-on-limit", opt->fail_on_limit,
                 "Exit 1, writing no output file, when a torque exceeds its URDF effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
-  dispatch.on(cmd, [opt](Streams& io) {
-    if (!opt->friction_file.empty()) opt->friction = true;
-    return run_id(*opt, io);
-  });
+  dispatch.on(cmd, [opt](Streams& io) { return run_id(*opt, io); });
 }
 
 }  // namespace eom::cli

@@ -1,0 +1,109 @@
+#include "forces.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include <eom/columns.hpp>
+#include <eom/errors.hpp>
+
+namespace eom::cli {
+
+void add_force_options(CLI::App& cmd, ForceOptions& opt) {
+  cmd.add_flag("--friction", opt.friction,
+               "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
+  cmd.add_option("--friction-file", opt.friction_file,
+                 "JSON {\"<joint>\": {\"damping\": Fv, \"friction\": Fs}} overriding the URDF "
+                 "values (implies --friction)")
+      ->each([&opt](const std::string&) { opt.friction = true; });
+  cmd.add_option("--friction-smoothing", opt.friction_smoothing,
+                 "Replace sgn(v) by tanh(v / EPS) (default 0: exact sign, sgn(0) = 0)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--wrench-frame", opt.wrench_frame,
+                 "Axes of wrench.<frame>.* columns: world (default) or local (the frame's own); "
+                 "the wrench acts at the frame origin")
+      ->check(CLI::IsMember({"world", "local"}));
+}
+
+Friction load_friction(const Model& model, const ForceOptions& opt) {
+  Friction friction = Friction::from_model(model);
+  friction.smoothing = opt.friction_smoothing;
+  if (opt.friction_file.empty()) return friction;
+  std::ifstream in(opt.friction_file);
+  if (!in) throw InputError(opt.friction_file, 0, 0, "cannot open the file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(opt.friction_file, 0, 0, std::string("malformed JSON: ") + e.what());
+  }
+  if (!j.is_object()) {
+    throw InputError(opt.friction_file, 0, 0,
+                     "expected an object {\"<joint>\": {\"damping\": x, \"friction\": y}}");
+  }
+  for (const auto& [name, values] : j.items()) {
+    const int i = model.joint_index(name);
+    if (i < 0 || model.joints[i].nv != 1) {
+      throw InputError(opt.friction_file, 0, 0, "'" + name + "' is no 1-DoF joint of the model");
+    }
+    for (const auto& [key, value] : values.items()) {
+      if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
+        throw InputError(opt.friction_file, 0, 0,
+                         name + "." + key + ": expected a finite number >= 0");
+      }
+      const int k = model.joints[i].idx_v;
+      if (key == "damping") {
+        friction.viscous[k] = value;
+      } else if (key == "friction") {
+        friction.coulomb[k] = value;
+      } else {
+        throw InputError(opt.friction_file, 0, 0,
+                         name + ": unknown key '" + key + "' (expected damping or friction)");
+      }
+    }
+  }
+  return friction;
+}
+
+ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
+                                   const std::string& file, const ForceOptions& opt)
+    : reference_(opt.wrench_frame == "local" ? ReferenceFrame::local
+                                             : ReferenceFrame::local_world_aligned) {
+  static const char* const suffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
+  for (const auto& name : header.names) {
+    if (name.rfind("wrench.", 0) != 0 || name.size() < 11 ||
+        name.compare(name.size() - 3, 3, ".fx")) {
+      continue;
+    }
+    const std::string frame = name.substr(7, name.size() - 10);
+    int f = -1;
+    try {
+      f = model.require_frame(frame);
+    } catch (const InputError& e) {
+      throw InputError(file, 1, 0, "column " + name + ": " + e.message());
+    }
+    frames_.push_back(f);
+    std::vector<std::string> names;
+    for (const char* s : suffixes) names.push_back("wrench." + frame + "." + s);
+    for (int c : bind_columns(header, names, file)) columns_.push_back(c);
+  }
+  for (const auto& name : header.names) {
+    if (name.rfind("wrench.", 0) == 0 &&
+        std::find(columns_.begin(), columns_.end(), header.index(name)) == columns_.end()) {
+      throw InputError(file, 1, 0,
+                       "column " + name + ": expected wrench.<frame>.fx .fy .fz .mx .my .mz");
+    }
+  }
+  wrenches_.resize(static_cast<Eigen::Index>(columns_.size()));
+}
+
+void ExternalWrenches::term(const Model& model, Data& data, ConstVec q,
+                            const std::vector<double>& row, VecRef out) {
+  gather(row, columns_, wrenches_);
+  external_torque(model, data, q, frames_, wrenches_, reference_, out);
+  out = -out;
+}
+
+}  // namespace eom::cli

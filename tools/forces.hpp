@@ -1,0 +1,49 @@
+// Joint friction and external wrenches, read the same way by every subcommand that applies
+// forces (eom id, eom fd).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <Eigen/Core>
+
+#include <eom/data.hpp>
+#include <eom/dynamics.hpp>
+#include <eom/model.hpp>
+#include <eom/table.hpp>
+
+namespace eom::cli {
+
+struct ForceOptions {
+  bool friction = false;  // add URDF (or --friction-file) joint friction
+  std::string friction_file;
+  double friction_smoothing = 0;  // eps of tanh(v / eps); 0 = exact sign
+  std::string wrench_frame = "world";
+};
+/// --friction, --friction-file (implies --friction), --friction-smoothing, --wrench-frame.
+void add_force_options(CLI::App& cmd, ForceOptions& opt);
+
+/// The URDF friction of the model, overridden by --friction-file
+/// ({"<joint>": {"damping": Fv, "friction": Fs}, ...}).
+Friction load_friction(const Model& model, const ForceOptions& opt);
+
+/// The wrench.<frame>.fx .fy .fz .mx .my .mz columns of one table: wrenches acting ON the robot
+/// at the frame's origin, in world axes (or the frame's with --wrench-frame local).
+class ExternalWrenches {
+ public:
+  /// Binds the columns; throws InputError naming the file for an unknown frame or a partial set.
+  ExternalWrenches(const Model& model, const Header& header, const std::string& file,
+                   const ForceOptions& opt);
+  bool empty() const { return frames_.empty(); }
+  /// The term they add to the joint forces tau of the equations of motion: -J^T F (the actuators
+  /// need J^T F less when the environment pushes with F). Allocates nothing.
+  void term(const Model& model, Data& data, ConstVec q, const std::vector<double>& row, VecRef out);
+
+ private:
+  ReferenceFrame reference_;
+  std::vector<int> frames_, columns_;
+  Eigen::VectorXd wrenches_;
+};
+
+}  // namespace eom::cli
