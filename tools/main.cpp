@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   register_fk(app, dispatch);
   register_convert(app, dispatch);
   register_id(app, dispatch);
+  register_fd(app, dispatch);
 
   std::string commands;
   for (const CLI::App* command : app.get_subcommands({})) {

@@ -237,3 +237,41 @@ TEST_CASE("eom fk --frames reads only the joints that move the frames", "[cli][e
         eom_output("fk robots/ur5.urdf trajectories/ur5_wave.csv --frames upper_arm_link"));
   std::filesystem::remove(shoulders);
 }
+
+// eom fd inverts eom id: on every shipped trajectory, the accelerations come back to round-off,
+// and eom id of eom fd's output gives the torques back
+TEST_CASE("eom fd after eom id gives the accelerations back, and eom id the torques", "[cli][fd]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"robots/iiwa14.urdf", "trajectories/iiwa14_wave.csv"},
+      {"robots/panda.urdf", "trajectories/panda_wave.csv"},
+      {"robots/planar_3r.urdf", "trajectories/planar_3r_wave.csv"},
+      {"robots/solo12.urdf --floating-base", "trajectories/solo12_floating_walk.csv"},
+      {"robots/ur5.urdf", "trajectories/ur5_wave.csv"},
+      {"tests/data/robots/mixed_joints.urdf", "tests/data/id/mixed_joints.csv"},
+  };
+  for (const auto& [robot, table] : cases) {
+    INFO(table);
+    const Table tau = run_eom(std::string("id ") + robot + " " + table + " --keep-input", "fd_tau");
+    const std::string tau_path = (std::filesystem::temp_directory_path() / "eom_check_fd_tau.csv").string();
+    write_table(tau, tau_path, Format::csv);
+    const Table acc = run_eom(std::string("fd ") + robot + " " + tau_path, "fd_acc");
+    const std::string acc_path = (std::filesystem::temp_directory_path() / "eom_check_fd_acc.csv").string();
+    write_table(acc, acc_path, Format::csv);
+    const Table back = run_eom(std::string("id ") + robot + " " + acc_path, "fd_back");
+    REQUIRE(acc.rows() == tau.rows());
+    for (const auto& name : acc.header.names) {
+      if (name.rfind("a.", 0) != 0) continue;
+      for (int r = 0; r < acc.rows(); r += 7) {
+        CHECK(column(acc, r, name) == Approx(column(tau, r, name)).epsilon(1e-9).margin(1e-9));
+      }
+    }
+    for (const auto& name : back.header.names) {
+      if (name.rfind("tau.", 0) != 0) continue;
+      for (int r = 0; r < back.rows(); r += 7) {
+        CHECK(column(back, r, name) == Approx(column(tau, r, name)).epsilon(1e-9).margin(1e-9));
+      }
+    }
+    std::filesystem::remove(tau_path);
+    std::filesystem::remove(acc_path);
+  }
+}

@@ -1,0 +1,103 @@
+// eom fd: forward dynamics for every row: the accelerations a that the joint forces tau produce
+// at (q, v), with friction and external wrenches as eom id reads them, so that eom id on the
+// output gives tau back.
+
+#include <eom/columns.hpp>
+#include <eom/data.hpp>
+#include <eom/dynamics.hpp>
+#include <eom/errors.hpp>
+
+#include "cli.hpp"
+#include "forces.hpp"
+#include "row_engine.hpp"
+
+namespace eom::cli {
+namespace {
+
+struct FdOptions {
+  RowOptions rows;
+  ForceOptions forces;
+};
+
+class FdTask final : public RowTask {
+ public:
+  FdTask(const Model& model, const Friction& friction, const FdOptions& opt, const Header& in,
+         const std::string& file)
+      : model_(model),
+        friction_(friction),
+        opt_(opt),
+        tau_columns_(bind_columns(in, coordinate_columns(model, "tau", Space::tau), file)),
+        wrenches_(model, in, file, opt.forces),
+        data_(model),
+        tau_(model.nv),
+        term_(model.nv) {
+    // the state beside its accelerations, so that the output is eom id's input
+    for (const char* prefix : {"q", "v"}) {
+      for (auto& n : coordinate_columns(model, prefix, prefix[0] == 'q' ? Space::q : Space::v)) {
+        columns.push_back(std::move(n));
+      }
+    }
+    for (auto& n : coordinate_columns(model, "a", Space::v)) columns.push_back(std::move(n));
+  }
+
+  void compute(const Sample& s, double* out) override {
+    const auto v = s.dq.col(0);
+    gather(s.row, tau_columns_, tau_);
+    // M a + c + g = tau - friction + J^T F: what drives the joints once friction and the
+    // environment have taken their share (the terms eom id adds, taken back)
+    if (opt_.forces.friction) {
+      friction_torque(friction_, v, term_);
+      tau_ -= term_;
+    }
+    if (!wrenches_.empty()) {
+      wrenches_.term(model_, data_, s.q, s.row, term_);
+      tau_ -= term_;
+    }
+    const Eigen::VectorXd& a = aba(model_, data_, s.q, v, tau_);
+    for (int i = 0; i < model_.nq; ++i) *out++ = s.q[i];
+    for (int i = 0; i < model_.nv; ++i) *out++ = v[i];
+    for (int i = 0; i < model_.nv; ++i) *out++ = a[i];
+  }
+
+ private:
+  const Model& model_;
+  const Friction& friction_;
+  const FdOptions& opt_;
+  const std::vector<int> tau_columns_;
+  ExternalWrenches wrenches_;
+  Data data_;
+  Eigen::VectorXd tau_, term_;
+};
+
+int run_fd(const FdOptions& opt, Streams& io) {
+  const Model model = load_robot(opt.rows);
+  const Friction friction = load_friction(model, opt.forces);
+  RowCommand command;
+  command.name = "fd";
+  command.order = 1;
+  command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
+    return std::make_unique<FdTask>(model, friction, opt, header, file);
+  };
+  return run_rows(opt.rows, model, command, io);
+}
+
+}  // namespace
+
+void register_fd(CLI::App& app, Dispatch& dispatch) {
+  auto opt = std::make_shared<FdOptions>();
+  CLI::App* cmd = add_command(
+      app, "fd",
+      "Forward dynamics (articulated-body algorithm) for every row: the accelerations that the\n"
+      "joint forces produce. Reads q.<joint>, v.<joint> (derived from q and t when absent),\n"
+      "tau.<joint> and optional wrench.<frame>.*; writes t, q.*, v.* and a.<joint>.",
+      {"eom fd robots/ur5.urdf ur5_tau.csv -o ur5_acc.csv",
+       "eom id robots/ur5.urdf trajectories/ur5_wave.csv --keep-input | eom fd robots/ur5.urdf - "
+       "| eom id robots/ur5.urdf -",
+       "eom fd robots/block.urdf tests/data/fd/block_pushed.csv --friction"});
+  add_robot_options(*cmd, opt->rows.robot);
+  add_row_options(*cmd, opt->rows, true);
+  add_force_options(*cmd, opt->forces);
+  dispatch.on(cmd, [opt](Streams& io) { return run_fd(*opt, io); });
+}
+
+}  // namespace eom::cli
