@@ -94,6 +94,7 @@ void refuse_to_replace_inputs(const std::vector<std::string>& tables, const std:
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
                       const std::vector<std::string>& examples) {
   CLI::App* cmd = app.add_subcommand(name, description);
+  if (examples.empty()) return cmd;
   std::string footer = "Examples:";
   for (const auto& example : examples) footer += "\n  " + example;
   cmd->footer(footer);

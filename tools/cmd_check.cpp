@@ -150,7 +150,7 @@ int run_check(const CheckOptions& opt, Streams& io) {
 
 void register_check(CLI::App& app, Dispatch& dispatch) {
   auto opt = std::make_shared<CheckOptions>();
-  CLI::App* cmd = app.add_subcommand("check", "Validate robot model files (URDF)");
+  CLI::App* cmd = add_command(app, "check", "Validate robot model files (URDF)", {});
   cmd->add_option("ROBOT", opt->paths, "Robot model files (URDF); - reads stdin")->required();
   cmd->add_flag("--strict", opt->strict, "Fail on warnings too");
   cmd->add_option("--format", opt->format, "Report format")
@@ -174,7 +174,10 @@ void register_check(CLI::App& app, Dispatch& dispatch) {
       "--format json: one array, per file {file, status: ok|failed|unreadable, errors and\n"
       "warnings: [{line, message}], links, joints, moving_joints, total_mass}; no --quiet.\n"
       "Exit: 0 every file passes; 1 a check failed (an error, or a warning under --strict);\n"
-      "2 a file cannot be read or parsed (wins over 1), or a usage error.");
+      "2 a file cannot be read or parsed (wins over 1), or a usage error.\n"
+      "Examples:\n"
+      "  eom check robots/*.urdf\n"
+      "  eom check --strict --format json robots/iiwa14.urdf");
   dispatch.on(cmd, [opt](Streams& io) { return run_check(*opt, io); });
 }
 

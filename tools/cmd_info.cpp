@@ -143,8 +143,10 @@ int run_info(const InfoOptions& opt, Streams& io) {
 
 void register_info(CLI::App& app, Dispatch& dispatch) {
   auto opt = std::make_shared<InfoOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "info", "Model summary: nq, nv, joints (type, axis, limits, q/v offsets), frames, masses");
+  CLI::App* cmd = add_command(
+      app, "info", "Model summary: nq, nv, joints (type, axis, limits, q/v offsets), frames, masses",
+      {"eom info robots/panda.urdf",
+       "eom info robots/solo12.urdf --floating-base --format json | jq '.joints[].q_columns'"});
   add_robot_options(*cmd, opt->robot);
   cmd->add_option("--format", opt->format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <string>
 
 #include <unistd.h>
 
@@ -25,6 +26,10 @@ extern "C" void on_signal(int signal) {
 const char* unknown_subcommand(const CLI::App& app, int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     if (argv[k][0] == '-') continue;
+    if (k == 1 && std::string(argv[k]) == "help") {
+      if (argc == 2) return nullptr;
+      k = 2;
+    }
     for (const CLI::App* command : app.get_subcommands({})) {
       if (command->check_name(argv[k])) return nullptr;
     }
@@ -56,7 +61,21 @@ int main(int argc, char** argv) {
   for (const CLI::App* command : app.get_subcommands({})) {
     commands += (commands.empty() ? "" : ", ") + command->get_name();
   }
-  app.footer("Subcommands: " + commands + ". 'eom <subcommand> --help' describes each.");
+  app.footer("Subcommands: " + commands +
+             ". 'eom help <subcommand>' or 'eom <subcommand> --help' describes each.\n");
+  // eom help [SUBCOMMAND]: the same as --help
+  if (argc >= 2 && std::string(argv[1]) == "help") {
+    if (argc == 2) {
+      std::cout << app.help();
+      return kExitOk;
+    }
+    for (const CLI::App* command : app.get_subcommands({})) {
+      if (command->check_name(argv[2])) {
+        std::cout << command->help("eom");
+        return kExitOk;
+      }
+    }
+  }
   if (const char* word = unknown_subcommand(app, argc, argv)) {
     std::cerr << "eom: error: unknown subcommand '" << word << "'; the subcommands are " << commands
               << '\n';

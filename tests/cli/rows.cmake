@@ -41,4 +41,4 @@ eom_cli_test(NAME rows-jobs-out-of-range
              ARGS id robots/ur5.urdf trajectories/ur5_wave.csv --jobs -1
              RC 2 STDERR_REGEX "--jobs: Value -1 not in range 0 to 4096")
 eom_cli_test(NAME rows-unknown-subcommand
-             ARGS bogus RC 2 STDERR_REGEX "eom: error: unknown subcommand 'bogus'; the subcommands are info, check, fk, convert, id")
+             ARGS bogus RC 2 STDERR_REGEX "eom: error: unknown subcommand 'bogus'; the subcommands are info, check, fk, convert, id, fd")

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Bash completion (completions/eom.bash) against the built eom: subcommands, options, frame and
+# joint names read from the ROBOT on the command line. Usage: completion.sh EOM SOURCE_DIR
+set -uo pipefail
+eom=$1
+src=$2
+# shellcheck source=/dev/null
+source "$src/completions/eom.bash"
+complete_words() {
+  COMP_WORDS=("$@")
+  COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMPREPLY=()
+  _eom
+  echo "${COMPREPLY[*]}"
+}
+expect() {
+  local want=$1
+  shift
+  local got
+  got=$(complete_words "$@")
+  [ "$got" = "$want" ] || { echo "FAILED: '$*' completed to '$got', expected '$want'"; exit 1; }
+}
+ur5=$src/robots/ur5.urdf
+expect "fk fd" "$eom" f
+expect "tool0" "$eom" fk "$ur5" x.csv --frames too
+expect "tool0,wrist_1_link tool0,wrist_2_link tool0,wrist_3_link" "$eom" fk "$ur5" x.csv --frames tool0,wri
+expect "--friction --friction-file --friction-smoothing --from" "$eom" id "$ur5" x.csv --fr
+expect "json" "$eom" id "$ur5" x.csv --format j
+echo "ok: completion"
