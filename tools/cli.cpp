@@ -105,6 +105,23 @@ void warn(Streams& io, const std::string& command, const std::string& message) {
   io.err << "eom " << command << ": warning: " << message << '\n';
 }
 
+void register_commands(CLI::App& app, Dispatch& dispatch) {
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "eom 0.1.0\n");
+  register_info(app, dispatch);
+  register_check(app, dispatch);
+  register_fk(app, dispatch);
+  register_convert(app, dispatch);
+  register_id(app, dispatch);
+  register_fd(app, dispatch);
+  std::string commands;
+  for (const CLI::App* command : app.get_subcommands({})) {
+    commands += (commands.empty() ? "" : ", ") + command->get_name();
+  }
+  app.footer("Subcommands: " + commands +
+             ". 'eom help <subcommand>' or 'eom <subcommand> --help' describes each.\n");
+}
+
 int Dispatch::run_selected(Streams& io, std::string& name) const {
   for (const auto& [command, action] : actions_) {
     if (command->parsed()) {

@@ -82,6 +82,9 @@ class Dispatch {
   std::vector<std::pair<CLI::App*, Action>> actions_;
 };
 
+/// The eom application: every subcommand registered, with the shared footer.
+void register_commands(CLI::App& app, Dispatch& dispatch);
+
 // one register function per tools/cmd_<name>.cpp
 void register_info(CLI::App& app, Dispatch& dispatch);
 void register_check(CLI::App& app, Dispatch& dispatch);

@@ -47,22 +47,16 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_signal);
 
   CLI::App app{"eom: equations of motion for robots described in URDF", "eom"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", "eom 0.1.0");
   Dispatch dispatch;
-  register_info(app, dispatch);
-  register_check(app, dispatch);
-  register_fk(app, dispatch);
-  register_convert(app, dispatch);
-  register_id(app, dispatch);
-  register_fd(app, dispatch);
-
+  register_commands(app, dispatch);
   std::string commands;
   for (const CLI::App* command : app.get_subcommands({})) {
     commands += (commands.empty() ? "" : ", ") + command->get_name();
   }
-  app.footer("Subcommands: " + commands +
-             ". 'eom help <subcommand>' or 'eom <subcommand> --help' describes each.\n");
+  if (argc == 1) {
+    std::cerr << app.help();
+    return kExitUsage;
+  }
   // eom help [SUBCOMMAND]: the same as --help
   if (argc >= 2 && std::string(argv[1]) == "help") {
     if (argc == 2) {
