@@ -210,8 +210,13 @@ void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, Co
     Mat6& IA = data.IA[i];
     if (jnt.nv == 1) {
       const Motion& S = data.oS[i];
-      const Vec6 U = IA * S.vector();
-      const double D = U.head<3>().dot(S.lin) + U.tail<3>().dot(S.ang);
+      // U = IA S and IA c in one product
+      Eigen::Matrix<double, 6, 2> Sc;
+      Sc.col(0) = S.vector();
+      Sc.col(1) = data.c[i].vector();
+      const Eigen::Matrix<double, 6, 2> IASc = IA * Sc;
+      const Vec6 U = IASc.col(0);
+      const double D = U.dot(Sc.col(0));
       double Dinv = 0;
       if (pivot_ok(D, IA)) {
         Dinv = 1 / D;
@@ -225,12 +230,12 @@ void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, Co
       data.oDinv[i] = Dinv;
       data.ou[i] = u;
       if (p == 0) continue;
-      // pa = pA + IA c + U D^-1 (u - U^T c), Ia = IA - U D^-1 U^T
-      const Vec6 c = data.c[i].vector();
-      const Vec6 pa = IA * c + U * ((u - U.dot(c)) * Dinv);
+      // pa = pA + IA c + U D^-1 (u - U^T c), Ia = IA - U D^-1 U^T, both added to the parent's
+      const Vec6 pa = IASc.col(1) + U * ((u - U.dot(Sc.col(1))) * Dinv);
       data.pA[p] += data.pA[i] + Force::from(pa);
-      data.IA[p] += IA;
-      data.IA[p].noalias() -= (Dinv * U) * U.transpose();
+      const Vec6 DU = Dinv * U;
+      Mat6& IAp = data.IA[p];
+      for (int k = 0; k < 6; ++k) IAp.col(k) += IA.col(k) - U[k] * DU;
     } else if (p == 0 && jnt.kind == JointKind::floating) {
       // a free-flyer on the world: solved directly in the last pass, IA oa = f - pA
       continue;
