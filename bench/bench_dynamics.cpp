@@ -1,5 +1,6 @@
-// Per-call time of rnea, crba, nonlinear_effects and aba on shipped and reference robots.
-// Run: build/bench/bench_dynamics --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// Per-call time of rnea, crba, nonlinear_effects, aba and forward_dynamics_crba on shipped and
+// reference robots. Run: build/bench/bench_dynamics --benchmark_repetitions=5
+// --benchmark_report_aggregates_only=true
 
 #include <benchmark/benchmark.h>
 
@@ -25,11 +26,12 @@ const Robot kRobots[] = {
     {"panda", EOM_SOURCE_DIR "/robots/panda.urdf", false},
     {"iiwa14", EOM_SOURCE_DIR "/robots/iiwa14.urdf", false},
     {"talos_left_arm", EOM_SOURCE_DIR "/tests/data/robots/talos_left_arm.urdf", false},
+    {"anymal", EOM_SOURCE_DIR "/tests/data/robots/anymal.urdf", false},
     {"anymal_floating", EOM_SOURCE_DIR "/tests/data/robots/anymal.urdf", true},
     {"solo12_floating", EOM_SOURCE_DIR "/robots/solo12.urdf", true},
 };
 
-enum class Algorithm { rnea, crba, nle, aba };
+enum class Algorithm { rnea, crba, nle, aba, fd_crba };
 
 void run(benchmark::State& state, const Robot& robot, Algorithm algorithm) {
   eom::UrdfOptions options;
@@ -60,6 +62,9 @@ void run(benchmark::State& state, const Robot& robot, Algorithm algorithm) {
       case Algorithm::aba:
         benchmark::DoNotOptimize(eom::aba(model, data, q[k], v[k], a[k]).data());
         break;
+      case Algorithm::fd_crba:
+        benchmark::DoNotOptimize(eom::forward_dynamics_crba(model, data, q[k], v[k], a[k]).data());
+        break;
     }
     k = (k + 1) % kStates;
   }
@@ -72,6 +77,8 @@ const int kRegistered = [] {
     benchmark::RegisterBenchmark((std::string("crba/") + r.name).c_str(), run, r, Algorithm::crba);
     benchmark::RegisterBenchmark((std::string("nle/") + r.name).c_str(), run, r, Algorithm::nle);
     benchmark::RegisterBenchmark((std::string("aba/") + r.name).c_str(), run, r, Algorithm::aba);
+    benchmark::RegisterBenchmark((std::string("fd_crba/") + r.name).c_str(), run, r,
+                                 Algorithm::fd_crba);
   }
   return 0;
 }();

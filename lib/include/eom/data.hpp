@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 
 #include "eom/model.hpp"
@@ -27,24 +28,31 @@ struct Data {
   std::vector<InertiaMoments> bYcrb;  // composite rigid-body inertias, base axes     (njoints)
   std::vector<Motion> bS;  // columns of the motion subspaces, base axes                (nv)
   std::vector<Force> bF;   // F = IC_i S_i for each column of S_i, base axes            (nv)
-  // ABA: articulated-body quantities in each joint's frame                           (njoints)
+  // ABA: articulated-body quantities in world axes at the world origin               (njoints)
   std::vector<Mat6> IA;           // articulated inertias
   std::vector<Force> pA;          // articulated bias forces
   std::vector<Motion> c;          // velocity-product accelerations v_i x S qd
-  std::vector<MotionSubspace> U;  // IA S (6 x nv_i)
+  std::vector<MotionSubspace> U;  // IA S (6 x nv_i), joints of several dofs
   std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> Dinv;  // (S^T U)^-1
   std::vector<Vec6> u;  // tau_i - S^T pA, first nv_i entries
   // joint space
-  Eigen::VectorXd tau;                // (nv) result of rnea / nonlinear_effects / gravity_torque
-  Eigen::VectorXd g;                  // (nv) generalized gravity, when computed separately
-  Eigen::VectorXd qdd;                // (nv) result of aba
-  Eigen::MatrixXd M;                  // (nv x nv) joint-space inertia, full symmetric
+  Eigen::VectorXd tau;  // (nv) result of rnea / nonlinear_effects / gravity_torque
+  Eigen::VectorXd g;    // (nv) generalized gravity, when computed separately
+  Eigen::VectorXd qdd;  // (nv) result of aba
+  Eigen::MatrixXd M;    // (nv x nv) joint-space inertia, full symmetric
   Eigen::Matrix<double, 6, Eigen::Dynamic> J;  // (6 x nv) frame Jacobian
   // centre of mass and energy
   Vec3 com = Vec3::Zero();  // world centre of mass of the moving bodies
   double mass = 0;          // mass of the moving bodies
   double kinetic_energy = 0;
   double potential_energy = 0;
+  // forward dynamics (dynamics.hpp: aba in world axes, forward_dynamics_crba)       (njoints)
+  std::vector<Motion> ov, oa;         // twists and spatial accelerations, world axes and origin
+  std::vector<Motion> oS;             // 1-DoF joints: S in world axes
+  std::vector<Vec6> oU;               // 1-DoF joints: U = IA S
+  std::vector<double> oDinv, ou;      // 1-DoF joints: 1 / D and u
+  std::vector<MotionSubspace> Sw;     // joints of several dofs: S in world axes (6 x nv_i)
+  Eigen::LLT<Eigen::MatrixXd> M_llt;  // (nv x nv) Cholesky factor of M
 };
 
 }  // namespace eom

@@ -34,10 +34,25 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q);
 
 /// Forward dynamics by the articulated-body algorithm (Featherstone 2008, Table 7.1):
-/// qdd = M(q)^-1 (tau - C(q, v) v - g(q)) in O(n). q (nq), v, tau (nv). Fills data.liMi,
-/// data.oMi, data.v, data.a and the ABA fields; returns data.qdd (nv). Throws NumericalError
-/// naming the joint when a joint moves no inertia along its motion (M singular).
+/// qdd = M(q)^-1 (tau - C(q, v) v - g(q)) in O(n). q (nq), v, tau (nv). Works in world axes (as
+/// Pinocchio 3 does), so it fills data.liMi, data.oMi and the ABA fields (data.ov, data.oa, ...),
+/// not data.v / data.a; returns data.qdd (nv). Throws NumericalError naming the joint when a
+/// joint moves no inertia along its motion (M singular).
 const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau);
+
+/// Forward dynamics by an independent path (Lynch and Park, Modern Robotics, section 8.1 / 9.5
+/// usage): M(q) from crba, the bias C(q, v) v + g(q) from rnea with a = 0, then a Cholesky solve
+/// M qdd = tau - bias in data.M_llt. O(n^3), agrees with aba to round-off. Fills data.M,
+/// data.tau (the bias) and returns data.qdd (nv). Throws NumericalError naming the joint when M
+/// is singular.
+const Eigen::VectorXd& forward_dynamics_crba(const Model& model, Data& data, ConstVec q, ConstVec v,
+                                             ConstVec tau);
+
+/// The joints that move no mass or inertia along their motion at a generic configuration (two
+/// random configurations, fixed seeds): M(q) is singular and forward dynamics undefined when this
+/// is not empty. Joint indices in model order (names in model.joint_names). Allocates; for
+/// checking a model once, before any row.
+std::vector<int> joints_without_inertia(const Model& model);
 
 /// Joint friction, the generalized force the actuators must add to overcome it:
 /// tau_f = Fv v + Fs sgn(v) (viscous Fv from URDF damping, Coulomb Fs from URDF friction). With

@@ -1,0 +1,298 @@
+// Simulation: controllers against closed forms, friction against the sliding block's closed form
+// (S. Caron, "Equations of motion", the sliding-block example), events, blow-up detection, and no
+// allocation per step.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <eom/configuration.hpp>
+#include <eom/data.hpp>
+#include <eom/dynamics.hpp>
+#include <eom/errors.hpp>
+#include <eom/simulate.hpp>
+#include <eom/urdf.hpp>
+
+#include "allocations.hpp"
+#include "paths.hpp"
+
+using namespace eom;
+using namespace eom::test;
+
+namespace {
+
+const std::string kSourceDirRoot = kRobotsDir + "/..";
+
+// the block: m = 2 kg on a prismatic joint, Coulomb friction F = 5.886 N (robots/README.md)
+constexpr double kBlockMass = 2.0, kBlockFriction = 5.886;
+
+Eigen::VectorXd vec1(double x) { return Eigen::VectorXd::Constant(1, x); }
+
+// iiwa14_wave: q_j = c_j + A_j cos(w_j t + phi_j) (trajectories/README.md)
+struct Wave {
+  Eigen::VectorXd A, w, phi, c;
+  void at(double t, VecRef q, VecRef v, VecRef a) const {
+    for (Eigen::Index j = 0; j < A.size(); ++j) {
+      const double x = w[j] * t + phi[j];
+      q[j] = c[j] + A[j] * std::cos(x);
+      v[j] = -A[j] * w[j] * std::sin(x);
+      a[j] = -A[j] * w[j] * w[j] * std::cos(x);
+    }
+  }
+};
+
+Wave iiwa_wave() {
+  Wave wave;
+  wave.A.resize(7);
+  wave.w.resize(7);
+  wave.phi.resize(7);
+  wave.c.setZero(7);
+  wave.A << 0.6, 0.6, 0.6, 0.38580246913580246, 0.5824372759856631, 0.5357142857142857,
+      0.4807692307692308;
+  wave.w << 0.9424777960769379, 1.1938052083641213, 1.4451326206513047, 1.6964600329384885,
+      1.9477874452256718, 2.199114857512855, 2.4504422698000385;
+  wave.phi << 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0;
+  return wave;
+}
+
+// rows t, q (7), v (7), a (7) of trajectories/iiwa14_wave.csv
+std::vector<Eigen::VectorXd> read_wave_csv() {
+  std::ifstream in(kSourceDirRoot + "/trajectories/iiwa14_wave.csv");
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<Eigen::VectorXd> rows;
+  while (std::getline(in, line)) {
+    std::stringstream s(line);
+    std::string cell;
+    Eigen::VectorXd row(22);
+    for (int k = 0; k < 22 && std::getline(s, cell, ','); ++k) row[k] = std::stod(cell);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("the iiwa14_wave formula reproduces the shipped table", "[simulate]") {
+  const Wave wave = iiwa_wave();
+  const auto rows = read_wave_csv();
+  REQUIRE(rows.size() == 3001);
+  Eigen::VectorXd q(7), v(7), a(7);
+  for (const auto& row : rows) {
+    wave.at(row[0], q, v, a);
+    CHECK((q - row.segment(1, 7)).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((v - row.segment(8, 7)).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((a - row.segment(15, 7)).cwiseAbs().maxCoeff() < 1e-12);
+  }
+}
+
+TEST_CASE("computed-torque control of the iiwa follows e'' + Kd e' + Kp e = 0",
+          "[simulate][controller]") {
+  const Model model = load_urdf(kRobotsDir + "/iiwa14.urdf");
+  const Wave wave = iiwa_wave();
+  // critically damped error dynamics: Kp = w^2, Kd = 2 w, so from e(0) = e0, e'(0) = 0 each
+  // coordinate follows e(t) = e0 (1 + w t) exp(-w t) exactly
+  const double w = 20, e0 = 0.01;
+  ComputedTorque control(
+      model, [&](double t, VecRef q, VecRef v, VecRef a) { wave.at(t, q, v, a); },
+      Eigen::VectorXd::Constant(7, w * w), Eigen::VectorXd::Constant(7, 2 * w));
+  Eigen::VectorXd q0(7), v0(7), a0(7);
+  wave.at(0, q0, v0, a0);
+  q0.array() -= e0;
+  std::vector<double> times;
+  for (int k = 0; k <= 300; ++k) times.push_back(0.01 * k);
+  double worst = 0;
+  Eigen::VectorXd q_ref(7), v_ref(7), a_ref(7);
+  Simulator sim(model);
+  SimulationOptions options;
+  options.integrator = Integrator::rk4;
+  options.dt = 1e-3;
+  sim.run(control, q0, v0, 0, 3.0, options, times,
+          [&](double t, ConstVec q, ConstVec, ConstVec, ConstVec) {
+            wave.at(t, q_ref, v_ref, a_ref);
+            const double expected = e0 * (1 + w * t) * std::exp(-w * t);
+            worst = std::max(worst, ((q_ref - q).array() - expected).abs().maxCoeff());
+          });
+  // the only error left is RK4's truncation on the error dynamics, whose fastest rate is w:
+  // globally about T w (w h)^4 / 5! e0 = 3 * 20 * 1.6e-7 / 120 * 0.01 ~ 1e-9 (measured: 2e-11)
+  INFO("worst deviation from the closed form " << worst);
+  CHECK(worst < 1e-9);
+  CHECK(sim.stats().steps == 3000);
+}
+
+TEST_CASE("gravity compensation holds a pose", "[simulate][controller]") {
+  const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
+  Rng rng(5);
+  const Eigen::VectorXd q0 = random_configuration(model, rng);
+  Simulator sim(model);
+  GravityCompensation hold;
+  SimulationOptions options;
+  sim.run(hold, q0, Eigen::VectorXd::Zero(model.nv), 0, 2.0, options);
+  CHECK((sim.q() - q0).cwiseAbs().maxCoeff() < 1e-10);
+  CHECK(sim.v().cwiseAbs().maxCoeff() < 1e-10);
+  // without it the arm falls
+  ZeroTorque zero;
+  sim.run(zero, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.5, options);
+  CHECK((sim.q() - q0).cwiseAbs().maxCoeff() > 1e-2);
+}
+
+TEST_CASE("PD to a set-point settles there", "[simulate][controller]") {
+  const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
+  Rng rng(6);
+  const Eigen::VectorXd goal = random_configuration(model, rng);
+  PD pd(model, set_point(goal), Eigen::VectorXd::Constant(model.nv, 400),
+        Eigen::VectorXd::Constant(model.nv, 60), true);
+  Simulator sim(model);
+  SimulationOptions options;
+  options.integrator = Integrator::rk45;
+  sim.run(pd, neutral(model), Eigen::VectorXd::Zero(model.nv), 0, 10.0, options);
+  CHECK(difference(model, sim.q(), goal).cwiseAbs().maxCoeff() < 1e-4);
+}
+
+TEST_CASE("the sliding block matches its closed form", "[simulate][friction]") {
+  const Model model = load_urdf(kRobotsDir + "/block.urdf");
+  REQUIRE(model.friction[0] == kBlockFriction);
+  const double decel = kBlockFriction / kBlockMass;  // mu_k g
+  Simulator sim(model);
+  SimulationOptions options;
+  options.friction = true;
+  options.dt = 1e-3;
+
+  SECTION("sliding freely: decelerates at mu g, stops at v0^2 / (2 mu g) and stays") {
+    const double v0 = 1.0, t_stop = v0 / decel, x_stop = v0 * v0 / (2 * decel);
+    std::vector<double> times;
+    for (int k = 0; k <= 100; ++k) times.push_back(0.01 * k);
+    double worst_sliding = 0, worst_stopped = 0;
+    ZeroTorque zero;
+    sim.run(zero, vec1(0), vec1(v0), 0, 1.0, options, times,
+            [&](double t, ConstVec q, ConstVec v, ConstVec, ConstVec) {
+              if (t < t_stop - options.dt) {
+                // x = v0 t - mu g t^2 / 2: RK4 is exact on a parabola
+                worst_sliding =
+                    std::max({worst_sliding, std::abs(q[0] - (v0 * t - decel * t * t / 2)),
+                              std::abs(v[0] - (v0 - decel * t))});
+              } else if (t > t_stop + options.dt) {
+                worst_stopped = std::max(worst_stopped, std::abs(q[0] - x_stop));
+              }
+            });
+    CHECK(worst_sliding < 1e-12);
+    // sgn(v) switches inside a step: the stop is resolved to within one step, and at rest v
+    // chatters within h mu g about 0, moving x by at most that much times h per step
+    CHECK(worst_stopped < options.dt * v0);
+    CHECK(std::abs(sim.v()[0]) <= options.dt * decel);
+  }
+  SECTION("pushed harder than friction: accelerates at (u - F) / m") {
+    const double u = 10, v0 = 0.5, acc = (u - kBlockFriction) / kBlockMass;
+    ConstantTorque push(vec1(u));
+    sim.run(push, vec1(0), vec1(v0), 0, 1.0, options);
+    CHECK(sim.q()[0] == Approx(v0 + acc / 2).epsilon(1e-12));
+    CHECK(sim.v()[0] == Approx(v0 + acc).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("saturation clips at the effort limit and counts", "[simulate]") {
+  const Model model = load_urdf(kRobotsDir + "/block.urdf");
+  Simulator sim(model);
+  SimulationOptions options;
+  options.saturate = true;
+  ConstantTorque push(vec1(100));  // effort limit 50 N
+  const auto& stats = sim.run(push, vec1(0), vec1(0), 0, 0.1, options);
+  CHECK(sim.v()[0] == Approx(50 / kBlockMass * 0.1).epsilon(1e-12));
+  CHECK(stats.steps == 100);
+  CHECK(stats.saturated_steps == 100);
+  CHECK(stats.saturated_per_joint[0] == 100);
+}
+
+TEST_CASE("position-limit events say when and which joint leaves its limits", "[simulate]") {
+  const Model model = load_urdf(kRobotsDir + "/block.urdf");  // limits +-10 m
+  Simulator sim(model);
+  SimulationOptions options;
+  ZeroTorque zero;
+  for (const Integrator integrator : {Integrator::rk4, Integrator::rk45}) {
+    options.integrator = integrator;
+    const auto& stats = sim.run(zero, vec1(9.9), vec1(1.0), 0, 0.3, options);
+    REQUIRE(stats.limit_events.size() == 1);
+    const LimitEvent& e = stats.limit_events[0];
+    CHECK(e.t == Approx(0.1).epsilon(1e-9));
+    CHECK(model.joint_names[e.joint] == "slide");
+    CHECK(e.upper);
+    CHECK(e.leaving);
+  }
+}
+
+TEST_CASE("a blow-up is a NumericalError naming the time and the joint", "[simulate]") {
+  const Model model = load_urdf(kRobotsDir + "/block.urdf");
+  Simulator sim(model);
+  TorqueCallback bad(
+      [](double t, ConstVec, ConstVec, VecRef tau) { tau[0] = t > 0.5 ? std::nan("") : 0.0; });
+  SimulationOptions options;
+  options.integrator = Integrator::rk4;
+  CHECK_THROWS_AS(sim.run(bad, vec1(0), vec1(0), 0, 1, options), NumericalError);
+  CHECK_THROWS_WITH(sim.run(bad, vec1(0), vec1(0), 0, 1, options),
+                    Catch::Contains("t = 0.5") && Catch::Contains("joint 'slide'"));
+  options.integrator = Integrator::rk45;
+  CHECK_THROWS_WITH(sim.run(bad, vec1(0), vec1(0), 0, 1, options),
+                    Catch::Contains("step size") && Catch::Contains("joint 'slide'"));
+}
+
+TEST_CASE("rk45 dense output agrees with a fine fixed-step run", "[simulate]") {
+  const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
+  Rng rng(9);
+  const Eigen::VectorXd q0 = random_configuration(model, rng), v0 = random_tangent(model, rng);
+  std::vector<double> times;
+  for (int k = 0; k <= 50; ++k) times.push_back(0.02 * k);
+  std::vector<Eigen::VectorXd> dense, fixed;
+  ZeroTorque zero;
+  Simulator sim(model);
+  SimulationOptions options;
+  options.integrator = Integrator::rk45;
+  options.rtol = 1e-10;
+  options.atol = 1e-12;
+  const auto& stats =
+      sim.run(zero, q0, v0, 0, 1.0, options, times,
+              [&](double, ConstVec q, ConstVec, ConstVec, ConstVec) { dense.push_back(q); });
+  CHECK(stats.steps < 1000);  // far fewer steps than the fixed-step run below (10000)
+  options.integrator = Integrator::rk4;
+  options.dt = 1e-4;
+  sim.run(zero, q0, v0, 0, 1.0, options, times,
+          [&](double, ConstVec q, ConstVec, ConstVec, ConstVec) { fixed.push_back(q); });
+  REQUIRE(dense.size() == times.size());
+  REQUIRE(fixed.size() == times.size());
+  for (size_t k = 0; k < times.size(); ++k) {
+    INFO("t = " << times[k]);
+    CHECK((dense[k] - fixed[k]).cwiseAbs().maxCoeff() < 1e-8);
+  }
+}
+
+TEST_CASE("simulation allocates nothing per step", "[simulate][allocation]") {
+  UrdfOptions floating;
+  floating.floating_base = true;
+  const Model model = load_urdf(kRobotsDir + "/solo12.urdf", floating);
+  Rng rng(4);
+  const Eigen::VectorXd q0 = random_configuration(model, rng), v0 = random_tangent(model, rng);
+  Simulator sim(model);
+  // gains soft enough for explicit Euler at 1 ms on the light lower legs
+  PD pd(model, set_point(q0), Eigen::VectorXd::Constant(model.nv, 0.1),
+        Eigen::VectorXd::Constant(model.nv, 0.001), true);
+  ComputedTorque ct(model, set_point(q0), Eigen::VectorXd::Constant(model.nv, 10),
+                    Eigen::VectorXd::Constant(model.nv, 1));
+  std::vector<double> times = {0.0, 0.01, 0.02, 0.05};
+  double sum = 0;
+  const OutputFunction output = [&](double t, ConstVec q, ConstVec, ConstVec, ConstVec) {
+    sum += t + q[0];
+  };
+  for (const Integrator integrator :
+       {Integrator::euler, Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
+    SimulationOptions options;
+    options.integrator = integrator;
+    options.friction = true;
+    options.saturate = true;
+    CHECK(test::allocations_during([&] { sim.run(pd, q0, v0, 0, 0.05, options, times, output); }) ==
+          0);
+    CHECK(test::allocations_during([&] { sim.run(ct, q0, v0, 0, 0.05, options, times, output); }) ==
+          0);
+  }
+  CHECK(std::isfinite(sum));
+}
