@@ -28,6 +28,11 @@ Data::Data(const Model& model)
     U[i].setZero(6, model.joints[i].nv);
     Dinv[i].setZero(model.joints[i].nv, model.joints[i].nv);
   }
+
+  // frame Jacobians (kinematics.hpp)
+  support.assign(model.njoints, 0);
+  ov.assign(model.njoints, Motion::Zero());
+  dJ.setZero(6, model.nv);
 }
 
 }  // namespace eom

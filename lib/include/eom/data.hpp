@@ -35,16 +35,21 @@ struct Data {
   std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> Dinv;  // (S^T U)^-1
   std::vector<Vec6> u;  // tau_i - S^T pA, first nv_i entries
   // joint space
-  Eigen::VectorXd tau;                // (nv) result of rnea / nonlinear_effects / gravity_torque
-  Eigen::VectorXd g;                  // (nv) generalized gravity, when computed separately
-  Eigen::VectorXd qdd;                // (nv) result of aba
-  Eigen::MatrixXd M;                  // (nv x nv) joint-space inertia, full symmetric
+  Eigen::VectorXd tau;  // (nv) result of rnea / nonlinear_effects / gravity_torque
+  Eigen::VectorXd g;    // (nv) generalized gravity, when computed separately
+  Eigen::VectorXd qdd;  // (nv) result of aba
+  Eigen::MatrixXd M;    // (nv x nv) joint-space inertia, full symmetric
   Eigen::Matrix<double, 6, Eigen::Dynamic> J;  // (6 x nv) frame Jacobian
   // centre of mass and energy
   Vec3 com = Vec3::Zero();  // world centre of mass of the moving bodies
   double mass = 0;          // mass of the moving bodies
   double kinetic_energy = 0;
   double potential_energy = 0;
+
+  // frame Jacobians, their time variation and analytical Jacobians (kinematics.hpp)
+  std::vector<int> support;  // joints that support the frame of the last Jacobian, leaf first
+  std::vector<Motion> ov;    // spatial velocities along that path, world axes, world origin
+  Eigen::Matrix<double, 6, Eigen::Dynamic> dJ;  // (6 x nv) time derivative of data.J
 };
 
 }  // namespace eom
