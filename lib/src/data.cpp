@@ -38,6 +38,10 @@ Data::Data(const Model& model)
   }
   // forward dynamics
   for (int i = 1; i < model.njoints; ++i) Sw[i].setZero(6, model.joints[i].nv);
+
+  // frame Jacobians (kinematics.hpp)
+  support.assign(model.njoints, 0);
+  dJ.setZero(6, model.nv);
 }
 
 }  // namespace eom

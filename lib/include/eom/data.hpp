@@ -53,6 +53,11 @@ struct Data {
   std::vector<double> oDinv, ou;      // 1-DoF joints: 1 / D and u
   std::vector<MotionSubspace> Sw;     // joints of several dofs: S in world axes (6 x nv_i)
   Eigen::LLT<Eigen::MatrixXd> M_llt;  // (nv x nv) Cholesky factor of M
+
+  // frame Jacobians, their time variation and analytical Jacobians (kinematics.hpp)
+  std::vector<int> support;  // joints that support the frame of the last Jacobian, leaf first
+  // (ov above: the spatial velocities along that path)
+  Eigen::Matrix<double, 6, Eigen::Dynamic> dJ;  // (6 x nv) time derivative of data.J
 };
 
 }  // namespace eom

@@ -1,0 +1,87 @@
+#include "eom/task_space.hpp"
+
+#include <cmath>
+
+#include "eom/dynamics.hpp"
+#include "eom/errors.hpp"
+#include "sizes.hpp"
+
+namespace eom {
+
+TaskSpaceDynamics::TaskSpaceDynamics(const Model& model, TaskSpaceOptions options)
+    : options_(options),
+      llt_(model.nv),
+      eigen_(options.task.size),
+      J_(Eigen::MatrixXd::Zero(options.task.size, model.nv)),
+      dJ_(Eigen::MatrixXd::Zero(options.task.size, model.nv)),
+      MinvJt_(Eigen::MatrixXd::Zero(model.nv, options.task.size)),
+      Linv_(Eigen::MatrixXd::Zero(options.task.size, options.task.size)),
+      Lambda_(Eigen::MatrixXd::Zero(options.task.size, options.task.size)),
+      Jbar_(Eigen::MatrixXd::Zero(model.nv, options.task.size)),
+      b_(Eigen::VectorXd::Zero(model.nv)),
+      g_(Eigen::VectorXd::Zero(model.nv)),
+      eigenvalues_(Eigen::VectorXd::Zero(options.task.size)),
+      mu_(Eigen::VectorXd::Zero(options.task.size)),
+      p_(Eigen::VectorXd::Zero(options.task.size)),
+      task_bias_(Eigen::VectorXd::Zero(options.task.size)) {
+  if (options.task.size < 1 || options.task.size > 6) throw InputError("a task has 1 to 6 rows");
+}
+
+void TaskSpaceDynamics::compute(const Model& model, Data& data, ConstVec q, ConstVec v, int frame,
+                                ReferenceFrame reference) {
+  const int m = options_.task.size;
+  detail::check_size(J_.cols(), model.nv, "the model's nv (TaskSpaceDynamics was built for)");
+  // M and its Cholesky factor
+  crba(model, data, q);
+  llt_.compute(data.M);
+  if (llt_.info() != Eigen::Success) {
+    throw NumericalError(
+        "the mass matrix is not positive definite: task-space dynamics is "
+        "undefined");
+  }
+  // b = C v and g
+  nonlinear_effects(model, data, q, v);
+  gravity_torque(model, data, q);
+  b_ = data.tau - data.g;
+  g_ = data.g;
+  // J and dJ/dt, task rows
+  frame_jacobian_time_variation(model, data, q, v, frame, reference);
+  for (int k = 0; k < m; ++k) {
+    J_.row(k) = data.J.row(options_.task.rows[k]);
+    dJ_.row(k) = data.dJ.row(options_.task.rows[k]);
+  }
+  // J M^-1 J^T, symmetric by construction
+  MinvJt_ = J_.transpose();
+  llt_.solveInPlace(MinvJt_);
+  Linv_.noalias() = J_ * MinvJt_;
+  Small S = 0.5 * (Linv_ + Linv_.transpose());
+  eigen_.compute(S);
+  eigenvalues_ = eigen_.eigenvalues();
+  const double lambda_max = eigenvalues_[m - 1];
+  threshold_ = options_.tolerance.threshold(lambda_max);
+  rank_ = 0;
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> inv(m);
+  for (int i = 0; i < m; ++i) {
+    const double l = eigenvalues_[i];
+    if (l > threshold_) ++rank_;
+    if (options_.inverse == TaskInverse::truncated) {
+      inv[i] = l > threshold_ ? 1 / l : 0;
+    } else {
+      inv[i] = l / (l * l + threshold_ * threshold_);
+    }
+  }
+  const Small& U = eigen_.eigenvectors();
+  Lambda_.noalias() = U * inv.asDiagonal() * U.transpose();
+  // mu = Lambda (J M^-1 b - dJ v), p = Lambda J M^-1 g
+  llt_.solveInPlace(b_);
+  llt_.solveInPlace(g_);
+  task_bias_.noalias() = J_ * b_;
+  task_bias_.noalias() -= dJ_ * v;
+  mu_.noalias() = Lambda_ * task_bias_;
+  task_bias_.noalias() = J_ * g_;
+  p_.noalias() = Lambda_ * task_bias_;
+  // Jbar = M^-1 J^T Lambda
+  Jbar_.noalias() = MinvJt_ * Lambda_;
+}
+
+}  // namespace eom
