@@ -28,6 +28,20 @@ Data::Data(const Model& model)
     U[i].setZero(6, model.joints[i].nv);
     Dinv[i].setZero(model.joints[i].nv, model.joints[i].nv);
   }
+
+  // partial derivatives (partial_derivatives.hpp)
+  const int nv = model.nv, nj = model.njoints;
+  for (Eigen::MatrixXd* m : {&dtau_dq, &dtau_dv, &dqdd_dq, &dqdd_dv, &Minv, &M_chol}) {
+    m->setZero(nv, nv);
+  }
+  ov.resize(nj);
+  oa.resize(nj);
+  oh.resize(nj);
+  oF.resize(nj);
+  oYcrb.resize(nj);
+  doYcrb.assign(nj, Mat3::Zero());
+  for (auto* m : {&oJ, &dVdq, &dAdq, &dAdv}) m->resize(nv);
+  for (auto* f : {&dFda, &dFdq, &dFdv}) f->resize(nv);
 }
 
 }  // namespace eom

@@ -45,6 +45,20 @@ struct Data {
   double mass = 0;          // mass of the moving bodies
   double kinetic_energy = 0;
   double potential_energy = 0;
+
+  // partial derivatives (partial_derivatives.hpp)
+  Eigen::MatrixXd dtau_dq, dtau_dv;  // (nv x nv) rnea_derivatives: dtau/dq (tangent), dtau/dv
+  Eigen::MatrixXd dqdd_dq, dqdd_dv;  // (nv x nv) aba_derivatives: dqdd/dq (tangent), dqdd/dv
+  Eigen::MatrixXd Minv;              // (nv x nv) M^-1 = dqdd/dtau
+  Eigen::MatrixXd M_chol;            // (nv x nv) Cholesky factor of M (lower triangle)
+  // world-frame recursion of rnea_derivatives                                          (njoints)
+  std::vector<Motion> ov, oa;         // twists and accelerations (gravity included), world
+  std::vector<Force> oh, oF;          // momenta, then of the subtree; net forces, then subtree
+  std::vector<InertiaMoments> oYcrb;  // body, then subtree, inertias about the world origin
+  std::vector<Mat3> doYcrb;  // symmetric part of the inertia variation (see the .cpp)
+  // per column of the motion subspaces, world                                               (nv)
+  std::vector<Motion> oJ, dVdq, dAdq, dAdv;
+  std::vector<Force> dFda, dFdq, dFdv;
 };
 
 }  // namespace eom

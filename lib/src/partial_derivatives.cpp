@@ -1,0 +1,217 @@
+// Analytical partial derivatives of rnea and aba, after J. Carpentier and N. Mansard, "Analytical
+// derivatives of rigid body dynamics algorithms" (RSS 2018), Section III and Algorithm 1.
+//
+// Everything is in world axes about the world origin. A tangent perturbation of joint k moves
+// its subtree rigidly by the twist J_k dq (world column of S_k), so every world quantity X of a
+// body below k changes by J_k x X, except where an ancestor's velocity or acceleration enters:
+// with J = column of S_k, p = parent of k,
+//   dv_i/dq_k = J x (v_i - v_p),  da_i/dq_k = J x (a_i - a_p) - (J x v_p) x (v_i - v_p),
+// and the body force f_i = I_i a_i + v_i x* I_i v_i varies as (the paper's Eq. 12-14)
+//   df_i/dq_k = J x* f_i + I_i dAdq + dY_i dVdq,   df_i/dv_k = I_i dAdv + dY_i J,
+//   dVdq = v_p x J,  dAdq = a_p x J + v_p x dVdq,  dAdv = (v_k + v_p) x J,
+// where dY_i u = u x* I_i v_i + v_i x* I_i u - I_i (v_i x u) is the variation of the inertia.
+// tau_j = J_j^T F_j with F_j the force of the subtree of j; the J x* F term cancels the
+// variation of J_j itself in the rows of j and of its descendants.
+//
+// Expanding dY in linear-first coordinates (h = I v the momentum, s = m c the first moment,
+// I_o the rotational inertia about the origin) it only sees the angular part of u:
+//   dY u = [2 u_w x h_lin; u_w x h_ang + A u_w],
+//   A = [v_w]x I_o - I_o [v_w]x - [v_lin]x [s]x - [s]x [v_lin]x   (symmetric),
+// so the subtree sums need only the subtree momentum and one symmetric 3x3 matrix per joint,
+// not the 6x6 matrix of the paper.
+
+#include "eom/partial_derivatives.hpp"
+
+#include <Eigen/Cholesky>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "eom/dynamics.hpp"
+#include "eom/errors.hpp"
+#include "eom/kinematics.hpp"
+#include "sizes.hpp"
+
+namespace eom {
+namespace {
+
+// dY u for a subtree: momentum h, symmetric part A (see above)
+inline Force inertia_variation(const Force& h, const Mat3& A, const Motion& u) {
+  return {2.0 * u.ang.cross(h.lin), u.ang.cross(h.ang) + A * u.ang};
+}
+// the angular part of dY^T x (its linear part is zero)
+inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Motion& x) {
+  return 2.0 * h.lin.cross(x.lin) + h.ang.cross(x.ang) + A * x.ang;
+}
+
+// the first row of M whose Cholesky pivot vanishes (below threshold), by a plain factorization
+// into data.M_chol: only for the error message, as Eigen's does not tell where it failed
+int singular_row(Data& data, double threshold) {
+  Eigen::MatrixXd& L = data.M_chol;
+  const Eigen::Index n = L.rows();
+  L = data.M;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double x = L(k, k) - L.row(k).head(k).squaredNorm();
+    if (!(x > threshold * threshold)) return static_cast<int>(k);
+    L(k, k) = std::sqrt(x);
+    for (Eigen::Index i = k + 1; i < n; ++i) {
+      L(i, k) = (L(i, k) - L.row(i).head(k).dot(L.row(k).head(k))) / L(k, k);
+    }
+  }
+  return static_cast<int>(n) - 1;
+}
+
+// the Cholesky factor of data.M into data.M_chol and M^-1 = L^-T L^-1 into data.Minv; a
+// vanishing pivot names the joint of its row
+void invert_mass_matrix(const Model& model, Data& data) {
+  data.M_chol = data.M;
+  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(data.M_chol);
+  // the pivots are the square roots of the inertia each coordinate adds to those before it: the
+  // same test as aba's on its articulated inertias
+  const double threshold = 1e-9 * std::sqrt(std::max(1.0, data.M.diagonal().maxCoeff()));
+  if (llt.info() != Eigen::Success || !(data.M_chol.diagonal().minCoeff() > threshold)) {
+    const int k = singular_row(data, threshold);
+    int j = 1;
+    while (j + 1 < model.njoints && model.joints[j + 1].idx_v <= k) ++j;
+    throw NumericalError("joint '" + model.joint_names[j] +
+                         "' moves no mass or inertia along its motion: the mass matrix is "
+                         "singular and forward dynamics is undefined");
+  }
+  data.Minv.setIdentity();
+  data.M_chol.triangularView<Eigen::Lower>().solveInPlace(data.Minv);
+  data.M_chol.transpose().triangularView<Eigen::Upper>().solveInPlace(data.Minv);
+}
+
+}  // namespace
+
+void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec a) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  detail::check_size(a.size(), model.nv, "a");
+  // the world at rest; gravity enters as an upward acceleration of the base
+  data.ov[0] = Motion::Zero();
+  data.oa[0] = Motion{-model.gravity, Vec3::Zero()};
+
+  // forward pass: placements, world twists and accelerations, body inertias, momenta and forces,
+  // the world columns of S and the derivatives of the twists and accelerations they carry
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& jnt = model.joints[i];
+    const int p = model.parent[i], iv = jnt.idx_v, nv = jnt.nv;
+    place_joint(model, data, i, q);
+    const SE3& oMi = data.oMi[i];
+    const Motion& vp = data.ov[p];
+    const Motion& ap = data.oa[p];
+
+    // v_i = v_p + J qd, a_i = a_p + J qdd + v_i x J qd
+    Motion vJ = Motion::Zero(), aJ = Motion::Zero();
+    for (int k = 0; k < nv; ++k) {
+      Motion& J = data.oJ[iv + k];
+      joint_column(jnt, k, oMi, J);
+      vJ += J * v[iv + k];
+      aJ += J * a[iv + k];
+    }
+    const Motion vi = vp + vJ;
+    const Motion ai = ap + aJ + cross(vi, vJ);
+    data.ov[i] = vi;
+    data.oa[i] = ai;
+
+    InertiaMoments& Y = data.oYcrb[i];
+    model.inertia[i].moments(oMi, Y);
+    const Force h = Y * vi;
+    data.oh[i] = h;
+    data.oF[i] = Y * ai + cross_force(vi, h);
+    // the symmetric part of the inertia variation:
+    // [w]x I_o - I_o [w]x = C + C^T with C = [w]x I_o; -[v]x[s]x - [s]x[v]x = 2 (s.v) 1 - s v^T - v s^T
+    Mat3& A = data.doYcrb[i];
+    Mat3 C;
+    for (int c = 0; c < 3; ++c) C.col(c) = vi.ang.cross(Y.I_o.col(c));
+    A.noalias() = C + C.transpose();
+    A.noalias() -= Y.h * vi.lin.transpose() + vi.lin * Y.h.transpose();
+    A.diagonal().array() += 2.0 * Y.h.dot(vi.lin);
+
+    for (int k = 0; k < nv; ++k) {
+      const Motion& J = data.oJ[iv + k];
+      const Motion dV = cross(vp, J);
+      data.dVdq[iv + k] = dV;
+      data.dAdq[iv + k] = cross(ap, J) + cross(vp, dV);
+      // (v_i + v_p) x J; one column is parallel to itself, so v_i x J = v_p x J
+      data.dAdv[iv + k] = nv == 1 ? dV * 2.0 : dV + cross(vi, J);
+    }
+  }
+
+  // backward pass: subtree inertias, momenta, variations and forces; each joint fills its rows
+  for (int i = model.njoints - 1; i > 0; --i) {
+    const Joint& jnt = model.joints[i];
+    const int iv = jnt.idx_v, nv = jnt.nv, end = iv + nv, last = iv + model.nv_subtree[i];
+    const InertiaMoments& Y = data.oYcrb[i];
+    const Force& h = data.oh[i];
+    const Mat3& A = data.doYcrb[i];
+    const Force& F = data.oF[i];
+
+    for (int c = iv; c < end; ++c) {
+      const Motion& J = data.oJ[c];
+      data.tau[c] = F.dot(J);
+      data.dFda[c] = Y * J;
+      data.dFdq[c] = Y * data.dAdq[c] + inertia_variation(h, A, data.dVdq[c]);
+      data.dFdv[c] = Y * data.dAdv[c] + inertia_variation(h, A, J);
+    }
+    // the joint's own block: J_r^T dF_c (the variation of J_r cancels J_c x* F)
+    for (int r = iv; r < end; ++r) {
+      const Motion& J = data.oJ[r];
+      for (int c = iv; c < end; ++c) {
+        data.M(r, c) = data.dFda[c].dot(J);
+        data.dtau_dq(r, c) = data.dFdq[c].dot(J);
+        data.dtau_dv(r, c) = data.dFdv[c].dot(J);
+      }
+    }
+    // the ancestors' rows see the variation of F_i with J_c: dF/dq_c += J_c x* F
+    for (int c = iv; c < end; ++c) data.dFdq[c] += cross_force(data.oJ[c], F);
+
+    for (int r = iv; r < end; ++r) {
+      const Motion& J = data.oJ[r];
+      // descendant columns: J_r^T dF_k
+      for (int k = end; k < last; ++k) {
+        data.M(r, k) = data.M(k, r) = data.dFda[k].dot(J);
+        data.dtau_dq(r, k) = data.dFdq[k].dot(J);
+        data.dtau_dv(r, k) = data.dFdv[k].dot(J);
+      }
+      // ancestor columns: J_r^T (Y dA_k + dY dV_k) = (Y J_r) . dA_k + (dY^T J_r) . dV_k
+      const Force& P = data.dFda[r];
+      const Vec3 Q = inertia_variation_transpose(h, A, J);
+      for (int j = model.parent[i]; j > 0; j = model.parent[j]) {
+        const Joint& anc = model.joints[j];
+        for (int k = anc.idx_v; k < anc.idx_v + anc.nv; ++k) {
+          data.dtau_dq(r, k) = P.dot(data.dAdq[k]) + Q.dot(data.dVdq[k].ang);
+          data.dtau_dv(r, k) = P.dot(data.dAdv[k]) + Q.dot(data.oJ[k].ang);
+        }
+      }
+    }
+
+    const int p = model.parent[i];
+    if (p > 0) {
+      data.oYcrb[p] += Y;
+      data.oh[p] += h;
+      data.doYcrb[p] += A;
+      data.oF[p] += F;
+    }
+  }
+}
+
+const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, ConstVec q) {
+  crba(model, data, q);
+  invert_mass_matrix(model, data);
+  return data.Minv;
+}
+
+void aba_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau) {
+  // qdd first: aba checks the sizes and names a joint that makes M singular
+  aba(model, data, q, v, tau);
+  rnea_derivatives(model, data, q, v, data.qdd);
+  invert_mass_matrix(model, data);
+  // M qdd + b(q, v) = tau  =>  dqdd/dx = -M^-1 dtau/dx at a = qdd
+  data.dqdd_dq.noalias() = -data.Minv * data.dtau_dq;
+  data.dqdd_dv.noalias() = -data.Minv * data.dtau_dv;
+}
+
+}  // namespace eom
