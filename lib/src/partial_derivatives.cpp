@@ -122,7 +122,8 @@ void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Co
     data.oh[i] = h;
     data.oF[i] = Y * ai + cross_force(vi, h);
     // the symmetric part of the inertia variation:
-    // [w]x I_o - I_o [w]x = C + C^T with C = [w]x I_o; -[v]x[s]x - [s]x[v]x = 2 (s.v) 1 - s v^T - v s^T
+    // [w]x I_o - I_o [w]x = C + C^T with C = [w]x I_o; -[v]x[s]x - [s]x[v]x = 2 (s.v) 1 - s v^T - v
+    // s^T
     Mat3& A = data.doYcrb[i];
     Mat3 C;
     for (int c = 0; c < 3; ++c) C.col(c) = vi.ang.cross(Y.I_o.col(c));

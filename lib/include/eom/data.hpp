@@ -35,10 +35,10 @@ struct Data {
   std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> Dinv;  // (S^T U)^-1
   std::vector<Vec6> u;  // tau_i - S^T pA, first nv_i entries
   // joint space
-  Eigen::VectorXd tau;                // (nv) result of rnea / nonlinear_effects / gravity_torque
-  Eigen::VectorXd g;                  // (nv) generalized gravity, when computed separately
-  Eigen::VectorXd qdd;                // (nv) result of aba
-  Eigen::MatrixXd M;                  // (nv x nv) joint-space inertia, full symmetric
+  Eigen::VectorXd tau;  // (nv) result of rnea / nonlinear_effects / gravity_torque
+  Eigen::VectorXd g;    // (nv) generalized gravity, when computed separately
+  Eigen::VectorXd qdd;  // (nv) result of aba
+  Eigen::MatrixXd M;    // (nv x nv) joint-space inertia, full symmetric
   Eigen::Matrix<double, 6, Eigen::Dynamic> J;  // (6 x nv) frame Jacobian
   // centre of mass and energy
   Vec3 com = Vec3::Zero();  // world centre of mass of the moving bodies
@@ -55,7 +55,7 @@ struct Data {
   std::vector<Motion> ov, oa;         // twists and accelerations (gravity included), world
   std::vector<Force> oh, oF;          // momenta, then of the subtree; net forces, then subtree
   std::vector<InertiaMoments> oYcrb;  // body, then subtree, inertias about the world origin
-  std::vector<Mat3> doYcrb;  // symmetric part of the inertia variation (see the .cpp)
+  std::vector<Mat3> doYcrb;           // symmetric part of the inertia variation (see the .cpp)
   // per column of the motion subspaces, world                                               (nv)
   std::vector<Motion> oJ, dVdq, dAdq, dAdv;
   std::vector<Force> dFda, dFdq, dFdv;
