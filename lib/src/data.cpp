@@ -36,6 +36,9 @@ Data::Data(const Model& model)
   }
   ov.resize(nj);
   oa.resize(nj);
+  oc.resize(nj);
+  oYb.resize(nj);
+  ohb.resize(nj);
   oh.resize(nj);
   oF.resize(nj);
   oYcrb.resize(nj);

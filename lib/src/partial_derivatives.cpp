@@ -85,45 +85,46 @@ void invert_mass_matrix(const Model& model, Data& data) {
 
 }  // namespace
 
-void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec a) {
-  detail::check_size(q.size(), model.nq, "q");
-  detail::check_size(v.size(), model.nv, "v");
-  detail::check_size(a.size(), model.nv, "a");
+namespace {
+
+// forward pass over q and v: placements, world columns of S, twists, velocity-product
+// accelerations, body inertias and momenta, the inertia variations and the derivatives of the
+// twists; with `bias`, the body forces at zero joint acceleration into data.oF
+void velocity_pass(const Model& model, Data& data, ConstVec q, ConstVec v, bool bias) {
   // the world at rest; gravity enters as an upward acceleration of the base
   data.ov[0] = Motion::Zero();
   data.oa[0] = Motion{-model.gravity, Vec3::Zero()};
-
-  // forward pass: placements, world twists and accelerations, body inertias, momenta and forces,
-  // the world columns of S and the derivatives of the twists and accelerations they carry
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
     const int p = model.parent[i], iv = jnt.idx_v, nv = jnt.nv;
     place_joint(model, data, i, q);
     const SE3& oMi = data.oMi[i];
     const Motion& vp = data.ov[p];
-    const Motion& ap = data.oa[p];
 
-    // v_i = v_p + J qd, a_i = a_p + J qdd + v_i x J qd
-    Motion vJ = Motion::Zero(), aJ = Motion::Zero();
+    // v_i = v_p + J qd, c_i = v_i x J qd
+    Motion vJ = Motion::Zero();
     for (int k = 0; k < nv; ++k) {
       Motion& J = data.oJ[iv + k];
       joint_column(jnt, k, oMi, J);
       vJ += J * v[iv + k];
-      aJ += J * a[iv + k];
     }
     const Motion vi = vp + vJ;
-    const Motion ai = ap + aJ + cross(vi, vJ);
     data.ov[i] = vi;
-    data.oa[i] = ai;
+    data.oc[i] = cross(vi, vJ);
 
-    InertiaMoments& Y = data.oYcrb[i];
+    InertiaMoments& Y = data.oYb[i];
     model.inertia[i].moments(oMi, Y);
+    data.oYcrb[i] = Y;
     const Force h = Y * vi;
+    data.ohb[i] = h;
     data.oh[i] = h;
-    data.oF[i] = Y * ai + cross_force(vi, h);
+    if (bias) {
+      const Motion ai = data.oa[p] + data.oc[i];
+      data.oa[i] = ai;
+      data.oF[i] = Y * ai + cross_force(vi, h);
+    }
     // the symmetric part of the inertia variation:
-    // [w]x I_o - I_o [w]x = C + C^T with C = [w]x I_o; -[v]x[s]x - [s]x[v]x = 2 (s.v) 1 - s v^T - v
-    // s^T
+    // [w]x I_o - I_o [w]x = C + C^T with C = [w]x I_o; -[v]x[s]x - [s]x[v]x = 2 (s.v) 1 - s v^T - v s^T
     Mat3& A = data.doYcrb[i];
     Mat3 C;
     for (int c = 0; c < 3; ++c) C.col(c) = vi.ang.cross(Y.I_o.col(c));
@@ -135,16 +136,61 @@ void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Co
       const Motion& J = data.oJ[iv + k];
       const Motion dV = cross(vp, J);
       data.dVdq[iv + k] = dV;
-      data.dAdq[iv + k] = cross(ap, J) + cross(vp, dV);
       // (v_i + v_p) x J; one column is parallel to itself, so v_i x J = v_p x J
       data.dAdv[iv + k] = nv == 1 ? dV * 2.0 : dV + cross(vi, J);
     }
   }
+}
 
-  // backward pass: subtree inertias, momenta, variations and forces; each joint fills its rows
+// backward pass: subtree inertias, momenta and inertia variations, F = Y J per column and the
+// mass matrix M_rk = J_r . Y_k J_k (the composite rigid body algorithm in world axes); with
+// `bias`, the subtree bias forces and nle = J^T F into out
+void composite_pass(const Model& model, Data& data, bool bias, Eigen::VectorXd& out) {
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& jnt = model.joints[i];
-    const int iv = jnt.idx_v, nv = jnt.nv, end = iv + nv, last = iv + model.nv_subtree[i];
+    const int iv = jnt.idx_v, end = iv + jnt.nv, last = iv + model.nv_subtree[i];
+    const InertiaMoments& Y = data.oYcrb[i];
+    for (int c = iv; c < end; ++c) data.dFda[c] = Y * data.oJ[c];
+    for (int r = iv; r < end; ++r) {
+      const Motion& J = data.oJ[r];
+      for (int c = iv; c < end; ++c) data.M(r, c) = data.dFda[c].dot(J);
+      for (int k = end; k < last; ++k) data.M(r, k) = data.M(k, r) = data.dFda[k].dot(J);
+      if (bias) out[r] = data.oF[i].dot(J);
+    }
+    const int p = model.parent[i];
+    if (p > 0) {
+      data.oYcrb[p] += Y;
+      data.oh[p] += data.oh[i];
+      data.doYcrb[p] += data.doYcrb[i];
+      if (bias) data.oF[p] += data.oF[i];
+    }
+  }
+}
+
+// forward pass over a: accelerations, body forces, derivatives of the accelerations
+void acceleration_pass(const Model& model, Data& data, ConstVec a) {
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& jnt = model.joints[i];
+    const int p = model.parent[i], iv = jnt.idx_v, nv = jnt.nv;
+    const Motion& ap = data.oa[p];
+    const Motion& vp = data.ov[p];
+    // a_i = a_p + J qdd + v_i x J qd
+    Motion ai = ap + data.oc[i];
+    for (int k = 0; k < nv; ++k) {
+      const Motion& J = data.oJ[iv + k];
+      ai += J * a[iv + k];
+      data.dAdq[iv + k] = cross(ap, J) + cross(vp, data.dVdq[iv + k]);
+    }
+    data.oa[i] = ai;
+    data.oF[i] = data.oYb[i] * ai + cross_force(data.ov[i], data.ohb[i]);
+  }
+}
+
+// backward pass: subtree forces, tau, and the rows of dtau/dq and dtau/dv
+void derivative_pass(const Model& model, Data& data) {
+  for (int i = model.njoints - 1; i > 0; --i) {
+    const Joint& jnt = model.joints[i];
+    const int iv = jnt.idx_v, end = iv + jnt.nv, last = iv + model.nv_subtree[i];
     const InertiaMoments& Y = data.oYcrb[i];
     const Force& h = data.oh[i];
     const Mat3& A = data.doYcrb[i];
@@ -153,7 +199,6 @@ void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Co
     for (int c = iv; c < end; ++c) {
       const Motion& J = data.oJ[c];
       data.tau[c] = F.dot(J);
-      data.dFda[c] = Y * J;
       data.dFdq[c] = Y * data.dAdq[c] + inertia_variation(h, A, data.dVdq[c]);
       data.dFdv[c] = Y * data.dAdv[c] + inertia_variation(h, A, J);
     }
@@ -161,7 +206,6 @@ void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Co
     for (int r = iv; r < end; ++r) {
       const Motion& J = data.oJ[r];
       for (int c = iv; c < end; ++c) {
-        data.M(r, c) = data.dFda[c].dot(J);
         data.dtau_dq(r, c) = data.dFdq[c].dot(J);
         data.dtau_dv(r, c) = data.dFdv[c].dot(J);
       }
@@ -173,7 +217,6 @@ void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Co
       const Motion& J = data.oJ[r];
       // descendant columns: J_r^T dF_k
       for (int k = end; k < last; ++k) {
-        data.M(r, k) = data.M(k, r) = data.dFda[k].dot(J);
         data.dtau_dq(r, k) = data.dFdq[k].dot(J);
         data.dtau_dv(r, k) = data.dFdv[k].dot(J);
       }
@@ -188,15 +231,21 @@ void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Co
         }
       }
     }
-
     const int p = model.parent[i];
-    if (p > 0) {
-      data.oYcrb[p] += Y;
-      data.oh[p] += h;
-      data.doYcrb[p] += A;
-      data.oF[p] += F;
-    }
+    if (p > 0) data.oF[p] += F;
   }
+}
+
+}  // namespace
+
+void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec a) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  detail::check_size(a.size(), model.nv, "a");
+  velocity_pass(model, data, q, v, false);
+  composite_pass(model, data, false, data.tau);
+  acceleration_pass(model, data, a);
+  derivative_pass(model, data);
 }
 
 const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, ConstVec q) {
@@ -206,10 +255,17 @@ const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, Const
 }
 
 void aba_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau) {
-  // qdd first: aba checks the sizes and names a joint that makes M singular
-  aba(model, data, q, v, tau);
-  rnea_derivatives(model, data, q, v, data.qdd);
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  detail::check_size(tau.size(), model.nv, "tau");
+  // M and the bias forces nle in one pass, then qdd = M^-1 (tau - nle)
+  velocity_pass(model, data, q, v, true);
+  composite_pass(model, data, true, data.qdd);
   invert_mass_matrix(model, data);
+  data.tau = tau - data.qdd;
+  data.qdd.noalias() = data.Minv * data.tau;
+  acceleration_pass(model, data, data.qdd);
+  derivative_pass(model, data);
   // M qdd + b(q, v) = tau  =>  dqdd/dx = -M^-1 dtau/dx at a = qdd
   data.dqdd_dq.noalias() = -data.Minv * data.dtau_dq;
   data.dqdd_dv.noalias() = -data.Minv * data.dtau_dv;

@@ -53,8 +53,11 @@ struct Data {
   Eigen::MatrixXd M_chol;            // (nv x nv) Cholesky factor of M (lower triangle)
   // world-frame recursion of rnea_derivatives                                          (njoints)
   std::vector<Motion> ov, oa;         // twists and accelerations (gravity included), world
-  std::vector<Force> oh, oF;          // momenta, then of the subtree; net forces, then subtree
-  std::vector<InertiaMoments> oYcrb;  // body, then subtree, inertias about the world origin
+  std::vector<Motion> oc;             // velocity-product accelerations v_i x J_i qd_i, world
+  std::vector<InertiaMoments> oYb;    // body inertias about the world origin
+  std::vector<InertiaMoments> oYcrb;  // subtree inertias about the world origin
+  std::vector<Force> ohb, oh;         // body and subtree momenta
+  std::vector<Force> oF;              // body, then subtree, forces
   std::vector<Mat3> doYcrb;           // symmetric part of the inertia variation (see the .cpp)
   // per column of the motion subspaces, world                                               (nv)
   std::vector<Motion> oJ, dVdq, dAdq, dAdv;
