@@ -31,7 +31,7 @@ Data::Data(const Model& model)
 
   // partial derivatives (partial_derivatives.hpp)
   const int nv = model.nv, nj = model.njoints;
-  for (Eigen::MatrixXd* m : {&dtau_dq, &dtau_dv, &dqdd_dq, &dqdd_dv, &Minv, &M_chol}) {
+  for (Eigen::MatrixXd* m : {&dtau_dq, &dtau_dv, &dqdd_dq, &dqdd_dv, &Minv, &M_chol, &Linv_T}) {
     m->setZero(nv, nv);
   }
   ov.resize(nj);
@@ -45,6 +45,19 @@ Data::Data(const Model& model)
   doYcrb.assign(nj, Mat3::Zero());
   for (auto* m : {&oJ, &dVdq, &dAdq, &dAdv}) m->resize(nv);
   for (auto* f : {&dFda, &dFdq, &dFdv}) f->resize(nv);
+  dof_parent.assign(nv, -1);
+  for (int i = 1; i < nj; ++i) {
+    const Joint& j = model.joints[i];
+    const int p = model.parent[i];
+    for (int k = 0; k < j.nv; ++k) {
+      if (k > 0) {
+        dof_parent[j.idx_v + k] = j.idx_v + k - 1;
+      } else if (p > 0) {
+        dof_parent[j.idx_v] = model.joints[p].idx_v + model.joints[p].nv - 1;
+      }
+    }
+  }
+  rows.assign(nv, 0);
 }
 
 }  // namespace eom

@@ -22,8 +22,6 @@
 
 #include "eom/partial_derivatives.hpp"
 
-#include <Eigen/Cholesky>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -45,42 +43,107 @@ inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Mot
   return 2.0 * h.lin.cross(x.lin) + h.ang.cross(x.ang) + A * x.ang;
 }
 
-// the first row of M whose Cholesky pivot vanishes (below threshold), by a plain factorization
-// into data.M_chol: only for the error message, as Eigen's does not tell where it failed
-int singular_row(Data& data, double threshold) {
+// M = L^T L with L lower triangular and nonzero only where M is (Featherstone 2008, Section 6.5,
+// Table 6.3: factoring from the leaves up makes no fill-in), into data.M_chol; then
+// M^-1 = L^-1 L^-T into data.Minv. A vanishing pivot is a coordinate that moves no inertia beyond
+// what its descendants' coordinates move: it names its joint, as aba does.
+void invert_mass_matrix(const Model& model, Data& data) {
   Eigen::MatrixXd& L = data.M_chol;
-  const Eigen::Index n = L.rows();
+  const int n = model.nv;
+  const std::vector<int>& parent = data.dof_parent;
   L = data.M;
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const double x = L(k, k) - L.row(k).head(k).squaredNorm();
-    if (!(x > threshold * threshold)) return static_cast<int>(k);
-    L(k, k) = std::sqrt(x);
-    for (Eigen::Index i = k + 1; i < n; ++i) {
-      L(i, k) = (L(i, k) - L.row(i).head(k).dot(L.row(k).head(k))) / L(k, k);
+  const double threshold = 1e-18 * std::max(1.0, data.M.diagonal().maxCoeff());
+  for (int k = n - 1; k >= 0; --k) {
+    if (!(L(k, k) > threshold)) {
+      int j = 1;
+      while (j + 1 < model.njoints && model.joints[j + 1].idx_v <= k) ++j;
+      throw NumericalError("joint '" + model.joint_names[j] +
+                           "' moves no mass or inertia along its motion: the mass matrix is "
+                           "singular and forward dynamics is undefined");
+    }
+    const double d = std::sqrt(L(k, k));
+    L(k, k) = d;
+    for (int i = parent[k]; i >= 0; i = parent[i]) L(k, i) /= d;
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      const double lki = L(k, i);
+      for (int j = i; j >= 0; j = parent[j]) L(i, j) -= lki * L(k, j);
     }
   }
-  return static_cast<int>(n) - 1;
+  // L^-T by columns, from L^-T L^T = 1: column k is (e_k - sum over ancestors i of L_ki col i) / L_kk,
+  // nonzero only in the first k + 1 rows
+  Eigen::MatrixXd& W = data.Linv_T;
+  for (int k = 0; k < n; ++k) {
+    auto col = W.col(k).head(k + 1);
+    col.setZero();
+    col[k] = 1;
+    for (int i = parent[k]; i >= 0; i = parent[i]) col.head(i + 1) -= L(k, i) * W.col(i).head(i + 1);
+    col /= L(k, k);
+  }
+  // M^-1 = L^-1 L^-T: entry (a, b) is the dot product of columns a and b of L^-T
+  for (int b = 0; b < n; ++b) {
+    for (int a = b; a < n; ++a) {
+      data.Minv(a, b) = data.Minv(b, a) = W.col(a).head(b + 1).dot(W.col(b).head(b + 1));
+    }
+  }
 }
 
-// the Cholesky factor of data.M into data.M_chol and M^-1 = L^-T L^-1 into data.Minv; a
-// vanishing pivot names the joint of its row
-void invert_mass_matrix(const Model& model, Data& data) {
-  data.M_chol = data.M;
-  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(data.M_chol);
-  // the pivots are the square roots of the inertia each coordinate adds to those before it: the
-  // same test as aba's on its articulated inertias
-  const double threshold = 1e-9 * std::sqrt(std::max(1.0, data.M.diagonal().maxCoeff()));
-  if (llt.info() != Eigen::Success || !(data.M_chol.diagonal().minCoeff() > threshold)) {
-    const int k = singular_row(data, threshold);
-    int j = 1;
-    while (j + 1 < model.njoints && model.joints[j + 1].idx_v <= k) ++j;
-    throw NumericalError("joint '" + model.joint_names[j] +
-                         "' moves no mass or inertia along its motion: the mass matrix is "
-                         "singular and forward dynamics is undefined");
+// dqdd_dq = -M^-1 dtau_dq and dqdd_dv = -M^-1 dtau_dv. Column c of joint i of dtau is nonzero
+// only in the rows of i's ancestors and of its subtree (a force on another branch does not reach
+// i, and i's motion does not move it), so each column of the result sums only those columns of
+// M^-1: half the work of a dense product for a legged robot.
+void minus_minv_times_partials(const Model& model, Data& data) {
+  const Eigen::MatrixXd& Minv = data.Minv;
+  const Eigen::Index n = model.nv;
+  int* rows = data.rows.data();
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& jnt = model.joints[i];
+    const int iv = jnt.idx_v, end = iv + jnt.nv, last = iv + model.nv_subtree[i];
+    int count = 0;
+    for (int r = iv; r < last; ++r) rows[count++] = r;
+    for (int j = model.parent[i]; j > 0; j = model.parent[j]) {
+      const Joint& anc = model.joints[j];
+      for (int r = anc.idx_v; r < anc.idx_v + anc.nv; ++r) rows[count++] = r;
+    }
+    // the translations of a floating base leave tau unchanged (gravity is uniform): zero columns
+    const int first = model.floating_base && i == 1 ? 3 : iv;
+    for (int c = iv; c < first; ++c) data.dqdd_dq.col(c).setZero();
+    for (int c = iv; c < end; ++c) {
+      double* out_q = data.dqdd_dq.col(c).data();
+      double* out_v = data.dqdd_dv.col(c).data();
+      const double* xq = data.dtau_dq.col(c).data();
+      const double* xv = data.dtau_dv.col(c).data();
+      if (c < first) {
+        for (Eigen::Index e = 0; e < n; ++e) out_v[e] = 0;
+        for (int k = 0; k < count; ++k) {
+          const double* m = Minv.col(rows[k]).data();
+          const double bv = -xv[rows[k]];
+          for (Eigen::Index e = 0; e < n; ++e) out_v[e] += m[e] * bv;
+        }
+        continue;
+      }
+      for (Eigen::Index e = 0; e < n; ++e) out_q[e] = out_v[e] = 0;
+      // two columns of M^-1 per sweep: half the loads and stores of the results
+      int k = 0;
+      for (; k + 1 < count; k += 2) {
+        const double* m0 = Minv.col(rows[k]).data();
+        const double* m1 = Minv.col(rows[k + 1]).data();
+        const double q0 = -xq[rows[k]], q1 = -xq[rows[k + 1]];
+        const double v0 = -xv[rows[k]], v1 = -xv[rows[k + 1]];
+        for (Eigen::Index e = 0; e < n; ++e) {
+          out_q[e] += m0[e] * q0 + m1[e] * q1;
+          out_v[e] += m0[e] * v0 + m1[e] * v1;
+        }
+      }
+      if (k < count) {
+        const double* m = Minv.col(rows[k]).data();
+        const double bq = -xq[rows[k]], bv = -xv[rows[k]];
+        for (Eigen::Index e = 0; e < n; ++e) {
+          out_q[e] += m[e] * bq;
+          out_v[e] += m[e] * bv;
+        }
+      }
+    }
   }
-  data.Minv.setIdentity();
-  data.M_chol.triangularView<Eigen::Lower>().solveInPlace(data.Minv);
-  data.M_chol.transpose().triangularView<Eigen::Upper>().solveInPlace(data.Minv);
 }
 
 }  // namespace
@@ -267,8 +330,7 @@ void aba_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Con
   acceleration_pass(model, data, data.qdd);
   derivative_pass(model, data);
   // M qdd + b(q, v) = tau  =>  dqdd/dx = -M^-1 dtau/dx at a = qdd
-  data.dqdd_dq.noalias() = -data.Minv * data.dtau_dq;
-  data.dqdd_dv.noalias() = -data.Minv * data.dtau_dv;
+  minus_minv_times_partials(model, data);
 }
 
 }  // namespace eom

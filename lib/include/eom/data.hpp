@@ -50,7 +50,10 @@ struct Data {
   Eigen::MatrixXd dtau_dq, dtau_dv;  // (nv x nv) rnea_derivatives: dtau/dq (tangent), dtau/dv
   Eigen::MatrixXd dqdd_dq, dqdd_dv;  // (nv x nv) aba_derivatives: dqdd/dq (tangent), dqdd/dv
   Eigen::MatrixXd Minv;              // (nv x nv) M^-1 = dqdd/dtau
-  Eigen::MatrixXd M_chol;            // (nv x nv) Cholesky factor of M (lower triangle)
+  Eigen::MatrixXd M_chol;  // (nv x nv) M = L^T L, L lower triangular with the tree's sparsity
+  Eigen::MatrixXd Linv_T;  // (nv x nv) L^-T
+  std::vector<int> dof_parent;  // (nv) the velocity coordinate before each in its branch, or -1
+  std::vector<int> rows;        // (nv) workspace: a list of velocity coordinates
   // world-frame recursion of rnea_derivatives                                          (njoints)
   std::vector<Motion> ov, oa;         // twists and accelerations (gravity included), world
   std::vector<Motion> oc;             // velocity-product accelerations v_i x J_i qd_i, world
