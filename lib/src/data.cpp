@@ -31,7 +31,7 @@ Data::Data(const Model& model)
 
   // partial derivatives (partial_derivatives.hpp)
   const int nv = model.nv, nj = model.njoints;
-  for (Eigen::MatrixXd* m : {&dtau_dq, &dtau_dv, &dqdd_dq, &dqdd_dv, &Minv, &M_chol, &Linv_T}) {
+  for (Eigen::MatrixXd* m : {&dtau_dq, &dtau_dv, &dqdd_dq, &dqdd_dv, &Minv, &M_chol, &Linv}) {
     m->setZero(nv, nv);
   }
   ov.resize(nj);
@@ -46,10 +46,12 @@ Data::Data(const Model& model)
   for (auto* m : {&oJ, &dVdq, &dAdq, &dAdv}) m->resize(nv);
   for (auto* f : {&dFda, &dFdq, &dFdv}) f->resize(nv);
   dof_parent.assign(nv, -1);
+  dof_end.assign(nv, 0);
   for (int i = 1; i < nj; ++i) {
     const Joint& j = model.joints[i];
     const int p = model.parent[i];
     for (int k = 0; k < j.nv; ++k) {
+      dof_end[j.idx_v + k] = j.idx_v + model.nv_subtree[i];
       if (k > 0) {
         dof_parent[j.idx_v + k] = j.idx_v + k - 1;
       } else if (p > 0) {
@@ -58,6 +60,7 @@ Data::Data(const Model& model)
     }
   }
   rows.assign(nv, 0);
+  dof_scratch.assign(nv, 0.0);
 }
 
 }  // namespace eom

@@ -46,7 +46,8 @@ inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Mot
 // M = L^T L with L lower triangular and nonzero only where M is (Featherstone 2008, Section 6.5,
 // Table 6.3: factoring from the leaves up makes no fill-in), into data.M_chol; then
 // M^-1 = L^-1 L^-T into data.Minv. A vanishing pivot is a coordinate that moves no inertia beyond
-// what its descendants' coordinates move: it names its joint, as aba does.
+// what its descendants' coordinates move: it names its joint, as aba does. Raw loops: at these
+// sizes Eigen's per-expression set-up costs more than the arithmetic.
 void invert_mass_matrix(const Model& model, Data& data) {
   Eigen::MatrixXd& L = data.M_chol;
   const int n = model.nv;
@@ -61,29 +62,42 @@ void invert_mass_matrix(const Model& model, Data& data) {
                            "' moves no mass or inertia along its motion: the mass matrix is "
                            "singular and forward dynamics is undefined");
     }
-    const double d = std::sqrt(L(k, k));
+    const double d = std::sqrt(L(k, k)), d_inv = 1 / d;
     L(k, k) = d;
-    for (int i = parent[k]; i >= 0; i = parent[i]) L(k, i) /= d;
+    data.dof_scratch[k] = d_inv;
+    for (int i = parent[k]; i >= 0; i = parent[i]) L(k, i) *= d_inv;
     for (int i = parent[k]; i >= 0; i = parent[i]) {
       const double lki = L(k, i);
       for (int j = i; j >= 0; j = parent[j]) L(i, j) -= lki * L(k, j);
     }
   }
-  // L^-T by columns, from L^-T L^T = 1: column k is (e_k - sum over ancestors i of L_ki col i) / L_kk,
-  // nonzero only in the first k + 1 rows
-  Eigen::MatrixXd& W = data.Linv_T;
-  for (int k = 0; k < n; ++k) {
-    auto col = W.col(k).head(k + 1);
-    col.setZero();
-    col[k] = 1;
-    for (int i = parent[k]; i >= 0; i = parent[i]) col.head(i + 1) -= L(k, i) * W.col(i).head(i + 1);
-    col /= L(k, k);
-  }
-  // M^-1 = L^-1 L^-T: entry (a, b) is the dot product of columns a and b of L^-T
-  for (int b = 0; b < n; ++b) {
-    for (int a = b; a < n; ++a) {
-      data.Minv(a, b) = data.Minv(b, a) = W.col(a).head(b + 1).dot(W.col(b).head(b + 1));
+  // W = L^-1 by columns: column j solves L w = e_j and is nonzero only on j's branch
+  // [j, end_j), and so is column i of L below the diagonal, so each step is one contiguous axpy
+  Eigen::MatrixXd& W = data.Linv;
+  const std::vector<int>& end = data.dof_end;
+  for (int j = 0; j < n; ++j) {
+    double* __restrict w = W.col(j).data();
+    for (int e = j; e < end[j]; ++e) w[e] = 0;
+    w[j] = 1;
+    for (int i = j; i < end[j]; ++i) {
+      const double wi = w[i] *= data.dof_scratch[i];  // 1 / L_ii: no division in the chain
+      const double* __restrict l = L.col(i).data();
+      for (int e = i + 1; e < end[i]; ++e) w[e] -= l[e] * wi;
     }
+  }
+  // M^-1 = W W^T: column b is the sum over b's ancestors k (and b) of W_bk times column k of W;
+  // the lower triangle (rows from b on), then the upper by symmetry
+  for (int b = 0; b < n; ++b) {
+    double* __restrict out = data.Minv.col(b).data();
+    for (int e = b; e < n; ++e) out[e] = 0;
+    for (int k = b; k >= 0; k = parent[k]) {
+      const double* __restrict w = W.col(k).data();
+      const double wbk = w[b];
+      for (int e = b; e < end[k]; ++e) out[e] += w[e] * wbk;
+    }
+  }
+  for (int b = 1; b < n; ++b) {
+    for (int a = 0; a < b; ++a) data.Minv(a, b) = data.Minv(b, a);
   }
 }
 
@@ -108,8 +122,8 @@ void minus_minv_times_partials(const Model& model, Data& data) {
     const int first = model.floating_base && i == 1 ? 3 : iv;
     for (int c = iv; c < first; ++c) data.dqdd_dq.col(c).setZero();
     for (int c = iv; c < end; ++c) {
-      double* out_q = data.dqdd_dq.col(c).data();
-      double* out_v = data.dqdd_dv.col(c).data();
+      double* __restrict out_q = data.dqdd_dq.col(c).data();
+      double* __restrict out_v = data.dqdd_dv.col(c).data();
       const double* xq = data.dtau_dq.col(c).data();
       const double* xv = data.dtau_dv.col(c).data();
       if (c < first) {
@@ -125,8 +139,8 @@ void minus_minv_times_partials(const Model& model, Data& data) {
       // two columns of M^-1 per sweep: half the loads and stores of the results
       int k = 0;
       for (; k + 1 < count; k += 2) {
-        const double* m0 = Minv.col(rows[k]).data();
-        const double* m1 = Minv.col(rows[k + 1]).data();
+        const double* __restrict m0 = Minv.col(rows[k]).data();
+        const double* __restrict m1 = Minv.col(rows[k + 1]).data();
         const double q0 = -xq[rows[k]], q1 = -xq[rows[k + 1]];
         const double v0 = -xv[rows[k]], v1 = -xv[rows[k + 1]];
         for (Eigen::Index e = 0; e < n; ++e) {

@@ -51,9 +51,11 @@ struct Data {
   Eigen::MatrixXd dqdd_dq, dqdd_dv;  // (nv x nv) aba_derivatives: dqdd/dq (tangent), dqdd/dv
   Eigen::MatrixXd Minv;              // (nv x nv) M^-1 = dqdd/dtau
   Eigen::MatrixXd M_chol;  // (nv x nv) M = L^T L, L lower triangular with the tree's sparsity
-  Eigen::MatrixXd Linv_T;  // (nv x nv) L^-T
+  Eigen::MatrixXd Linv;    // (nv x nv) L^-1
   std::vector<int> dof_parent;  // (nv) the velocity coordinate before each in its branch, or -1
+  std::vector<int> dof_end;     // (nv) one past the last coordinate of each one's branch
   std::vector<int> rows;        // (nv) workspace: a list of velocity coordinates
+  std::vector<double> dof_scratch;  // (nv) workspace: one number per velocity coordinate
   // world-frame recursion of rnea_derivatives                                          (njoints)
   std::vector<Motion> ov, oa;         // twists and accelerations (gravity included), world
   std::vector<Motion> oc;             // velocity-product accelerations v_i x J_i qd_i, world
