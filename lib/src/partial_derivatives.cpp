@@ -136,8 +136,22 @@ void minus_minv_times_partials(const Model& model, Data& data) {
         continue;
       }
       for (Eigen::Index e = 0; e < n; ++e) out_q[e] = out_v[e] = 0;
-      // two columns of M^-1 per sweep: half the loads and stores of the results
+      // four columns of M^-1 per sweep, then two: fewer loads and stores of the results
       int k = 0;
+      for (; k + 3 < count; k += 4) {
+        const double* __restrict m0 = Minv.col(rows[k]).data();
+        const double* __restrict m1 = Minv.col(rows[k + 1]).data();
+        const double* __restrict m2 = Minv.col(rows[k + 2]).data();
+        const double* __restrict m3 = Minv.col(rows[k + 3]).data();
+        const double q0 = -xq[rows[k]], q1 = -xq[rows[k + 1]], q2 = -xq[rows[k + 2]],
+                     q3 = -xq[rows[k + 3]];
+        const double v0 = -xv[rows[k]], v1 = -xv[rows[k + 1]], v2 = -xv[rows[k + 2]],
+                     v3 = -xv[rows[k + 3]];
+        for (Eigen::Index e = 0; e < n; ++e) {
+          out_q[e] += (m0[e] * q0 + m1[e] * q1) + (m2[e] * q2 + m3[e] * q3);
+          out_v[e] += (m0[e] * v0 + m1[e] * v1) + (m2[e] * v2 + m3[e] * v3);
+        }
+      }
       for (; k + 1 < count; k += 2) {
         const double* __restrict m0 = Minv.col(rows[k]).data();
         const double* __restrict m1 = Minv.col(rows[k + 1]).data();
@@ -201,7 +215,8 @@ void velocity_pass(const Model& model, Data& data, ConstVec q, ConstVec v, bool 
       data.oF[i] = Y * ai + cross_force(vi, h);
     }
     // the symmetric part of the inertia variation:
-    // [w]x I_o - I_o [w]x = C + C^T with C = [w]x I_o; -[v]x[s]x - [s]x[v]x = 2 (s.v) 1 - s v^T - v s^T
+    // [w]x I_o - I_o [w]x = C + C^T with C = [w]x I_o; -[v]x[s]x - [s]x[v]x = 2 (s.v) 1 - s v^T - v
+    // s^T
     Mat3& A = data.doYcrb[i];
     Mat3 C;
     for (int c = 0; c < 3; ++c) C.col(c) = vi.ang.cross(Y.I_o.col(c));

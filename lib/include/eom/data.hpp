@@ -50,8 +50,8 @@ struct Data {
   Eigen::MatrixXd dtau_dq, dtau_dv;  // (nv x nv) rnea_derivatives: dtau/dq (tangent), dtau/dv
   Eigen::MatrixXd dqdd_dq, dqdd_dv;  // (nv x nv) aba_derivatives: dqdd/dq (tangent), dqdd/dv
   Eigen::MatrixXd Minv;              // (nv x nv) M^-1 = dqdd/dtau
-  Eigen::MatrixXd M_chol;  // (nv x nv) M = L^T L, L lower triangular with the tree's sparsity
-  Eigen::MatrixXd Linv;    // (nv x nv) L^-1
+  Eigen::MatrixXd M_chol;       // (nv x nv) M = L^T L, L lower triangular with the tree's sparsity
+  Eigen::MatrixXd Linv;         // (nv x nv) L^-1
   std::vector<int> dof_parent;  // (nv) the velocity coordinate before each in its branch, or -1
   std::vector<int> dof_end;     // (nv) one past the last coordinate of each one's branch
   std::vector<int> rows;        // (nv) workspace: a list of velocity coordinates
