@@ -60,7 +60,7 @@ Data::Data(const Model& model)
     }
   }
   rows.assign(nv, 0);
-  dof_scratch.assign(nv, 0.0);
+  pivot_inv.assign(nv, 0.0);
 }
 
 }  // namespace eom

@@ -64,7 +64,7 @@ void invert_mass_matrix(const Model& model, Data& data) {
     }
     const double d = std::sqrt(L(k, k)), d_inv = 1 / d;
     L(k, k) = d;
-    data.dof_scratch[k] = d_inv;
+    data.pivot_inv[k] = d_inv;
     for (int i = parent[k]; i >= 0; i = parent[i]) L(k, i) *= d_inv;
     for (int i = parent[k]; i >= 0; i = parent[i]) {
       const double lki = L(k, i);
@@ -80,7 +80,7 @@ void invert_mass_matrix(const Model& model, Data& data) {
     for (int e = j; e < end[j]; ++e) w[e] = 0;
     w[j] = 1;
     for (int i = j; i < end[j]; ++i) {
-      const double wi = w[i] *= data.dof_scratch[i];  // 1 / L_ii: no division in the chain
+      const double wi = w[i] *= data.pivot_inv[i];  // 1 / L_ii: no division in the chain
       const double* __restrict l = L.col(i).data();
       for (int e = i + 1; e < end[i]; ++e) w[e] -= l[e] * wi;
     }

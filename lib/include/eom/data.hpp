@@ -55,7 +55,7 @@ struct Data {
   std::vector<int> dof_parent;  // (nv) the velocity coordinate before each in its branch, or -1
   std::vector<int> dof_end;     // (nv) one past the last coordinate of each one's branch
   std::vector<int> rows;        // (nv) workspace: a list of velocity coordinates
-  std::vector<double> dof_scratch;  // (nv) workspace: one number per velocity coordinate
+  std::vector<double> pivot_inv;  // (nv) 1 / L_kk
   // world-frame recursion of rnea_derivatives                                          (njoints)
   std::vector<Motion> ov, oa;         // twists and accelerations (gravity included), world
   std::vector<Motion> oc;             // velocity-product accelerations v_i x J_i qd_i, world

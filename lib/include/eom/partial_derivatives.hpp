@@ -23,15 +23,18 @@ namespace eom {
 void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec a);
 
 /// The inverse of the joint-space inertia matrix, data.Minv = M(q)^-1 (nv x nv, full and
-/// symmetric), from M by crba and its Cholesky factor. Throws NumericalError naming a joint when
-/// M is singular (a joint moves no mass or inertia). Returns data.Minv.
+/// symmetric), from M by crba and its tree-sparse factor M = L^T L (Featherstone 2008, Section
+/// 6.5: no fill-in, O(n d^2)), then M^-1 = L^-1 L^-T; fills data.M, data.M_chol (L), data.Linv.
+/// Throws NumericalError naming a joint when M is singular (a joint moves no mass or inertia
+/// beyond its descendants'). Returns data.Minv.
 const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, ConstVec q);
 
 /// Partial derivatives of forward dynamics qdd = aba(q, v, tau) at (q, v, tau): fills
 /// data.qdd, data.dqdd_dq = dqdd/dq, data.dqdd_dv = dqdd/dv and data.Minv = dqdd/dtau (nv x nv
-/// each), with the rnea_derivatives fields at a = qdd. Differentiating M qdd + b = tau gives
-/// dqdd/dx = -M^-1 dtau/dx at a = qdd (Carpentier & Mansard 2018, Section IV-B). Throws
-/// NumericalError naming the joint when M is singular.
+/// each), with the rnea_derivatives fields at a = qdd (data.tau then reproduces the input tau). qdd
+/// comes from M^-1 (tau - nle), M and nle being computed in the same world-frame passes;
+/// differentiating M qdd + nle = tau gives dqdd/dx = -M^-1 dtau/dx at a = qdd (Carpentier & Mansard
+/// 2018, Section IV). Throws NumericalError naming the joint when M is singular.
 void aba_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau);
 
 }  // namespace eom
