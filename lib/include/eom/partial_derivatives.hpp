@@ -34,7 +34,8 @@ const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, Const
 /// each), with the rnea_derivatives fields at a = qdd (data.tau then reproduces the input tau). qdd
 /// comes from M^-1 (tau - nle), M and nle being computed in the same world-frame passes;
 /// differentiating M qdd + nle = tau gives dqdd/dx = -M^-1 dtau/dx at a = qdd (Carpentier & Mansard
-/// 2018, Section IV). Throws NumericalError naming the joint when M is singular.
+/// 2018, Section IV). Throws NumericalError naming the joint when M is singular. tau may be
+/// data.tau but not data.qdd (which holds nle on the way).
 void aba_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau);
 
 }  // namespace eom
