@@ -42,6 +42,37 @@ Data::Data(const Model& model)
   // frame Jacobians (kinematics.hpp)
   support.assign(model.njoints, 0);
   dJ.setZero(6, model.nv);
+
+  // partial derivatives (partial_derivatives.hpp)
+  const int nv = model.nv, nj = model.njoints;
+  for (Eigen::MatrixXd* m : {&dtau_dq, &dtau_dv, &dqdd_dq, &dqdd_dv, &Minv, &M_chol, &Linv}) {
+    m->setZero(nv, nv);
+  }
+  oc.resize(nj);
+  oYb.resize(nj);
+  ohb.resize(nj);
+  oh.resize(nj);
+  oF.resize(nj);
+  oYcrb.resize(nj);
+  doYcrb.assign(nj, Mat3::Zero());
+  for (auto* m : {&oJ, &dVdq, &dAdq, &dAdv}) m->resize(nv);
+  for (auto* f : {&dFda, &dFdq, &dFdv}) f->resize(nv);
+  dof_parent.assign(nv, -1);
+  dof_end.assign(nv, 0);
+  for (int i = 1; i < nj; ++i) {
+    const Joint& j = model.joints[i];
+    const int p = model.parent[i];
+    for (int k = 0; k < j.nv; ++k) {
+      dof_end[j.idx_v + k] = j.idx_v + model.nv_subtree[i];
+      if (k > 0) {
+        dof_parent[j.idx_v + k] = j.idx_v + k - 1;
+      } else if (p > 0) {
+        dof_parent[j.idx_v] = model.joints[p].idx_v + model.joints[p].nv - 1;
+      }
+    }
+  }
+  rows.assign(nv, 0);
+  pivot_inv.assign(nv, 0.0);
 }
 
 }  // namespace eom

@@ -58,6 +58,28 @@ struct Data {
   std::vector<int> support;  // joints that support the frame of the last Jacobian, leaf first
   // (ov above: the spatial velocities along that path)
   Eigen::Matrix<double, 6, Eigen::Dynamic> dJ;  // (6 x nv) time derivative of data.J
+
+  // partial derivatives (partial_derivatives.hpp)
+  Eigen::MatrixXd dtau_dq, dtau_dv;  // (nv x nv) rnea_derivatives: dtau/dq (tangent), dtau/dv
+  Eigen::MatrixXd dqdd_dq, dqdd_dv;  // (nv x nv) aba_derivatives: dqdd/dq (tangent), dqdd/dv
+  Eigen::MatrixXd Minv;              // (nv x nv) M^-1 = dqdd/dtau
+  Eigen::MatrixXd M_chol;       // (nv x nv) M = L^T L, L lower triangular with the tree's sparsity
+  Eigen::MatrixXd Linv;         // (nv x nv) L^-1
+  std::vector<int> dof_parent;  // (nv) the velocity coordinate before each in its branch, or -1
+  std::vector<int> dof_end;     // (nv) one past the last coordinate of each one's branch
+  std::vector<int> rows;        // (nv) workspace: a list of velocity coordinates
+  std::vector<double> pivot_inv;  // (nv) 1 / L_kk
+  // world-frame recursion of rnea_derivatives                                          (njoints)
+  // (ov, oa above: twists and accelerations, gravity included, world)
+  std::vector<Motion> oc;             // velocity-product accelerations v_i x J_i qd_i, world
+  std::vector<InertiaMoments> oYb;    // body inertias about the world origin
+  std::vector<InertiaMoments> oYcrb;  // subtree inertias about the world origin
+  std::vector<Force> ohb, oh;         // body and subtree momenta
+  std::vector<Force> oF;              // body, then subtree, forces
+  std::vector<Mat3> doYcrb;           // symmetric part of the inertia variation (see the .cpp)
+  // per column of the motion subspaces, world                                               (nv)
+  std::vector<Motion> oJ, dVdq, dAdq, dAdv;
+  std::vector<Force> dFda, dFdq, dFdv;
 };
 
 }  // namespace eom

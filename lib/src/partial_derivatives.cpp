@@ -1,0 +1,365 @@
+// Analytical partial derivatives of rnea and aba, after J. Carpentier and N. Mansard, "Analytical
+// derivatives of rigid body dynamics algorithms" (RSS 2018), Section III and Algorithm 1.
+//
+// Everything is in world axes about the world origin. A tangent perturbation of joint k moves
+// its subtree rigidly by the twist J_k dq (world column of S_k), so every world quantity X of a
+// body below k changes by J_k x X, except where an ancestor's velocity or acceleration enters:
+// with J = column of S_k, p = parent of k,
+//   dv_i/dq_k = J x (v_i - v_p),  da_i/dq_k = J x (a_i - a_p) - (J x v_p) x (v_i - v_p),
+// and the body force f_i = I_i a_i + v_i x* I_i v_i varies as (the paper's Eq. 12-14)
+//   df_i/dq_k = J x* f_i + I_i dAdq + dY_i dVdq,   df_i/dv_k = I_i dAdv + dY_i J,
+//   dVdq = v_p x J,  dAdq = a_p x J + v_p x dVdq,  dAdv = (v_k + v_p) x J,
+// where dY_i u = u x* I_i v_i + v_i x* I_i u - I_i (v_i x u) is the variation of the inertia.
+// tau_j = J_j^T F_j with F_j the force of the subtree of j; the J x* F term cancels the
+// variation of J_j itself in the rows of j and of its descendants.
+//
+// Expanding dY in linear-first coordinates (h = I v the momentum, s = m c the first moment,
+// I_o the rotational inertia about the origin) it only sees the angular part of u:
+//   dY u = [2 u_w x h_lin; u_w x h_ang + A u_w],
+//   A = [v_w]x I_o - I_o [v_w]x - [v_lin]x [s]x - [s]x [v_lin]x   (symmetric),
+// so the subtree sums need only the subtree momentum and one symmetric 3x3 matrix per joint,
+// not the 6x6 matrix of the paper.
+
+#include "eom/partial_derivatives.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "eom/dynamics.hpp"
+#include "eom/errors.hpp"
+#include "eom/kinematics.hpp"
+#include "sizes.hpp"
+
+namespace eom {
+namespace {
+
+// dY u for a subtree: momentum h, symmetric part A (see above)
+inline Force inertia_variation(const Force& h, const Mat3& A, const Motion& u) {
+  return {2.0 * u.ang.cross(h.lin), u.ang.cross(h.ang) + A * u.ang};
+}
+// the angular part of dY^T x (its linear part is zero)
+inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Motion& x) {
+  return 2.0 * h.lin.cross(x.lin) + h.ang.cross(x.ang) + A * x.ang;
+}
+
+// M = L^T L with L lower triangular and nonzero only where M is (Featherstone 2008, Section 6.5,
+// Table 6.3: factoring from the leaves up makes no fill-in), into data.M_chol; then
+// M^-1 = L^-1 L^-T into data.Minv. A vanishing pivot is a coordinate that moves no inertia beyond
+// what its descendants' coordinates move: it names its joint, as aba does. Raw loops: at these
+// sizes Eigen's per-expression set-up costs more than the arithmetic.
+void invert_mass_matrix(const Model& model, Data& data) {
+  Eigen::MatrixXd& L = data.M_chol;
+  const int n = model.nv;
+  const std::vector<int>& parent = data.dof_parent;
+  L = data.M;
+  const double threshold = 1e-18 * std::max(1.0, data.M.diagonal().maxCoeff());
+  for (int k = n - 1; k >= 0; --k) {
+    if (!(L(k, k) > threshold)) {
+      int j = 1;
+      while (j + 1 < model.njoints && model.joints[j + 1].idx_v <= k) ++j;
+      throw NumericalError("joint '" + model.joint_names[j] +
+                           "' moves no mass or inertia along its motion: the mass matrix is "
+                           "singular and forward dynamics is undefined");
+    }
+    const double d = std::sqrt(L(k, k)), d_inv = 1 / d;
+    L(k, k) = d;
+    data.pivot_inv[k] = d_inv;
+    for (int i = parent[k]; i >= 0; i = parent[i]) L(k, i) *= d_inv;
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      const double lki = L(k, i);
+      for (int j = i; j >= 0; j = parent[j]) L(i, j) -= lki * L(k, j);
+    }
+  }
+  // W = L^-1 by columns: column j solves L w = e_j and is nonzero only on j's branch
+  // [j, end_j), and so is column i of L below the diagonal, so each step is one contiguous axpy
+  Eigen::MatrixXd& W = data.Linv;
+  const std::vector<int>& end = data.dof_end;
+  for (int j = 0; j < n; ++j) {
+    double* __restrict w = W.col(j).data();
+    for (int e = j; e < end[j]; ++e) w[e] = 0;
+    w[j] = 1;
+    for (int i = j; i < end[j]; ++i) {
+      const double wi = w[i] *= data.pivot_inv[i];  // 1 / L_ii: no division in the chain
+      const double* __restrict l = L.col(i).data();
+      for (int e = i + 1; e < end[i]; ++e) w[e] -= l[e] * wi;
+    }
+  }
+  // M^-1 = W W^T: column b is the sum over b's ancestors k (and b) of W_bk times column k of W;
+  // the lower triangle (rows from b on), then the upper by symmetry
+  for (int b = 0; b < n; ++b) {
+    double* __restrict out = data.Minv.col(b).data();
+    for (int e = b; e < n; ++e) out[e] = 0;
+    for (int k = b; k >= 0; k = parent[k]) {
+      const double* __restrict w = W.col(k).data();
+      const double wbk = w[b];
+      for (int e = b; e < end[k]; ++e) out[e] += w[e] * wbk;
+    }
+  }
+  for (int b = 1; b < n; ++b) {
+    for (int a = 0; a < b; ++a) data.Minv(a, b) = data.Minv(b, a);
+  }
+}
+
+// dqdd_dq = -M^-1 dtau_dq and dqdd_dv = -M^-1 dtau_dv. Column c of joint i of dtau is nonzero
+// only in the rows of i's ancestors and of its subtree (a force on another branch does not reach
+// i, and i's motion does not move it), so each column of the result sums only those columns of
+// M^-1: half the work of a dense product for a legged robot.
+void minus_minv_times_partials(const Model& model, Data& data) {
+  const Eigen::MatrixXd& Minv = data.Minv;
+  const Eigen::Index n = model.nv;
+  int* rows = data.rows.data();
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& jnt = model.joints[i];
+    const int iv = jnt.idx_v, end = iv + jnt.nv, last = iv + model.nv_subtree[i];
+    int count = 0;
+    for (int r = iv; r < last; ++r) rows[count++] = r;
+    for (int j = model.parent[i]; j > 0; j = model.parent[j]) {
+      const Joint& anc = model.joints[j];
+      for (int r = anc.idx_v; r < anc.idx_v + anc.nv; ++r) rows[count++] = r;
+    }
+    // the translations of a floating base leave tau unchanged (gravity is uniform): zero columns
+    const int first = model.floating_base && i == 1 ? 3 : iv;
+    for (int c = iv; c < first; ++c) data.dqdd_dq.col(c).setZero();
+    for (int c = iv; c < end; ++c) {
+      double* __restrict out_q = data.dqdd_dq.col(c).data();
+      double* __restrict out_v = data.dqdd_dv.col(c).data();
+      const double* xq = data.dtau_dq.col(c).data();
+      const double* xv = data.dtau_dv.col(c).data();
+      if (c < first) {
+        for (Eigen::Index e = 0; e < n; ++e) out_v[e] = 0;
+        for (int k = 0; k < count; ++k) {
+          const double* m = Minv.col(rows[k]).data();
+          const double bv = -xv[rows[k]];
+          for (Eigen::Index e = 0; e < n; ++e) out_v[e] += m[e] * bv;
+        }
+        continue;
+      }
+      for (Eigen::Index e = 0; e < n; ++e) out_q[e] = out_v[e] = 0;
+      // four columns of M^-1 per sweep, then two: fewer loads and stores of the results
+      int k = 0;
+      for (; k + 3 < count; k += 4) {
+        const double* __restrict m0 = Minv.col(rows[k]).data();
+        const double* __restrict m1 = Minv.col(rows[k + 1]).data();
+        const double* __restrict m2 = Minv.col(rows[k + 2]).data();
+        const double* __restrict m3 = Minv.col(rows[k + 3]).data();
+        const double q0 = -xq[rows[k]], q1 = -xq[rows[k + 1]], q2 = -xq[rows[k + 2]],
+                     q3 = -xq[rows[k + 3]];
+        const double v0 = -xv[rows[k]], v1 = -xv[rows[k + 1]], v2 = -xv[rows[k + 2]],
+                     v3 = -xv[rows[k + 3]];
+        for (Eigen::Index e = 0; e < n; ++e) {
+          out_q[e] += (m0[e] * q0 + m1[e] * q1) + (m2[e] * q2 + m3[e] * q3);
+          out_v[e] += (m0[e] * v0 + m1[e] * v1) + (m2[e] * v2 + m3[e] * v3);
+        }
+      }
+      for (; k + 1 < count; k += 2) {
+        const double* __restrict m0 = Minv.col(rows[k]).data();
+        const double* __restrict m1 = Minv.col(rows[k + 1]).data();
+        const double q0 = -xq[rows[k]], q1 = -xq[rows[k + 1]];
+        const double v0 = -xv[rows[k]], v1 = -xv[rows[k + 1]];
+        for (Eigen::Index e = 0; e < n; ++e) {
+          out_q[e] += m0[e] * q0 + m1[e] * q1;
+          out_v[e] += m0[e] * v0 + m1[e] * v1;
+        }
+      }
+      if (k < count) {
+        const double* m = Minv.col(rows[k]).data();
+        const double bq = -xq[rows[k]], bv = -xv[rows[k]];
+        for (Eigen::Index e = 0; e < n; ++e) {
+          out_q[e] += m[e] * bq;
+          out_v[e] += m[e] * bv;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// forward pass over q and v: placements, world columns of S, twists, velocity-product
+// accelerations, body inertias and momenta, the inertia variations and the derivatives of the
+// twists; with `bias`, the body forces at zero joint acceleration into data.oF
+void velocity_pass(const Model& model, Data& data, ConstVec q, ConstVec v, bool bias) {
+  // the world at rest; gravity enters as an upward acceleration of the base
+  data.ov[0] = Motion::Zero();
+  data.oa[0] = Motion{-model.gravity, Vec3::Zero()};
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& jnt = model.joints[i];
+    const int p = model.parent[i], iv = jnt.idx_v, nv = jnt.nv;
+    place_joint(model, data, i, q);
+    const SE3& oMi = data.oMi[i];
+    const Motion& vp = data.ov[p];
+
+    // v_i = v_p + J qd, c_i = v_i x J qd
+    Motion vJ = Motion::Zero();
+    for (int k = 0; k < nv; ++k) {
+      Motion& J = data.oJ[iv + k];
+      joint_column(jnt, k, oMi, J);
+      vJ += J * v[iv + k];
+    }
+    const Motion vi = vp + vJ;
+    data.ov[i] = vi;
+    data.oc[i] = cross(vi, vJ);
+
+    InertiaMoments& Y = data.oYb[i];
+    model.inertia[i].moments(oMi, Y);
+    data.oYcrb[i] = Y;
+    const Force h = Y * vi;
+    data.ohb[i] = h;
+    data.oh[i] = h;
+    if (bias) {
+      const Motion ai = data.oa[p] + data.oc[i];
+      data.oa[i] = ai;
+      data.oF[i] = Y * ai + cross_force(vi, h);
+    }
+    // the symmetric part of the inertia variation:
+    // [w]x I_o - I_o [w]x = C + C^T with C = [w]x I_o; -[v]x[s]x - [s]x[v]x = 2 (s.v) 1 - s v^T - v
+    // s^T
+    Mat3& A = data.doYcrb[i];
+    Mat3 C;
+    for (int c = 0; c < 3; ++c) C.col(c) = vi.ang.cross(Y.I_o.col(c));
+    A.noalias() = C + C.transpose();
+    A.noalias() -= Y.h * vi.lin.transpose() + vi.lin * Y.h.transpose();
+    A.diagonal().array() += 2.0 * Y.h.dot(vi.lin);
+
+    for (int k = 0; k < nv; ++k) {
+      const Motion& J = data.oJ[iv + k];
+      const Motion dV = cross(vp, J);
+      data.dVdq[iv + k] = dV;
+      // (v_i + v_p) x J; one column is parallel to itself, so v_i x J = v_p x J
+      data.dAdv[iv + k] = nv == 1 ? dV * 2.0 : dV + cross(vi, J);
+    }
+  }
+}
+
+// backward pass: subtree inertias, momenta and inertia variations, F = Y J per column and the
+// mass matrix M_rk = J_r . Y_k J_k (the composite rigid body algorithm in world axes); with
+// `bias`, the subtree bias forces and nle = J^T F into out
+void composite_pass(const Model& model, Data& data, bool bias, Eigen::VectorXd& out) {
+  for (int i = model.njoints - 1; i > 0; --i) {
+    const Joint& jnt = model.joints[i];
+    const int iv = jnt.idx_v, end = iv + jnt.nv, last = iv + model.nv_subtree[i];
+    const InertiaMoments& Y = data.oYcrb[i];
+    for (int c = iv; c < end; ++c) data.dFda[c] = Y * data.oJ[c];
+    for (int r = iv; r < end; ++r) {
+      const Motion& J = data.oJ[r];
+      for (int c = iv; c < end; ++c) data.M(r, c) = data.dFda[c].dot(J);
+      for (int k = end; k < last; ++k) data.M(r, k) = data.M(k, r) = data.dFda[k].dot(J);
+      if (bias) out[r] = data.oF[i].dot(J);
+    }
+    const int p = model.parent[i];
+    if (p > 0) {
+      data.oYcrb[p] += Y;
+      data.oh[p] += data.oh[i];
+      data.doYcrb[p] += data.doYcrb[i];
+      if (bias) data.oF[p] += data.oF[i];
+    }
+  }
+}
+
+// forward pass over a: accelerations, body forces, derivatives of the accelerations
+void acceleration_pass(const Model& model, Data& data, ConstVec a) {
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& jnt = model.joints[i];
+    const int p = model.parent[i], iv = jnt.idx_v, nv = jnt.nv;
+    const Motion& ap = data.oa[p];
+    const Motion& vp = data.ov[p];
+    // a_i = a_p + J qdd + v_i x J qd
+    Motion ai = ap + data.oc[i];
+    for (int k = 0; k < nv; ++k) {
+      const Motion& J = data.oJ[iv + k];
+      ai += J * a[iv + k];
+      data.dAdq[iv + k] = cross(ap, J) + cross(vp, data.dVdq[iv + k]);
+    }
+    data.oa[i] = ai;
+    data.oF[i] = data.oYb[i] * ai + cross_force(data.ov[i], data.ohb[i]);
+  }
+}
+
+// backward pass: subtree forces, tau, and the rows of dtau/dq and dtau/dv
+void derivative_pass(const Model& model, Data& data) {
+  for (int i = model.njoints - 1; i > 0; --i) {
+    const Joint& jnt = model.joints[i];
+    const int iv = jnt.idx_v, end = iv + jnt.nv, last = iv + model.nv_subtree[i];
+    const InertiaMoments& Y = data.oYcrb[i];
+    const Force& h = data.oh[i];
+    const Mat3& A = data.doYcrb[i];
+    const Force& F = data.oF[i];
+
+    for (int c = iv; c < end; ++c) {
+      const Motion& J = data.oJ[c];
+      data.tau[c] = F.dot(J);
+      data.dFdq[c] = Y * data.dAdq[c] + inertia_variation(h, A, data.dVdq[c]);
+      data.dFdv[c] = Y * data.dAdv[c] + inertia_variation(h, A, J);
+    }
+    // the joint's own block: J_r^T dF_c (the variation of J_r cancels J_c x* F)
+    for (int r = iv; r < end; ++r) {
+      const Motion& J = data.oJ[r];
+      for (int c = iv; c < end; ++c) {
+        data.dtau_dq(r, c) = data.dFdq[c].dot(J);
+        data.dtau_dv(r, c) = data.dFdv[c].dot(J);
+      }
+    }
+    // the ancestors' rows see the variation of F_i with J_c: dF/dq_c += J_c x* F
+    for (int c = iv; c < end; ++c) data.dFdq[c] += cross_force(data.oJ[c], F);
+
+    for (int r = iv; r < end; ++r) {
+      const Motion& J = data.oJ[r];
+      // descendant columns: J_r^T dF_k
+      for (int k = end; k < last; ++k) {
+        data.dtau_dq(r, k) = data.dFdq[k].dot(J);
+        data.dtau_dv(r, k) = data.dFdv[k].dot(J);
+      }
+      // ancestor columns: J_r^T (Y dA_k + dY dV_k) = (Y J_r) . dA_k + (dY^T J_r) . dV_k
+      const Force& P = data.dFda[r];
+      const Vec3 Q = inertia_variation_transpose(h, A, J);
+      for (int j = model.parent[i]; j > 0; j = model.parent[j]) {
+        const Joint& anc = model.joints[j];
+        for (int k = anc.idx_v; k < anc.idx_v + anc.nv; ++k) {
+          data.dtau_dq(r, k) = P.dot(data.dAdq[k]) + Q.dot(data.dVdq[k].ang);
+          data.dtau_dv(r, k) = P.dot(data.dAdv[k]) + Q.dot(data.oJ[k].ang);
+        }
+      }
+    }
+    const int p = model.parent[i];
+    if (p > 0) data.oF[p] += F;
+  }
+}
+
+}  // namespace
+
+void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec a) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  detail::check_size(a.size(), model.nv, "a");
+  velocity_pass(model, data, q, v, false);
+  composite_pass(model, data, false, data.tau);
+  acceleration_pass(model, data, a);
+  derivative_pass(model, data);
+}
+
+const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, ConstVec q) {
+  crba(model, data, q);
+  invert_mass_matrix(model, data);
+  return data.Minv;
+}
+
+void aba_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  detail::check_size(tau.size(), model.nv, "tau");
+  // M and the bias forces nle in one pass, then qdd = M^-1 (tau - nle)
+  velocity_pass(model, data, q, v, true);
+  composite_pass(model, data, true, data.qdd);
+  invert_mass_matrix(model, data);
+  data.tau = tau - data.qdd;
+  data.qdd.noalias() = data.Minv * data.tau;
+  acceleration_pass(model, data, data.qdd);
+  derivative_pass(model, data);
+  // M qdd + b(q, v) = tau  =>  dqdd/dx = -M^-1 dtau/dx at a = qdd
+  minus_minv_times_partials(model, data);
+}
+
+}  // namespace eom
