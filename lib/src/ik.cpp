@@ -138,7 +138,10 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-void validate(const Model& model, const IkProblem& problem) {
+namespace {
+// the checks of validate, with the path marks in caller-owned buffers (no allocation)
+void check_problem(const Model& model, const IkProblem& problem, std::vector<char>& f,
+                   std::vector<char>& r) {
   const int nframes = static_cast<int>(model.frames.size());
   if (problem.frame < 0 || problem.frame >= nframes)
     throw InputError("IK: frame index " + std::to_string(problem.frame) + " is out of range");
@@ -150,7 +153,6 @@ void validate(const Model& model, const IkProblem& problem) {
   if ((problem.weights.array() == 0).all()) throw InputError("IK: the mask selects nothing");
   if (!problem.target.R.allFinite() || !problem.target.p.allFinite())
     throw InputError("IK: the target is not finite");
-  std::vector<char> f(model.njoints), r(model.njoints);
   mark_path(model, problem.frame, f);
   mark_path(model, problem.reference, r);
   for (int i = 1; i < model.njoints; ++i) {
@@ -164,6 +166,12 @@ void validate(const Model& model, const IkProblem& problem) {
   throw InputError("IK: frame '" + name + "' is rigidly attached to reference frame '" +
                    model.frames[problem.reference].name +
                    "'; no joint changes their relative placement");
+}
+}  // namespace
+
+void validate(const Model& model, const IkProblem& problem) {
+  std::vector<char> f(model.njoints), r(model.njoints);
+  check_problem(model, problem, f, r);
 }
 
 IkSolver::IkSolver(const Model& model)
@@ -179,6 +187,7 @@ IkSolver::IkSolver(const Model& model)
       vfull_(model.nv),
       q_(model.nq),
       q_try_(model.nq),
+      q_prev_(model.nq),
       q_best_(model.nq),
       q_conv_(model.nq),
       seed_(model.nq),
@@ -192,9 +201,7 @@ IkSolver::IkSolver(const Model& model)
 }
 
 void IkSolver::prepare(const IkProblem& problem) {
-  validate(model_, problem);
-  mark_path(model_, problem.frame, in_frame_);
-  mark_path(model_, problem.reference, in_ref_);
+  check_problem(model_, problem, in_frame_, in_ref_);  // marks both paths
   chain_.clear();
   support_.clear();
   columns_.clear();
@@ -307,6 +314,116 @@ double IkSolver::seed_distance(ConstVec q) {
   return vfull_.squaredNorm();
 }
 
+bool IkSolver::descend(const IkProblem& problem, const IkOptions& options, int max_iterations,
+                       std::chrono::steady_clock::time_point start, double& E) {
+  const int max_total = std::max(1, options.max_total_iterations);
+  E = evaluate(problem, q_);
+  double mu = 1;  // scales Sugihara's damping up after a rejected step, down after a good one
+  int slow = 0;
+  bool converged = false;
+  for (int it = 0;; ++it) {
+    double pe, oe;
+    errors(pe, oe);
+    if (pe <= options.position_tolerance && oe <= options.orientation_tolerance) {
+      converged = true;
+      break;
+    }
+    if (it >= max_iterations || result_.iterations >= max_total) break;
+    if (options.timeout > 0 && (result_.iterations & 7) == 7 &&
+        std::chrono::duration<double>(Clock::now() - start).count() > options.timeout) {
+      result_.timed_out = true;
+      break;
+    }
+    ++result_.iterations;
+
+    // damped least squares (J^T W J + lambda I) dq = J^T W e, lambda = mu (E + w_bar); a joint
+    // resting on a limit that the step pushes further is locked and the step solved again, so
+    // the other joints take over its share (an active set rather than a blocked step)
+    jacobian(problem);
+    const double lambda = mu * (E + options.damping);
+    for (int c = 0; c < m_; ++c) locked_[c] = 0;
+    bool solved = false;
+    for (int pass = 0; pass < 3; ++pass) {
+      build_normal_equations(lambda);
+      if (!cholesky(A_, m_)) break;  // not finite: give up this attempt
+      cholesky_solve(A_, m_, dq_);
+      solved = true;
+      bool changed = false;
+      for (int c = 0; c < m_; ++c) {
+        if (locked_[c] || column_joint_q_[c] < 0) continue;
+        const int iq = column_joint_q_[c];
+        if ((q_[iq] <= model_.lower_limit[iq] && dq_[c] < 0) ||
+            (q_[iq] >= model_.upper_limit[iq] && dq_[c] > 0)) {
+          locked_[c] = 1;
+          changed = true;
+        }
+      }
+      if (!changed) break;
+    }
+    if (!solved) break;
+    // step control: keep within the region where the linearisation holds
+    double largest = 0;
+    for (int c = 0; c < m_; ++c) largest = std::max(largest, std::abs(dq_[c]));
+    const double scale = largest > options.max_step ? options.max_step / largest : 1.0;
+    vfull_.setZero();
+    for (int c = 0; c < m_; ++c) vfull_[columns_[c]] = scale * dq_[c];
+    q_try_ = q_;
+    for (int i : support_) joint_integrate(model_.joints[i], q_, vfull_, q_try_);
+    project(q_try_);
+
+    const double E_try = evaluate(problem, q_try_);
+    if (E_try < E) {
+      slow = E_try > 0.999 * E ? slow + 1 : 0;
+      q_.swap(q_try_);
+      E = E_try;
+      mu = std::max(mu * 0.5, 1e-3);
+    } else {
+      evaluate(problem, q_);  // back to the accepted state
+      mu *= 8;
+      ++slow;
+    }
+    if (slow >= 8 || mu > 1e6) break;  // stalled (a limit or a local minimum): restart
+  }
+
+  return converged;
+}
+
+void IkSolver::polish(const IkProblem& problem, const IkOptions& options,
+                      std::chrono::steady_clock::time_point start) {
+  // the secondary objective after the pose converged: a step in the null space of the pose task,
+  // eps (J^T W J + eps I)^-1 z = (I - J^+ J) z as eps -> 0, then a few primary iterations to
+  // return to the tolerance; a step that cannot return is halved
+  constexpr double eps = 1e-9;
+  const int max_total = std::max(1, options.max_total_iterations);
+  double gain = options.null_space_gain;
+  for (int k = 0; k < options.max_iterations && gain >= 1e-3 * options.null_space_gain; ++k) {
+    if (result_.iterations >= max_total || result_.timed_out) return;
+    ++result_.iterations;
+    jacobian(problem);
+    for (int c = 0; c < m_; ++c) locked_[c] = 0;
+    build_normal_equations(eps);
+    if (!cholesky(A_, m_)) return;
+    difference(model_, q_, preferred_, vfull_);
+    double largest = 0;
+    for (int c = 0; c < m_; ++c) z_[c] = gain * vfull_[columns_[c]];
+    cholesky_solve(A_, m_, z_);
+    for (int c = 0; c < m_; ++c) largest = std::max(largest, std::abs(eps * z_[c]));
+    if (largest < 1e-9) return;  // at the objective's optimum on the solution set
+    const double scale = eps * (largest > options.max_step ? options.max_step / largest : 1.0);
+    vfull_.setZero();
+    for (int c = 0; c < m_; ++c) vfull_[columns_[c]] = scale * z_[c];
+    q_prev_ = q_;
+    for (int i : support_) joint_integrate(model_.joints[i], q_prev_, vfull_, q_);
+    project(q_);
+    double E = 0;
+    if (!descend(problem, options, 10, start, E)) {
+      q_ = q_prev_;
+      evaluate(problem, q_);
+      gain *= 0.5;
+    }
+  }
+}
+
 const IkResult& IkSolver::solve(const IkProblem& problem, ConstVec q_seed,
                                 const IkOptions& options) {
   const Clock::time_point start = Clock::now();
@@ -344,7 +461,6 @@ const IkResult& IkSolver::solve(const IkProblem& problem, ConstVec q_seed,
   bool have_converged = false;
   int found = 0;
   double best_energy = INFINITY, best_distance = INFINITY;
-  const double budget_s = options.timeout;
   const int max_total = std::max(1, options.max_total_iterations);
 
   for (int attempt = 0; attempt <= options.max_restarts; ++attempt) {
@@ -370,82 +486,9 @@ const IkResult& IkSolver::solve(const IkProblem& problem, ConstVec q_seed,
     }
     project(q_);
 
-    double E = evaluate(problem, q_);
-    double mu = 1;  // scales Sugihara's damping up after a rejected step, down after a good one
-    int slow = 0;
-    bool converged = false;
-    for (int it = 0;; ++it) {
-      double pe, oe;
-      errors(pe, oe);
-      if (pe <= options.position_tolerance && oe <= options.orientation_tolerance) {
-        converged = true;
-        break;
-      }
-      if (it >= options.max_iterations || res.iterations >= max_total) break;
-      if (budget_s > 0 && (res.iterations & 7) == 7 &&
-          std::chrono::duration<double>(Clock::now() - start).count() > budget_s) {
-        res.timed_out = true;
-        break;
-      }
-      ++res.iterations;
-
-      // damped least squares (J^T W J + lambda I) dq = J^T W e, lambda = mu (E + w_bar); a joint
-      // resting on a limit that the step pushes further is locked and the step solved again, so
-      // the other joints take over its share (an active set rather than a blocked step)
-      jacobian(problem);
-      const double lambda = mu * (E + options.damping);
-      for (int c = 0; c < m_; ++c) locked_[c] = 0;
-      bool solved = false;
-      for (int pass = 0; pass < 3; ++pass) {
-        build_normal_equations(lambda);
-        if (!cholesky(A_, m_)) break;  // not finite: give up this attempt
-        cholesky_solve(A_, m_, dq_);
-        solved = true;
-        bool changed = false;
-        for (int c = 0; c < m_; ++c) {
-          if (locked_[c] || column_joint_q_[c] < 0) continue;
-          const int iq = column_joint_q_[c];
-          if ((q_[iq] <= model_.lower_limit[iq] && dq_[c] < 0) ||
-              (q_[iq] >= model_.upper_limit[iq] && dq_[c] > 0)) {
-            locked_[c] = 1;
-            changed = true;
-          }
-        }
-        if (!changed) break;
-      }
-      if (!solved) break;
-      if (secondary) {
-        // lambda (J^T W J + lambda I)^-1 z: z where J is blind, ~0 where it sees (damped
-        // null-space projector of the primary task)
-        difference(model_, q_, preferred_, vfull_);
-        for (int c = 0; c < m_; ++c)
-          z_[c] = locked_[c] ? 0.0 : options.null_space_gain * vfull_[columns_[c]];
-        cholesky_solve(A_, m_, z_);
-        for (int c = 0; c < m_; ++c) dq_[c] += lambda * z_[c];
-      }
-      // step control: keep within the region where the linearisation holds
-      double largest = 0;
-      for (int c = 0; c < m_; ++c) largest = std::max(largest, std::abs(dq_[c]));
-      const double scale = largest > options.max_step ? options.max_step / largest : 1.0;
-      vfull_.setZero();
-      for (int c = 0; c < m_; ++c) vfull_[columns_[c]] = scale * dq_[c];
-      q_try_ = q_;
-      for (int i : support_) joint_integrate(model_.joints[i], q_, vfull_, q_try_);
-      project(q_try_);
-
-      const double E_try = evaluate(problem, q_try_);
-      if (E_try < E) {
-        slow = E_try > 0.999 * E ? slow + 1 : 0;
-        q_.swap(q_try_);
-        E = E_try;
-        mu = std::max(mu * 0.5, 1e-3);
-      } else {
-        evaluate(problem, q_);  // back to the accepted state
-        mu *= 8;
-        ++slow;
-      }
-      if (slow >= 8 || mu > 1e6) break;  // stalled (a limit or a local minimum): restart
-    }
+    double E = 0;
+    bool converged = descend(problem, options, options.max_iterations, start, E);
+    if (converged && secondary) polish(problem, options, start);
 
     if (converged) {
       // the turn of each continuous joint nearest the seed; the same pose

@@ -10,6 +10,7 @@
 // the limits. The velocity level is section 2.9.2 of the same notes (eqs. 2.214, 2.215, 2.220).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -70,8 +71,10 @@ struct IkProblem {
 /// joint between the frame and the reference ("frame 'x' has no moving joint above it").
 void validate(const Model& model, const IkProblem& problem);
 
-/// A secondary objective solved in the null space of the pose task (redundant arms): it pulls q
-/// towards a preferred configuration without disturbing the primary task to first order.
+/// A secondary objective for redundant arms: once the pose has converged, steps in the null space
+/// of the pose task (I - J^+ J) z, z = gain (q_preferred (-) q), each followed by a few pose
+/// iterations back to the tolerance, move q along the solution set towards the preferred
+/// configuration; the pose stays converged (a step that cannot return is halved, then dropped).
 enum class NullSpaceObjective {
   none,     // pure least squares
   seed,     // stay near the seed
@@ -95,7 +98,7 @@ struct IkOptions {
   double max_step = 0.5;  // largest |dq| entry per iteration (rad or m)
   double damping = 1e-4;  // w_bar: damping bias added to the error energy E
   NullSpaceObjective null_space = NullSpaceObjective::none;
-  double null_space_gain = 0.1;  // fraction of the distance to the preferred q per iteration
+  double null_space_gain = 0.5;  // fraction of the distance to the preferred q per step
   Eigen::VectorXd posture;       // (nq) for NullSpaceObjective::posture
 };
 
@@ -131,6 +134,12 @@ class IkSolver {
 
  private:
   void prepare(const IkProblem& problem);
+  // Levenberg-Marquardt from q_ until converged (true), stalled or out of budget; E: final energy
+  bool descend(const IkProblem& problem, const IkOptions& options, int max_iterations,
+               std::chrono::steady_clock::time_point start, double& E);
+  // the null-space objective on the solution set, from a converged q_
+  void polish(const IkProblem& problem, const IkOptions& options,
+              std::chrono::steady_clock::time_point start);
   double evaluate(const IkProblem& problem, ConstVec q);  // error energy, fills e_
   void jacobian(const IkProblem& problem);                // fills Jc_ at the last evaluate
   void build_normal_equations(double lambda);             // A_, dq_ (right-hand side) from Jc_, e_
@@ -157,7 +166,7 @@ class IkSolver {
   Eigen::Matrix<double, 6, Eigen::Dynamic> Jc_;  // d(current - desired)/dq on the support
   Eigen::MatrixXd A_;  // J^T W J + lambda I, then its Cholesky factor (top-left m x m)
   Eigen::VectorXd g_, dq_, z_, vfull_;
-  Eigen::VectorXd q_, q_try_, q_best_, q_conv_, seed_, preferred_;
+  Eigen::VectorXd q_, q_try_, q_prev_, q_best_, q_conv_, seed_, preferred_;
   Rng rng_{0};
 };
 
