@@ -387,3 +387,32 @@ TEST_CASE("differential IK: weights, damping and frame velocity tasks", "[ik]") 
       frame_velocity_task(model, data, q, ee, ReferenceFrame::world, twist, Vec6::Zero()),
       InputError);
 }
+
+TEST_CASE("IK with a floating base: the free-flyer moves, its quaternion stays unit", "[ik]") {
+  UrdfOptions urdf;
+  urdf.floating_base = true;
+  const Model model = load_urdf(kRobotsDir + "/solo12.urdf", urdf);
+  Data data(model);
+  IkSolver solver(model);
+  Rng rng(9);
+  const Eigen::VectorXd q = random_configuration(model, rng);
+  frame_placements(model, data, q);
+  IkProblem problem;
+  problem.frame = model.require_frame("FL_FOOT");
+  problem.target = data.oMf[problem.frame];
+  IkOptions options;
+  options.timeout = 0;
+  const IkResult& r = solver.solve(problem, neutral(model), options);
+  REQUIRE(r.converged());
+  CHECK(std::abs(r.q.segment<4>(3).norm() - 1) < 1e-12);
+  double pe, oe;
+  pose_error(model, r.q, problem.frame, problem.target, pe, oe);
+  CHECK(pe <= 1e-6);
+  CHECK(oe <= 1e-6);
+  // relative to the base the foot needs only the leg: the base keeps the seed
+  problem.reference = model.require_frame("base_link");
+  problem.target = data.oMf[problem.reference].inverse() * data.oMf[problem.frame];
+  const IkResult& leg = solver.solve(problem, neutral(model), options);
+  REQUIRE(leg.converged());
+  CHECK(leg.q.head<7>() == neutral(model).head<7>());
+}
