@@ -1,10 +1,17 @@
 #include "cli.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
 
 #include <optional>
 #include <ostream>
 
+#include <eom/dynamics.hpp>
 #include <eom/errors.hpp>
 #include <eom/urdf.hpp>
 
@@ -101,6 +108,76 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
   return cmd;
 }
 
+void refuse_singular_mass_matrix(const Model& model) {
+  const std::vector<int> joints = joints_without_inertia(model);
+  if (joints.empty()) return;
+  std::string names;
+  for (int j : joints) names += (names.empty() ? "'" : ", '") + model.joint_names[j] + "'";
+  throw InputError((joints.size() == 1 ? "joint " : "joints ") + names +
+                   (joints.size() == 1 ? " moves" : " move") +
+                   " no mass or inertia along its motion: the mass matrix is singular and "
+                   "forward dynamics undefined (give the links they move mass and inertia)");
+}
+
+struct Progress::State {
+  using Clock = std::chrono::steady_clock;
+  State(const std::string& command, bool enabled, size_t files, double total)
+      : command(command), enabled(enabled), files(files), total(total) {}
+  std::string command;
+  bool enabled;
+  size_t files;
+  double total;
+  Clock::time_point start = Clock::now();
+  std::atomic<Clock::time_point> next{start + std::chrono::seconds(1)};
+  std::atomic<long> rows{0};
+  std::atomic<size_t> files_done{0};
+  std::atomic<double> done{0};
+  std::mutex mutex;
+  bool shown = false;
+};
+
+Progress::Progress(const std::string& command, bool enabled, size_t files, double total)
+    : state_(std::make_unique<State>(command, enabled && ::isatty(2), files, total)) {}
+
+Progress::~Progress() {
+  if (state_->shown) std::fprintf(stderr, "\r\033[K");
+}
+
+void Progress::add_rows(long n) {
+  state_->rows += n;
+  tick();
+}
+
+void Progress::file_done() {
+  ++state_->files_done;
+  tick();
+}
+
+void Progress::done_to(double units) { state_->done = units; }
+
+void Progress::tick() {
+  State& s = *state_;
+  if (!s.enabled) return;
+  const auto now = State::Clock::now();
+  if (now < s.next.load()) return;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.next = now + std::chrono::milliseconds(250);
+  const double seconds = std::chrono::duration<double>(now - s.start).count();
+  std::fprintf(stderr, "\r\033[Keom %s: %ld rows, %.0f rows/s", s.command.c_str(), s.rows.load(),
+               s.rows / seconds);
+  if (s.files > 1) {
+    const size_t done = s.files_done;
+    std::fprintf(stderr, ", %zu/%zu files", done, s.files);
+    if (done > 0) std::fprintf(stderr, ", %.0f s left", seconds / done * (s.files - done));
+  } else if (s.total > 0 && s.done > 0) {
+    const double done = s.done;
+    std::fprintf(stderr, ", %.0f%%, %.0f s left", 100 * done / s.total,
+                 seconds * (s.total - done) / done);
+  }
+  std::fflush(stderr);
+  s.shown = true;
+}
+
 void warn(Streams& io, const std::string& command, const std::string& message) {
   io.err << "eom " << command << ": warning: " << message << '\n';
 }
@@ -114,6 +191,7 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_convert(app, dispatch);
   register_id(app, dispatch);
   register_fd(app, dispatch);
+  register_sim(app, dispatch);
   std::string commands;
   for (const CLI::App* command : app.get_subcommands({})) {
     commands += (commands.empty() ? "" : ", ") + command->get_name();

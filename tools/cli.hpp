@@ -37,6 +37,10 @@ void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity = tru
 /// Load and build the model; ModelError/InputError propagate to main (exit 2).
 Model load_robot(const RobotOptions& opt);
 
+/// Forward dynamics is undefined when a joint moves no mass or inertia (M singular): throws
+/// InputError naming those joints, before any row is computed.
+void refuse_singular_mass_matrix(const Model& model);
+
 /// -o/--output and --format.
 struct OutputOptions {
   std::string path = "-";
@@ -62,6 +66,30 @@ std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header
 /// link to it all count. "-" and non-regular files are never inputs to protect.
 void refuse_to_replace_inputs(const std::vector<std::string>& tables, const std::string& robot,
                               const std::vector<std::string>& outputs);
+
+/// Progress on stderr when it is a terminal and the work takes longer than a second: rows done,
+/// rate, and the time left (from the files done in batch mode, or from how much of a known total
+/// of one run's work, such as bytes read or seconds simulated, is done). Nothing otherwise.
+/// Thread-safe.
+class Progress {
+ public:
+  /// total: the amount of one run's work (0 when unknown).
+  Progress(const std::string& command, bool enabled, size_t files, double total);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void add_rows(long n);
+  void file_done();
+  /// The work of the (single) run done so far, in the units of total.
+  void done_to(double units);
+
+ private:
+  void tick();
+
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// Print "eom <cmd>: warning: <message>" on err.
 void warn(Streams& io, const std::string& command, const std::string& message);
@@ -92,5 +120,6 @@ void register_fk(CLI::App& app, Dispatch& dispatch);
 void register_convert(CLI::App& app, Dispatch& dispatch);
 void register_id(CLI::App& app, Dispatch& dispatch);
 void register_fd(CLI::App& app, Dispatch& dispatch);
+void register_sim(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace eom::cli

@@ -6,6 +6,7 @@
 #include <eom/data.hpp>
 #include <eom/dynamics.hpp>
 #include <eom/errors.hpp>
+#include <eom/partial_derivatives.hpp>
 
 #include "cli.hpp"
 #include "forces.hpp"
@@ -17,7 +18,18 @@ namespace {
 struct FdOptions {
   RowOptions rows;
   ForceOptions forces;
+  std::string method = "aba";
+  bool partials = false;  // dqdd/dq and dqdd/dv
+  bool minv = false;      // dqdd/dtau = M^-1
 };
+
+// an nv x nv matrix, row-major, as matrix_columns names it
+double* write_matrix(const Eigen::MatrixXd& m, double* out) {
+  for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    for (Eigen::Index c = 0; c < m.cols(); ++c) *out++ = m(r, c);
+  }
+  return out;
+}
 
 class FdTask final : public RowTask {
  public:
@@ -38,6 +50,14 @@ class FdTask final : public RowTask {
       }
     }
     for (auto& n : coordinate_columns(model, "a", Space::v)) columns.push_back(std::move(n));
+    if (opt.partials) {
+      for (const char* prefix : {"dqdd_dq", "dqdd_dv"}) {
+        for (auto& n : matrix_columns(model, prefix)) columns.push_back(std::move(n));
+      }
+    }
+    if (opt.minv) {
+      for (auto& n : matrix_columns(model, "Minv")) columns.push_back(std::move(n));
+    }
   }
 
   void compute(const Sample& s, double* out) override {
@@ -53,10 +73,20 @@ class FdTask final : public RowTask {
       wrenches_.term(model_, data_, s.q, s.row, term_);
       tau_ -= term_;
     }
-    const Eigen::VectorXd& a = aba(model_, data_, s.q, v, tau_);
+    // the partials come with qdd from the same passes (aba_derivatives); otherwise the method
+    const bool derivatives = opt_.partials || opt_.minv;
+    if (derivatives) aba_derivatives(model_, data_, s.q, v, tau_);
+    const Eigen::VectorXd& a = derivatives           ? data_.qdd
+                               : opt_.method == "crba" ? forward_dynamics_crba(model_, data_, s.q, v, tau_)
+                                                     : aba(model_, data_, s.q, v, tau_);
     for (int i = 0; i < model_.nq; ++i) *out++ = s.q[i];
     for (int i = 0; i < model_.nv; ++i) *out++ = v[i];
     for (int i = 0; i < model_.nv; ++i) *out++ = a[i];
+    if (opt_.partials) {
+      out = write_matrix(data_.dqdd_dq, out);
+      out = write_matrix(data_.dqdd_dv, out);
+    }
+    if (opt_.minv) write_matrix(data_.Minv, out);
   }
 
  private:
@@ -71,6 +101,11 @@ class FdTask final : public RowTask {
 
 int run_fd(const FdOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows);
+  refuse_singular_mass_matrix(model);
+  if ((opt.partials || opt.minv) && opt.method == "crba") {
+    throw InputError("--partials and --minv come from the derivatives of the recursion "
+                     "(aba_derivatives), not from --method crba");
+  }
   const Friction friction = load_friction(model, opt.forces);
   RowCommand command;
   command.name = "fd";
@@ -97,6 +132,16 @@ void register_fd(CLI::App& app, Dispatch& dispatch) {
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   add_force_options(*cmd, opt->forces);
+  cmd->add_option("--method", opt->method,
+                  "aba: articulated-body algorithm, O(n); crba: M by CRBA, the bias by RNEA, a "
+                  "Cholesky solve (an independent path, O(n^3))")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"aba", "crba"}));
+  cmd->add_flag("--partials", opt->partials,
+                "Also write dqdd_dq.<row>.<col> and dqdd_dv.<row>.<col> (analytical, "
+                "Carpentier & Mansard 2018; dq in the tangent space, q (+) dq = q exp(dq)): "
+                "2 nv^2 columns");
+  cmd->add_flag("--minv", opt->minv, "Also write Minv.<row>.<col> = dqdd/dtau: nv^2 columns");
   dispatch.on(cmd, [opt](Streams& io) { return run_fd(*opt, io); });
 }
 

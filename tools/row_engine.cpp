@@ -61,8 +61,6 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // ---------------------------------------------------------------------------------------------
 // Binding: where each coordinate of q and of its derivatives comes from
 
@@ -559,69 +557,6 @@ class RowSink {
   long rows_ = 0;
 };
 
-// Progress on stderr when it is a terminal and the work takes longer than a second: rows done,
-// rate, and the time left (from the bytes read of one file, or the files done in batch mode).
-// Nothing otherwise.
-class Progress {
- public:
-  Progress(const std::string& command, bool enabled, size_t files, long long bytes)
-      : command_(command),
-        enabled_(enabled && ::isatty(2)),
-        files_(files),
-        bytes_(bytes),
-        start_(Clock::now()),
-        next_(start_ + std::chrono::seconds(1)) {}
-  ~Progress() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-  }
-
-  void add_rows(long n) {
-    rows_ += n;
-    tick();
-  }
-  void file_done() {
-    ++files_done_;
-    tick();
-  }
-  /// Bytes of the (single) input read so far.
-  void read_to(long long offset) { read_ = offset; }
-
- private:
-  void tick() {
-    if (!enabled_) return;
-    const auto now = Clock::now();
-    if (now < next_.load()) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    next_ = now + std::chrono::milliseconds(250);
-    const double seconds = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\r\033[Keom %s: %ld rows, %.0f rows/s", command_.c_str(), rows_.load(),
-                 rows_ / seconds);
-    if (files_ > 1) {
-      const size_t done = files_done_;
-      std::fprintf(stderr, ", %zu/%zu files", done, files_);
-      if (done > 0) std::fprintf(stderr, ", %.0f s left", seconds / done * (files_ - done));
-    } else if (bytes_ > 0 && read_ > 0) {
-      const double read = static_cast<double>(read_);
-      std::fprintf(stderr, ", %.0f%%, %.0f s left", 100 * read / bytes_,
-                   seconds * (bytes_ - read) / read);
-    }
-    std::fflush(stderr);
-    shown_ = true;
-  }
-
-  const std::string command_;
-  const bool enabled_;
-  const size_t files_;
-  const long long bytes_;  // size of the single input, 0 when unknown
-  std::atomic<long long> read_{0};
-  const Clock::time_point start_;
-  std::atomic<Clock::time_point> next_;
-  std::atomic<long> rows_{0};
-  std::atomic<size_t> files_done_{0};
-  std::mutex mutex_;
-  bool shown_ = false;
-};
-
 // Reading overlapped with computing and writing: a reader thread fills blocks of samples that
 // this thread computes and writes in order. Blocks cycle through a fixed pool: no allocation
 // once the first rows have sized them.
@@ -653,7 +588,7 @@ void run_pipelined(const Model& model, int order, const TableReader& in, SampleS
         b.count = 0;
         while (b.count < kBlockRows && source.next(b.samples[b.count])) ++b.count;
         b.last = b.count < kBlockRows;
-        progress.read_to(in.offset());
+        progress.done_to(in.offset());
         std::lock_guard<std::mutex> lock(mutex);
         ++filled;
         changed.notify_all();
@@ -741,7 +676,7 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
     while (source->next(s)) {
       sink.write(s);
       if ((sink.rows() & 1023) == 0) {
-        progress.read_to(in->offset());
+        progress.done_to(in->offset());
         progress.add_rows(1024);
       }
     }
@@ -781,7 +716,7 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
                         ? std::filesystem::file_size(opt.tables[0], error)
                         : 0;
   Progress progress(command.name, !opt.quiet, opt.tables.size(),
-                    error ? 0 : static_cast<long long>(size));
+                    error ? 0 : static_cast<double>(size));
 
   if (opt.output_dir.empty()) {
     if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");

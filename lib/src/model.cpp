@@ -80,4 +80,13 @@ std::vector<std::string> coordinate_columns(const Model& model, std::string_view
   return out;
 }
 
+std::vector<std::string> matrix_columns(const Model& model, std::string_view prefix) {
+  std::vector<std::string> out;
+  out.reserve(static_cast<size_t>(model.nv) * model.nv);
+  for (const auto& row : model.v_names) {
+    for (const auto& col : model.v_names) out.push_back(std::string(prefix) + "." + row + "." + col);
+  }
+  return out;
+}
+
 }  // namespace eom

@@ -126,7 +126,8 @@ std::string time_string(double t) {
 struct Simulator::Impl {
   const Model& model;
   Data data;
-  Friction friction;
+  const Friction urdf_friction;
+  Friction friction;  // what this run applies
   std::vector<int> joint_of_v, joint_of_q;
   // state at the start of the step, and the step's result
   Eigen::VectorXd q0, v0, q1, delta1, v1;
@@ -140,7 +141,7 @@ struct Simulator::Impl {
   Controller* controller = nullptr;
   const SimulationOptions* options = nullptr;
 
-  explicit Impl(const Model& m) : model(m), data(m), friction(Friction::from_model(m)) {
+  explicit Impl(const Model& m) : model(m), data(m), urdf_friction(Friction::from_model(m)), friction(urdf_friction) {
     const int nq = m.nq, nv = m.nv;
     joint_of_v.assign(nv, 0);
     joint_of_q.assign(nq, 0);
@@ -198,6 +199,10 @@ struct Simulator::Impl {
     if (options->friction) {
       friction_torque(friction, v, tau_f);
       tau_total -= tau_f;
+    }
+    if (options->external) {
+      options->external(t, q, tau_f);
+      tau_total += tau_f;
     }
   }
 
@@ -391,6 +396,13 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   if (!(t_end >= t0)) throw InputError("the end time must not precede the start time");
   s.controller = &controller;
   s.options = &options;
+  // copied into the vectors sized at construction: no allocation
+  const Friction& friction = options.friction_parameters ? *options.friction_parameters
+                                                         : s.urdf_friction;
+  detail::check_size(friction.viscous.size(), model.nv, "friction viscous");
+  detail::check_size(friction.coulomb.size(), model.nv, "friction coulomb");
+  s.friction.viscous = friction.viscous;
+  s.friction.coulomb = friction.coulomb;
   s.friction.smoothing = options.friction_smoothing;
   s.stats.steps = s.stats.rejected = s.stats.evaluations = s.stats.saturated_steps = 0;
   s.stats.saturated_per_joint.setZero();

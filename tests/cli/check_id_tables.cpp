@@ -16,6 +16,7 @@
 #include <eom/data.hpp>
 #include <eom/dynamics.hpp>
 #include <eom/kinematics.hpp>
+#include <eom/partial_derivatives.hpp>
 #include <eom/table.hpp>
 #include <eom/urdf.hpp>
 
@@ -258,7 +259,13 @@ TEST_CASE("eom fd after eom id gives the accelerations back, and eom id the torq
     const std::string acc_path = (std::filesystem::temp_directory_path() / "eom_check_fd_acc.csv").string();
     write_table(acc, acc_path, Format::csv);
     const Table back = run_eom(std::string("id ") + robot + " " + acc_path, "fd_back");
+    // the independent path: M by CRBA, the bias by RNEA, a Cholesky solve
+    const Table crba = run_eom(std::string("fd --method crba ") + robot + " " + tau_path, "fd_crba");
     REQUIRE(acc.rows() == tau.rows());
+    REQUIRE(crba.header.names == acc.header.names);
+    for (size_t k = 0; k < acc.values.size(); ++k) {
+      CHECK(crba.values[k] == Approx(acc.values[k]).epsilon(1e-10).margin(1e-10));
+    }
     for (const auto& name : acc.header.names) {
       if (name.rfind("a.", 0) != 0) continue;
       for (int r = 0; r < acc.rows(); r += 7) {
@@ -273,5 +280,53 @@ TEST_CASE("eom fd after eom id gives the accelerations back, and eom id the torq
     }
     std::filesystem::remove(tau_path);
     std::filesystem::remove(acc_path);
+  }
+}
+
+// eom fd --partials --minv writes, under the documented names, what aba_derivatives computes (which
+// the reference tests check), and M^-1 inverts crba's M
+TEST_CASE("eom fd --partials --minv: the derivative matrices under their names", "[cli][fd]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"robots/ur5.urdf", "trajectories/ur5_wave.csv"},
+      {"robots/solo12.urdf --floating-base", "trajectories/solo12_floating_walk.csv"},
+  };
+  for (const auto& [robot, table] : cases) {
+    INFO(table);
+    const Table tau = run_eom(std::string("id ") + robot + " " + table + " --keep-input", "pd_tau");
+    const std::string tau_path =
+        (std::filesystem::temp_directory_path() / "eom_check_pd_tau.csv").string();
+    write_table(tau, tau_path, Format::csv);
+    const Table out = run_eom(std::string("fd --partials --minv ") + robot + " " + tau_path, "pd");
+    std::filesystem::remove(tau_path);
+    UrdfOptions options;
+    options.floating_base = std::string(robot).find("floating") != std::string::npos;
+    const std::string robot_file = std::string(robot).substr(0, std::string(robot).find(' '));
+    const Model model = load_urdf(test::kSourceDir + "/" + robot_file, options);
+    Data data(model);
+    Eigen::VectorXd q(model.nq), v(model.nv), t(model.nv);
+    const std::vector<std::string> q_names = coordinate_columns(model, "q", Space::q),
+                                   v_names = coordinate_columns(model, "v", Space::v),
+                                   tau_names = coordinate_columns(model, "tau", Space::tau);
+    for (int r = 0; r < out.rows(); r += 37) {
+      for (int i = 0; i < model.nq; ++i) q[i] = column(out, r, q_names[i]);
+      for (int i = 0; i < model.nv; ++i) {
+        v[i] = column(out, r, v_names[i]);
+        t[i] = column(tau, r, tau_names[i]);
+      }
+      aba_derivatives(model, data, q, v, t);
+      const Eigen::MatrixXd M = crba(model, data, q);
+      for (int i = 0; i < model.nv; ++i) {
+        for (int j = 0; j < model.nv; ++j) {
+          const std::string cell = "." + model.v_names[i] + "." + model.v_names[j];
+          CHECK(column(out, r, "dqdd_dq" + cell) == Approx(data.dqdd_dq(i, j)).margin(1e-12));
+          CHECK(column(out, r, "dqdd_dv" + cell) == Approx(data.dqdd_dv(i, j)).margin(1e-12));
+          double identity = 0;  // (M^-1 M)(i, j)
+          for (int k = 0; k < model.nv; ++k) {
+            identity += column(out, r, "Minv." + model.v_names[i] + "." + model.v_names[k]) * M(k, j);
+          }
+          CHECK(identity == Approx(i == j ? 1.0 : 0.0).margin(1e-9));
+        }
+      }
+    }
   }
 }

@@ -87,4 +87,8 @@ struct Model {
 std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix,
                                             Space space);
 
+/// Column names "<prefix>.<row>.<col>" of an nv x nv matrix, row-major, rows and columns named by
+/// velocity coordinates: "M.root.vx.shoulder_joint" (nv^2).
+std::vector<std::string> matrix_columns(const Model& model, std::string_view prefix);
+
 }  // namespace eom

@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,12 @@ struct SimulationOptions {
   double min_step_relative = 1e-13;
   bool friction = false;  // add the model's URDF friction (Friction::from_model), opposing v
   double friction_smoothing = 0;  // Friction::smoothing: 0 = sgn(v), with sgn(0) = 0
+  /// The friction parameters (with friction); none: the URDF's (Friction::from_model).
+  std::optional<Friction> friction_parameters;
+  /// Generalized forces of the environment at (t, q), e.g. J^T F of external wrenches: added to
+  /// the applied torques after saturation and friction, not part of the reported tau. Must not
+  /// allocate.
+  std::function<void(double t, ConstVec q, VecRef tau)> external;
   bool saturate = false;          // clip the controller's torques at the URDF effort limits
   bool limit_events = true;       // record joints leaving their position limits
 };

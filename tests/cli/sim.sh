@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# eom sim from the command line: energy conservation, the sliding block's closed form, gravity
+# compensation, computed-torque tracking, torque tables through eom id, truncation, determinism
+# and bad input. Usage: sim.sh EOM SOURCE_DIR CASE (ctest runs each case).
+set -uo pipefail
+eom=$1
+src=$2
+case_name=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 2
+
+fail() {
+  echo "FAILED: $*"
+  exit 1
+}
+# expect RC CMD...: run, keep stdout in out.txt and stderr in err.txt, check the exit code
+expect() {
+  local rc=$1
+  shift
+  "$@" > out.txt 2> err.txt
+  local got=$?
+  [ "$got" = "$rc" ] || fail "exit $got, expected $rc: $* ($(cat err.txt))"
+}
+stderr_has() {
+  grep -q -- "$1" err.txt || fail "stderr lacks '$1': $(cat err.txt)"
+}
+# column NAME FILE: the index (1-based) of a CSV column
+column() {
+  head -1 "$2" | tr ',' '\n' | grep -nx -- "$1" | cut -d: -f1
+}
+# worst |x - x0| / |x0| of a column over the rows, x0 its first value
+relative_drift() {
+  local c
+  c=$(column "$1" "$2")
+  awk -F, -v c="$c" 'NR == 2 { x0 = $c } NR > 1 { d = ($c - x0) / x0; if (d < 0) d = -d;
+    if (d > w) w = d } END { printf "%.3g\n", w }' "$2"
+}
+# below X LIMIT: X < LIMIT (numbers in any notation)
+below() {
+  awk -v x="$1" -v l="$2" 'BEGIN { exit !(x + 0 < l + 0) }'
+}
+# last VALUE of a column
+last() {
+  local c
+  c=$(column "$1" "$2")
+  tail -1 "$2" | cut -d, -f"$c"
+}
+
+case $case_name in
+energy-ur5)
+  # passive frictionless motion conserves T + V (rk45 at rtol 1e-10 over 2 s; issue: < 1e-8)
+  expect 0 "$eom" sim "$src/robots/ur5.urdf" --q0 shoulder_lift_joint=-1,elbow_joint=0.5 \
+    --v0 shoulder_pan_joint=1 --duration 2 --integrator rk45 --rtol 1e-10 --atol 1e-12 \
+    --output-dt 0.01 --energy -o ur5.csv
+  drift=$(relative_drift energy.total ur5.csv)
+  below "$drift" 1e-8 || fail "energy drift $drift"
+  [ "$(wc -l < ur5.csv)" = 202 ] || fail "expected 201 rows at 0, 0.01, .. 2"
+  stderr_has "rk45: .* steps accepted, .* rejected"
+  ;;
+energy-floating)
+  # a floating quadruped tumbling under gravity (no contacts): energy, and a unit quaternion
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base \
+    --v0 root.wx=2,root.wy=-1,root.vz=1,FL_HFE=3 --duration 2 --integrator rk45 --rtol 1e-10 \
+    --atol 1e-12 --output-dt 0.01 --energy -o solo.csv
+  drift=$(relative_drift energy.total solo.csv)
+  below "$drift" 1e-8 || fail "energy drift $drift"
+  x=$(column q.root.qx solo.csv)
+  worst=$(awk -F, -v c="$x" 'NR > 1 { n = sqrt($c^2 + $(c+1)^2 + $(c+2)^2 + $(c+3)^2) - 1;
+    if (n < 0) n = -n; if (n > w) w = n } END { printf "%.3g\n", w }' solo.csv)
+  below "$worst" 1e-12 || fail "quaternion norm off by $worst"
+  ;;
+block)
+  # pushed with 10 N while sliding: m a = 10 - mu m g, a = (10 - 5.886) / 2 = 2.057 m/s^2;
+  # x(t) = 0.5 t + a t^2 / 2 is a quadratic, which RK4 integrates exactly
+  expect 0 "$eom" sim "$src/robots/block.urdf" --torque slide=10 --friction --v0 slide=0.5 \
+    --duration 1 --output-dt 0.5 -o block.csv
+  x=$(last q.slide block.csv)
+  v=$(last v.slide block.csv)
+  awk -v x="$x" -v v="$v" 'BEGIN { a = (10 - 5.886) / 2; ex = 0.5 + a / 2; ev = 0.5 + a;
+    exit !((x - ex)^2 < 1e-24 && (v - ev)^2 < 1e-24) }' || fail "block at t=1: x=$x v=$v"
+  ;;
+gravity-holds)
+  # gravity compensation holds any pose at rest
+  expect 0 "$eom" sim "$src/robots/iiwa14.urdf" --q0 iiwa_joint_2=0.8,iiwa_joint_4=-1.2 \
+    --controller gravity --duration 1 --output-dt 0.1 -o hold.csv
+  for j in 2 4 6; do
+    d=$(awk -F, -v c="$(column q.iiwa_joint_$j hold.csv)" 'NR == 2 { x0 = $c } NR > 1 {
+      d = $c - x0; if (d < 0) d = -d; if (d > w) w = d } END { printf "%.3g\n", w }' hold.csv)
+    below "$d" 1e-9 || fail "joint $j moved by $d"
+  done
+  ;;
+computed-torque)
+  # computed-torque control along the shipped iiwa trajectory, starting on it: with the exact
+  # model the error obeys e'' + Kd e' + Kp e = 0 from e = 0, so what remains is the reference's
+  # linear interpolation between its 1 ms samples (|q''| h^2 / 8 ~ 1e-7 rad) and integration
+  expect 0 "$eom" sim "$src/robots/iiwa14.urdf" --initial "$src/trajectories/iiwa14_wave.csv" \
+    --controller computed-torque --reference "$src/trajectories/iiwa14_wave.csv" \
+    --interpolation linear --duration 2 --output-dt 0.001 -o tracked.csv
+  python3 - "$src/trajectories/iiwa14_wave.csv" tracked.csv <<'EOF' || fail "tracking"
+import csv, sys
+ref = {round(float(r["t"]), 6): r for r in csv.DictReader(open(sys.argv[1]))}
+worst = 0
+for r in csv.DictReader(open(sys.argv[2])):
+    want = ref[round(float(r["t"]), 6)]
+    for k in r:
+        if k.startswith("q."):
+            worst = max(worst, abs(float(r[k]) - float(want[k])))
+print("worst tracking error", worst)
+sys.exit(0 if worst < 1e-6 else 1)
+EOF
+  ;;
+torque-table)
+  # eom id's torques replayed by eom sim reproduce the trajectory (linear interpolation of the
+  # 1 ms torque samples, dt 0.25 ms): within 1e-5 rad after 1 s
+  head -1002 "$src/trajectories/planar_2r_swing.csv" > swing.csv
+  expect 0 "$eom" id "$src/robots/planar_2r.urdf" swing.csv -o tau.csv
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --initial swing.csv --torques tau.csv \
+    --interpolation linear --duration 1 --dt 2.5e-4 --output-dt 0.25 -o replay.csv
+  python3 - swing.csv replay.csv <<'EOF' || fail "replay"
+import csv, sys
+ref = {round(float(r["t"]), 6): r for r in csv.DictReader(open(sys.argv[1]))}
+worst = 0
+for r in csv.DictReader(open(sys.argv[2])):
+    want = ref[round(float(r["t"]), 6)]
+    worst = max(worst, max(abs(float(r[k]) - float(want[k])) for k in r if k.startswith("q.")))
+print("worst replay error", worst)
+sys.exit(0 if worst < 1e-5 else 1)
+EOF
+  ;;
+deterministic)
+  for run in 1 2; do
+    expect 0 "$eom" sim "$src/robots/panda.urdf" --q0 panda_joint2=0.5 --duration 0.5 \
+      --integrator rk45 --output-dt 0.05 --energy --write-accelerations --write-torques \
+      -o run$run.json
+  done
+  cmp run1.json run2.json || fail "two runs differ"
+  ;;
+output-dt)
+  # rows at multiples of --output-dt and at the end; a non-multiple of dt is said
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --duration 0.1 --dt 0.001 --output-dt 0.0025 \
+    -o rows.csv
+  stderr_has "not a multiple of --dt"
+  [ "$(cut -d, -f1 rows.csv | tail -1)" = 0.1 ] || fail "last row not at the end: $(tail -1 rows.csv)"
+  [ "$(wc -l < rows.csv)" = 42 ] || fail "expected 41 rows"
+  ;;
+blow-up)
+  # an absurd torque overflows the state: error naming time and joint, exit 2, no file
+  expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --torque joint1=1e300 --integrator euler \
+    --dt 0.5 --duration 100 -o blown.csv
+  stderr_has "error: "
+  [ ! -e blown.csv ] || fail "output written"
+  [ -z "$(ls -A)" ] || [ "$(ls)" = "$(printf 'err.txt\nout.txt')" ] || fail "left: $(ls)"
+  expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --torque joint1=1e300 --integrator euler \
+    --dt 0.5 --duration 100 -o blown.csv --keep-truncated
+  [ -s blown.truncated.csv ] || fail "no truncated file"
+  [ ! -e blown.csv ] || fail "output written"
+  stderr_has "blown.truncated.csv"
+  ;;
+bad-input)
+  robot=$src/robots/planar_2r.urdf
+  expect 2 "$eom" sim "$robot" --duration 1 --controller bogus
+  stderr_has "controller"
+  expect 2 "$eom" sim "$robot" --duration 1 --integrator rk3
+  stderr_has "integrator"
+  expect 2 "$eom" sim "$robot" --duration 0 -o x.csv
+  stderr_has "duration must be positive"
+  expect 2 "$eom" sim "$robot" --duration 1 --dt -1 -o x.csv
+  stderr_has "dt must be positive"
+  expect 2 "$eom" sim "$robot" --duration 1 --controller pd --kp 1,2,3 -o x.csv
+  stderr_has "kp has 3 values: give one, or 2"
+  expect 2 "$eom" sim "$robot" --duration 1 --torques "$src/trajectories/planar_2r_swing.csv" \
+    -o x.csv
+  stderr_has "missing columns tau"
+  printf 't,tau.joint1,tau.joint2\n0,1,1\n0.2,1,1\n0.1,1,1\n' > back.csv
+  expect 2 "$eom" sim "$robot" --duration 1 --torques back.csv -o x.csv
+  stderr_has "back.csv:4:1: .*t must increase strictly"
+  printf 't,q.joint1\n0,1\n0.1,1\n' > partial.csv
+  expect 2 "$eom" sim "$robot" --duration 1 --controller pd --reference partial.csv -o x.csv
+  stderr_has "partial.csv.*q.joint2"
+  expect 2 "$eom" sim "$robot" --duration 1 --torque joint1=1 --controller pd -o x.csv
+  stderr_has "--torque has no effect with --controller pd"
+  expect 2 "$eom" sim "$robot" --duration 1 --q0 joint11=1 -o x.csv
+  stderr_has "--q0: 'joint11=1' is not <coordinate>=<value>; coordinates: joint1, joint2"
+  expect 2 "$eom" sim "$src/robots/solo12.urdf" --floating-base --duration 1 \
+    --q0 root.qx=0,root.qy=0,root.qz=0,root.qw=0 -o x.csv
+  stderr_has "zero norm"
+  [ ! -e x.csv ] || fail "output written by a failed run"
+  ;;
+*)
+  fail "unknown case $case_name"
+  ;;
+esac
+echo "ok: $case_name"
