@@ -32,7 +32,8 @@ struct IkCliOptions {
   IkOptions solver;
   double jump_threshold = 0.3;  // rad or m, largest joint step between consecutive rows
   bool allow_failures = false;
-  bool timing = false;  // ik.time_us (wall clock, not reproducible)
+  bool timing = false;   // ik.time_us (wall clock, not reproducible)
+  bool summary = false;  // success rate and solve times on stderr (always when a row fails)
 };
 
 // Target columns of <frame>: the position, and the orientation in one of three forms.
@@ -180,11 +181,12 @@ class IkTask final : public RowTask {
       line.str("");
     };
     if (renormalised_.rows > 0) {
-      line << file_ << ": " << renormalised_.rows << " target rotation"
-           << (renormalised_.rows == 1 ? " was" : "s were")
-           << " not quite orthonormal and were normalised (first at line "
-           << renormalised_.first_line << "; largest deviation " << renormalised_.worst
-           << " at line " << renormalised_.worst_line << ")";
+      line << file_ << ": normalised the target rotation of " << renormalised_.rows
+           << (renormalised_.rows == 1 ? " row" : " rows")
+           << " (a quaternion not of unit norm, or a matrix not quite orthonormal; first at line "
+           << renormalised_.first_line << ", largest deviation " << renormalised_.worst
+           << " at line " << renormalised_.worst_line << "; beyond " << kQuaternionTolerance
+           << " a target is refused)";
       print(false);
     }
     if (jumps_.rows > 0) {
@@ -212,7 +214,7 @@ class IkTask final : public RowTask {
            << (failing ? " (--allow-failures writes them)" : "");
       print(failing);
     }
-    if (!notes.quiet && rows_ > 0) {
+    if (!notes.quiet && rows_ > 0 && (opt_.summary || failures_.rows > 0)) {
       std::ostringstream summary;
       summary << std::fixed << std::setprecision(1) << "eom ik: " << file_ << ": " << converged_ << " of "
               << rows_ << " rows converged (" << 100.0 * converged_ / rows_
@@ -372,6 +374,9 @@ int run_ik(IkCliOptions& opt, Streams& io) {
     solver.null_space = p == "seed"   ? NullSpaceObjective::seed
                         : p == "none" ? NullSpaceObjective::none
                                       : NullSpaceObjective::centre;
+  } else if (opt.posture.size() == 1 && opt.posture[0].find('=') == std::string::npos) {
+    throw InputError("--posture " + opt.posture[0] +
+                     ": expected seed, centre, none or NAME=VALUE,... (a posture)");
   } else if (!opt.posture.empty()) {
     solver.null_space = NullSpaceObjective::posture;
     solver.posture = base_seed;
@@ -467,6 +472,9 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
                 "Rows that do not converge do not fail the run (exit 0; ik.status 0 marks them)");
   cmd->add_flag("--timing", opt->timing,
                 "Also write ik.time_us, the wall-clock solve time (differs from run to run)");
+  cmd->add_flag("--summary", opt->summary,
+                "Print the success rate and the median and largest solve times on stderr (printed "
+                "anyway when a row fails)");
   dispatch.on(cmd, [opt](Streams& io) { return run_ik(*opt, io); });
 }
 
