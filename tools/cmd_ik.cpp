@@ -400,7 +400,9 @@ int run_ik(IkCliOptions& opt, Streams& io) {
 
 void register_ik(CLI::App& app, Dispatch& dispatch) {
   auto opt = std::make_shared<IkCliOptions>();
-  opt->solver.timeout = 0.05;
+  // the iteration budget decides (reproducible); the wall-clock cap only catches runaways, far
+  // above the 5-15 ms the whole budget takes, so that a preempted process keeps its results
+  opt->solver.timeout = 0.5;
   CLI::App* cmd = add_command(
       app, "ik",
       "Inverse kinematics for every row: the joint configuration that places --frame at the\n"
@@ -414,16 +416,17 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
        "robots/iiwa14.urdf - --frame iiwa_link_ee",
        "eom ik robots/iiwa14.urdf trajectories/iiwa_circle_targets.csv --frame iiwa_link_ee "
        "--posture seed -o circle_q.csv",
-       "eom ik robots/ur5.urdf targets.csv --frame tool0 --mask position --q0 "
-       "elbow_joint=1.5 --allow-failures"});
+       "eom ik robots/iiwa14.urdf tests/data/ik/iiwa_position_only.csv --frame iiwa_link_ee "
+       "--mask position --q0 iiwa_joint_4=1.5 --summary"});
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
   cmd->add_option("--frame", opt->frame, "The frame to place (any URDF link)")->required();
   cmd->add_option("--relative-to", opt->relative_to,
                   "Targets are placements in this frame (default: the world); it may move with q");
   cmd->add_option("--mask", opt->mask,
-                  "Error components to reach, comma separated: x, y, z, rx, ry, rz (rotation "
-                  "vector, in the target frame's axes), position, orientation, all (default)");
+                  "Error components to reach, comma separated: x, y, z (position), rx, ry, rz "
+                  "(rotation vector), both in the axes of --relative-to (the world's by "
+                  "default); position, orientation, all (default)");
   cmd->add_option("--position-weight", opt->position_weight,
                   "Weight of the position error (per m; default 1)");
   cmd->add_option("--orientation-weight", opt->orientation_weight,
@@ -455,8 +458,9 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
                   "Random restarts within the limits per row (default 200)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--timeout", opt->solver.timeout,
-                  "Wall-clock cap per row in seconds (default 0.05), a safety net above the "
-                  "iteration budget; rows it stops are reported; 0 disables it")
+                  "Wall-clock cap per row in seconds (default 0.5), a safety net above the "
+                  "iteration budget; rows it stops are reported (their results depend on the "
+                  "machine); 0 disables it")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--solutions", opt->solver.solutions,
                   "Converged solutions to collect per row; the one nearest the seed is written "
