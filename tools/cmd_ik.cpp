@@ -134,8 +134,8 @@ class IkTask final : public RowTask {
     continuous_ = !any_q && !opt.independent && in.index(opt.rows.time_column) >= 0;
 
     for (auto& n : coordinate_columns(model, "q", Space::q)) columns.push_back(std::move(n));
-    for (const char* n : {"ik.status", "ik.position_error", "ik.orientation_error",
-                          "ik.iterations", "ik.restarts"})
+    for (const char* n :
+         {"ik.status", "ik.position_error", "ik.orientation_error", "ik.iterations", "ik.restarts"})
       columns.emplace_back(n);
     if (opt.timing) columns.emplace_back("ik.time_us");
   }
@@ -192,8 +192,8 @@ class IkTask final : public RowTask {
     if (jumps_.rows > 0) {
       line << file_ << ": the joint path jumps by more than " << opt_.jump_threshold
            << " (--jump-threshold) in " << jumps_.rows << (jumps_.rows == 1 ? " row" : " rows")
-           << ": first at line " << jumps_.first_line << ", largest " << jumps_.worst
-           << " at line " << jumps_.worst_line;
+           << ": first at line " << jumps_.first_line << ", largest " << jumps_.worst << " at line "
+           << jumps_.worst_line;
       print(false);
     }
     if (timeouts_.rows > 0) {
@@ -205,21 +205,20 @@ class IkTask final : public RowTask {
     }
     const bool failing = failures_.rows > 0 && !opt_.allow_failures;
     if (failures_.rows > 0) {
-      line << file_ << ": " << failures_.rows << " of " << rows_
-           << (rows_ == 1 ? " row" : " rows") << " did not converge (first at line "
-           << failures_.first_line << ": best residual " << first_failure_[0] << " m, "
-           << first_failure_[1] << " rad; largest position error " << failures_.worst
-           << " m at line " << failures_.worst_line
+      line << file_ << ": " << failures_.rows << " of " << rows_ << (rows_ == 1 ? " row" : " rows")
+           << " did not converge (first at line " << failures_.first_line << ": best residual "
+           << first_failure_[0] << " m, " << first_failure_[1] << " rad; largest position error "
+           << failures_.worst << " m at line " << failures_.worst_line
            << "); their q is the best residual found, with ik.status 0"
            << (failing ? " (--allow-failures writes them)" : "");
       print(failing);
     }
     if (!notes.quiet && rows_ > 0 && (opt_.summary || failures_.rows > 0)) {
       std::ostringstream summary;
-      summary << std::fixed << std::setprecision(1) << "eom ik: " << file_ << ": " << converged_ << " of "
-              << rows_ << " rows converged (" << 100.0 * converged_ / rows_
-              << "%); solve time median " << times_.median() << " us, slowest "
-              << times_.largest() << " us\n";
+      summary << std::fixed << std::setprecision(1) << "eom ik: " << file_ << ": " << converged_
+              << " of " << rows_ << " rows converged (" << 100.0 * converged_ / rows_
+              << "%); solve time median " << times_.median() << " us, slowest " << times_.largest()
+              << " us\n";
       notes.out << summary.str();
     }
     return failing ? kExitFailure : kExitOk;
@@ -257,8 +256,8 @@ class IkTask final : public RowTask {
     if (any_present(in, kRpy)) given.emplace_back(Orientation::rpy, "roll-pitch-yaw");
     if (given.size() > 1) {
       throw InputError(file_, 1, 0,
-                       "the orientation of " + opt_.frame + " is given both as " +
-                           given[0].second + " and as " + given[1].second + ": give one");
+                       "the orientation of " + opt_.frame + " is given both as " + given[0].second +
+                           " and as " + given[1].second + ": give one");
     }
     if (!orientation) return;
     if (given.empty()) {

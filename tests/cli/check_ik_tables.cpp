@@ -135,8 +135,7 @@ TEST_CASE("eom ik: the iiwa circle converges on every row into a continuous join
     if (std::string(posture) == "centre") {
       // the point of the solution set nearest the centre is a function of the pose: the path
       // closes where the circle closes
-      CHECK((q_of(model, out, out.rows() - 1) - q_of(model, out, 0)).cwiseAbs().maxCoeff() <
-            1e-5);
+      CHECK((q_of(model, out, out.rows() - 1) - q_of(model, out, 0)).cwiseAbs().maxCoeff() < 1e-5);
     }
   }
 }
@@ -146,22 +145,25 @@ TEST_CASE("eom ik: eom fk -> eom ik -> eom fk round trips on the shipped arms", 
     const char* robot;
     const char* trajectory;
     const char* frame;
+    bool floating;
   };
-  const Arm arms[] = {{"ur5", "ur5_wave", "tool0"},
-                      {"panda", "panda_wave", "panda_hand_tcp"},
-                      {"iiwa14", "iiwa14_wave", "iiwa_link_ee"}};
+  // and a foot of Solo12 with its free-flying base: the base joins the redundant chain
+  const Arm arms[] = {{"ur5", "ur5_wave", "tool0", false},
+                      {"panda", "panda_wave", "panda_hand_tcp", false},
+                      {"iiwa14", "iiwa14_wave", "iiwa_link_ee", false},
+                      {"solo12", "solo12_floating_walk", "FL_FOOT", true}};
   for (const Arm& arm : arms) {
     INFO(arm.robot);
-    const std::string robot = std::string("robots/") + arm.robot + ".urdf";
-    const std::string fk = "EOM fk " + robot + " trajectories/" + arm.trajectory +
-                           ".csv --frames " + arm.frame;
+    const std::string robot =
+        std::string("robots/") + arm.robot + ".urdf" + (arm.floating ? " --floating-base" : "");
+    const std::string fk =
+        "EOM fk " + robot + " trajectories/" + arm.trajectory + ".csv --frames " + arm.frame;
     const Table poses = table_of(run(fk, "poses"), "poses");
     // through pipes, as a user chains them: t passes through, each row seeded by the previous
-    const Table back = table_of(
-        run(fk + " | EOM ik " + robot + " - --frame " + arm.frame + " | EOM fk " + robot +
-                " - --frames " + arm.frame,
-            "back"),
-        "back");
+    const Table back = table_of(run(fk + " | EOM ik " + robot + " - --frame " + arm.frame +
+                                        " | EOM fk " + robot + " - --frames " + arm.frame,
+                                    "back"),
+                                "back");
     REQUIRE(back.rows() == poses.rows());
     for (int r = 0; r < poses.rows(); ++r) {
       INFO("row " << r);
@@ -170,7 +172,9 @@ TEST_CASE("eom ik: eom fk -> eom ik -> eom fk round trips on the shipped arms", 
       CHECK(rotation_distance(pose_of(back, r, arm.frame), pose_of(poses, r, arm.frame)) <= 1e-6);
     }
     // and the q columns of eom ik, checked with the library's forward kinematics
-    const Model model = load_urdf(test::kSourceDir + "/" + robot);
+    UrdfOptions options;
+    options.floating_base = arm.floating;
+    const Model model = load_urdf(test::kSourceDir + "/robots/" + arm.robot + ".urdf", options);
     const Table q = table_of(run(fk + " | EOM ik " + robot + " - --frame " + arm.frame, "q"), "q");
     check_reaches(model, poses, q, arm.frame);
     // a path of poses: no jumps (the trajectories move joints by at most 2 mrad per row)
@@ -206,8 +210,7 @@ TEST_CASE("eom ik --relative-to: a target in a moving frame", "[cli][ik]") {
   const Model model = load_urdf(test::kRobotsDir + "/iiwa14.urdf");
   Data data(model);
   const int f = model.require_frame("iiwa_link_ee"), ref = model.require_frame("iiwa_link_3");
-  const Table wave =
-      read_table(test::kSourceDir + "/trajectories/iiwa14_wave.csv", Format::csv);
+  const Table wave = read_table(test::kSourceDir + "/trajectories/iiwa14_wave.csv", Format::csv);
   // the placement of the tool in link 3 along the wave, every 100th row, without t (independent
   // rows from the default seed)
   Table targets;
@@ -220,10 +223,10 @@ TEST_CASE("eom ik --relative-to: a target in a moving frame", "[cli][ik]") {
   }
   const std::string path = temp_path("relative_targets");
   write_table(targets, path, Format::csv);
-  const Table out = table_of(run("EOM ik robots/iiwa14.urdf '" + path +
-                                     "' --frame iiwa_link_ee --relative-to iiwa_link_3",
-                                 "relative"),
-                             "relative");
+  const Table out = table_of(
+      run("EOM ik robots/iiwa14.urdf '" + path + "' --frame iiwa_link_ee --relative-to iiwa_link_3",
+          "relative"),
+      "relative");
   std::filesystem::remove(path);
   REQUIRE(out.rows() == targets.rows());
   for (int r = 0; r < out.rows(); ++r) {
@@ -240,13 +243,12 @@ TEST_CASE("eom ik: q columns seed their rows", "[cli][ik]") {
   // eom fk --keep-input keeps the true q beside each pose: seeded there, every row has converged
   // before the first iteration and returns its seed
   const Model model = load_urdf(test::kRobotsDir + "/iiwa14.urdf");
-  const Table wave =
-      read_table(test::kSourceDir + "/trajectories/iiwa14_wave.csv", Format::csv);
-  const Table out = table_of(
-      run("EOM fk robots/iiwa14.urdf trajectories/iiwa14_wave.csv --frames iiwa_link_ee "
-          "--keep-input | EOM ik robots/iiwa14.urdf - --frame iiwa_link_ee",
-          "seeded"),
-      "seeded");
+  const Table wave = read_table(test::kSourceDir + "/trajectories/iiwa14_wave.csv", Format::csv);
+  const Table out =
+      table_of(run("EOM fk robots/iiwa14.urdf trajectories/iiwa14_wave.csv --frames iiwa_link_ee "
+                   "--keep-input | EOM ik robots/iiwa14.urdf - --frame iiwa_link_ee",
+                   "seeded"),
+               "seeded");
   REQUIRE(out.rows() == wave.rows());
   for (int r = 0; r < out.rows(); r += 10) {
     INFO("row " << r);

@@ -99,6 +99,11 @@ eom_cli_test(NAME ik-jump-reported
              ARGS ${IK} ${IKD}/iiwa_jump.csv --frame iiwa_link_ee
              STDERR_REGEX "eom ik: warning: ${IKD}/iiwa_jump.csv: the joint path jumps by more than 0.3 \\(--jump-threshold\\) in 1 row: first at line 3, largest [0-9.]+ at line 3")
 
+# --independent: every row from --q0, so no path and no jump to report
+eom_cli_test(NAME ik-independent-rows
+             ARGS ${IK} ${IKD}/iiwa_jump.csv --frame iiwa_link_ee --independent
+             STDOUT_REGEX "\n0,[^\n]*,1,[^\n]*\n1,[^\n]*,1,[^\n]*\n$")
+
 # tables read back: the circle, round trips through eom fk, orientation forms, --relative-to,
 # reproducibility
 add_executable(eom_ik_checks check_ik_tables.cpp $<TARGET_OBJECTS:eom_catch_main>)
