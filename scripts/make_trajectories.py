@@ -13,6 +13,7 @@ Files written:
   trajectories/<robot>_<motion>.csv / .json   smooth joint trajectories
   trajectories/solo12_floating_walk.csv / .json  floating-base trajectory
   trajectories/planar_2r_small.csv            5 rows for CLI tests
+  trajectories/iiwa_circle_targets.csv        a Cartesian circle of the iiwa's tool (eom ik)
   trajectories/README.md                      formulas and parameters
   tests/data/planar_2r_small.tau.csv          closed-form 2R torques (oracle)
 
@@ -384,6 +385,45 @@ def planar_2r_small():
 
 
 # --------------------------------------------------------------------------
+# Cartesian targets for eom ik
+# --------------------------------------------------------------------------
+
+# a horizontal circle of the iiwa's tool frame iiwa_link_ee, the tool pointing straight down
+CIRCLE_CENTRE = (0.55, 0.0, 0.45)
+CIRCLE_RADIUS = 0.15
+CIRCLE_PERIOD = 4.0
+CIRCLE_ROWS = 201  # one turn, t = 0 .. 4 s in steps of 0.02 s (the last row closes the circle)
+CIRCLE_QUATERNION = (0.0, 1.0, 0.0, 0.0)  # (qx, qy, qz, qw): pi about y, tool z axis down
+
+
+def iiwa_circle_targets():
+    frame = "iiwa_link_ee"
+    header = ["t"] + ["%s.%s" % (frame, s) for s in ("x", "y", "z", "qx", "qy", "qz", "qw")]
+    rows = []
+    for k in range(CIRCLE_ROWS):
+        t = k * CIRCLE_PERIOD / (CIRCLE_ROWS - 1)
+        theta = 2 * math.pi * k / (CIRCLE_ROWS - 1)
+        cx, cy, cz = CIRCLE_CENTRE
+        p = (cx + CIRCLE_RADIUS * math.cos(theta), cy + CIRCLE_RADIUS * math.sin(theta), cz)
+        rows.append([clean(t)] + [clean(x) for x in p] + list(CIRCLE_QUATERNION))
+    return header, rows
+
+
+CIRCLE_README = (
+    "### `iiwa_circle_targets.csv`\n\n"
+    "Target poses for `eom ik robots/iiwa14.urdf trajectories/iiwa_circle_targets.csv "
+    "--frame iiwa_link_ee`: the tool frame `iiwa_link_ee` goes once around a horizontal "
+    "circle of radius %s m centred at %s (world, m), tool pointing straight down (quaternion "
+    "(qx, qy, qz, qw) = %s, a half turn about y), at constant speed over %s s: row k = 0 .. %d "
+    "has t = %s k / %d s and position centre + r (cos theta, sin theta, 0), theta = 2 pi k / "
+    "%d (the last row closes the circle). Columns `t`, `iiwa_link_ee.x .y .z .qx .qy .qz .qw`, "
+    "the form `eom fk` writes. Consecutive targets are %s mm apart.\n"
+    % (repr(CIRCLE_RADIUS), CIRCLE_CENTRE, CIRCLE_QUATERNION, repr(CIRCLE_PERIOD),
+       CIRCLE_ROWS - 1, repr(CIRCLE_PERIOD), CIRCLE_ROWS - 1, CIRCLE_ROWS - 1,
+       "%.2f" % (1000 * 2 * CIRCLE_RADIUS * math.sin(math.pi / (CIRCLE_ROWS - 1)))))
+
+
+# --------------------------------------------------------------------------
 # README
 # --------------------------------------------------------------------------
 
@@ -444,6 +484,7 @@ def readme(entries, small):
                "`tests/data/planar_2r_small.tau.csv` (columns `t`, `tau.joint1`, "
                "`tau.joint2`, N m, gravity (0, 0, -9.81)).\n"
                % ", ".join(fmt(t) for t in SMALL_TIMES))
+    out.append(CIRCLE_README)
     return "\n".join(out)
 
 
@@ -489,6 +530,9 @@ def generate():
     write(os.path.join(TRAJ, "planar_2r_small.csv"), csv_text(sh, srows))
     write(os.path.join(TESTDATA, "planar_2r_small.tau.csv"), csv_text(th, trows))
     print("wrote planar_2r_small.csv and tests/data/planar_2r_small.tau.csv")
+    ch, crows = iiwa_circle_targets()
+    write(os.path.join(TRAJ, "iiwa_circle_targets.csv"), csv_text(ch, crows))
+    print("wrote iiwa_circle_targets.csv")
     write(os.path.join(TRAJ, "README.md"), readme(entries, None))
     print("wrote trajectories/README.md")
 

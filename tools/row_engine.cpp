@@ -248,11 +248,15 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
       notes.warning(file + ": derived " + how + " (--no-derive forbids this)");
     }
   }
+  // a mimic joint following a leader the table gives (one following a neutral leader is as
+  // neutral as the joints the command does not need: nothing to say)
   std::vector<std::string> mimics;
-  for (const auto& fills : b.fills) {
-    for (const Fill& f : fills) {
-      if (f.leader > 0 && &fills == &b.fills[0]) mimics.push_back(model.joint_names[f.joint]);
-    }
+  const auto filled = [&](int joint) {
+    return std::any_of(b.fills[0].begin(), b.fills[0].end(),
+                       [&](const Fill& f) { return f.joint == joint; });
+  };
+  for (const Fill& f : b.fills[0]) {
+    if (f.leader > 0 && !filled(f.leader)) mimics.push_back(model.joint_names[f.joint]);
   }
   if (!mimics.empty()) {
     notes.warning(file + ": mimic joint" + (mimics.size() > 1 ? "s " : " ") + join(mimics) +

@@ -45,16 +45,19 @@ int Model::frame_index(std::string_view name) const {
 int Model::require_frame(std::string_view name) const {
   const int i = frame_index(name);
   if (i >= 0) return i;
-  std::vector<std::string> close;
+  // the closest names first (ties in frame order)
+  std::vector<std::pair<size_t, std::string>> close;
   for (const Frame& f : frames) {
-    if (edit_distance(f.name, name) <= std::max<size_t>(2, name.size() / 3))
-      close.push_back(f.name);
+    const size_t d = edit_distance(f.name, name);
+    if (d <= std::max<size_t>(2, name.size() / 3)) close.emplace_back(d, f.name);
   }
+  std::stable_sort(close.begin(), close.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::string message = "unknown frame '" + std::string(name) + "'";
   if (!close.empty()) {
     message += " (did you mean";
     for (size_t k = 0; k < close.size() && k < 5; ++k)
-      message += (k ? ", '" : " '") + close[k] + "'";
+      message += (k ? ", '" : " '") + close[k].second + "'";
     message += "?)";
   }
   message += "; `eom info` lists the frames";
