@@ -33,9 +33,10 @@ const std::vector<std::string> kSerialRobots = {
     kRobotsDir + "/ur5.urdf",        kRobotsDir + "/iiwa14.urdf",
     kDataDir + "/robots/double_pendulum.urdf", kDataDir + "/robots/kinova.urdf",
     kDataDir + "/robots/talos_left_arm.urdf",  kDataDir + "/robots/ur5_robot.urdf",
+    kDataDir + "/robots/finger_edu.urdf",      kDataDir + "/robots/z1.urdf",
 };
-const std::vector<std::string> kSerialReferences = {"double_pendulum", "kinova", "talos_left_arm",
-                                                    "ur5_robot"};
+const std::vector<std::string> kSerialReferences = {
+    "double_pendulum", "finger_edu", "kinova", "talos_left_arm", "ur5_robot", "z1"};
 
 Eigen::VectorXd zeros(const Model& model) { return Eigen::VectorXd::Zero(model.nv); }
 
