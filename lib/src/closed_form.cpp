@@ -4,7 +4,9 @@
 // The block operators of the paper (A, a, b, M_b) are applied to 6n x n matrices block by block
 // rather than formed densely: A Y by the recursion Z_i = Y_i + Ad_{C_{i,i-1}} Z_{i-1} (A is the
 // inverse of I - D, D holding Ad_{C_{i,i-1}} below the diagonal), the block-diagonal ones per
-// body. Every product is then O(n^2) in the number of bodies.
+// body. Every 6n x n matrix here is block lower-triangular like J (block row i, body i, depends
+// on joints 0..i only; A, a, b, M_b all keep that pattern), so the operators touch only columns
+// 0..i of block row i; the entries above stay zero from the constructor on.
 
 #include "eom/closed_form.hpp"
 
@@ -27,24 +29,37 @@ Mat6 ad_matrix(const Vec6& V) {
 }
 
 auto block(Matrix& Y, int i) { return Y.middleRows<6>(6 * i); }
-auto block(const Matrix& Y, int i) { return Y.middleRows<6>(6 * i); }
 auto block(Eigen::VectorXd& y, int i) { return y.segment<6>(6 * i); }
 auto block(const Eigen::VectorXd& y, int i) { return y.segment<6>(6 * i); }
 
 /// Z = A Y, (17); Z may be Y.
 void apply_A(const ClosedFormData& d, const Matrix& Y, Matrix& Z) {
   if (&Z != &Y) Z = Y;
-  for (int i = 1; i < d.n; ++i) block(Z, i).noalias() += d.Ad_prev[i] * block(Z, i - 1);
+  for (int i = 1; i < d.n; ++i) {
+    for (int c = 0; c < i; ++c) {
+      Z.block<6, 1>(6 * i, c).noalias() += d.Ad_prev[i] * Z.block<6, 1>(6 * (i - 1), c);
+    }
+  }
 }
 
-/// Z = a(u) Y, (20); Z must not be Y.
+/// Z = a(u) Y, (20), column by column as u_i ad_{X_i} y = u_i (X_i x y); Z must not be Y.
 void apply_a(const ClosedFormData& d, ConstVec u, const Matrix& Y, Matrix& Z) {
-  for (int i = 0; i < d.n; ++i) block(Z, i).noalias() = u[i] * (d.adX[i] * block(Y, i));
+  for (int i = 0; i < d.n; ++i) {
+    const Motion Xi = Motion::from(d.X[i]);
+    for (int c = 0; c <= i; ++c) {
+      const Motion y = Motion::from(Y.block<6, 1>(6 * i, c));
+      Z.block<6, 1>(6 * i, c) = (cross(Xi, y) * u[i]).vector();
+    }
+  }
 }
 
 /// Z = M_b Y; Z must not be Y.
 void apply_Mb(const ClosedFormData& d, const Matrix& Y, Matrix& Z) {
-  for (int i = 0; i < d.n; ++i) block(Z, i).noalias() = d.Mb[i] * block(Y, i);
+  for (int i = 0; i < d.n; ++i) {
+    for (int c = 0; c <= i; ++c) {
+      Z.block<6, 1>(6 * i, c).noalias() = d.Mb[i] * Y.block<6, 1>(6 * i, c);
+    }
+  }
 }
 
 /// Z += (b(V)^T M_b - M_b b(V)) Y: the body gyroscopic terms of (61), skew-symmetric per body.
@@ -52,8 +67,12 @@ void add_gyroscopic(const ClosedFormData& d, const Eigen::VectorXd& V, const Mat
                     Matrix& Z) {
   for (int i = 0; i < d.n; ++i) {
     const Mat6 ad = ad_matrix(block(V, i));
-    const Mat6 G = ad.transpose() * d.Mb[i] - d.Mb[i] * ad;
-    block(Z, i).noalias() += G * block(Y, i);
+    Mat6 G;
+    G.noalias() = ad.transpose() * d.Mb[i];
+    G.noalias() -= d.Mb[i] * ad;
+    for (int c = 0; c <= i; ++c) {
+      Z.block<6, 1>(6 * i, c).noalias() += G * Y.block<6, 1>(6 * i, c);
+    }
   }
 }
 
@@ -207,7 +226,6 @@ ClosedFormData::ClosedFormData(const Model& model) : n(model.nv) {
   for (int i = 1; i < model.njoints; ++i) {
     X.push_back(model.joints[i].s.vector());
     Mb.push_back(model.inertia[i].matrix());
-    adX.push_back(ad_matrix(X.back()));
   }
   C_body.assign(n, SE3::Identity());
   Ad_prev.assign(n, Mat6::Identity());

@@ -29,11 +29,12 @@ namespace {
 
 // every shipped and reference robot that is a serial chain on a fixed base
 const std::vector<std::string> kSerialRobots = {
-    kRobotsDir + "/planar_2r.urdf",  kRobotsDir + "/planar_3r.urdf",
+    kRobotsDir + "/block.urdf",      kRobotsDir + "/planar_2r.urdf",  kRobotsDir + "/planar_3r.urdf",
     kRobotsDir + "/ur5.urdf",        kRobotsDir + "/iiwa14.urdf",
     kDataDir + "/robots/double_pendulum.urdf", kDataDir + "/robots/kinova.urdf",
     kDataDir + "/robots/talos_left_arm.urdf",  kDataDir + "/robots/ur5_robot.urdf",
     kDataDir + "/robots/finger_edu.urdf",      kDataDir + "/robots/z1.urdf",
+    kDataDir + "/robots/serial_mixed.urdf",  // revolute and prismatic joints, unaligned axes
 };
 const std::vector<std::string> kSerialReferences = {
     "double_pendulum", "finger_edu", "kinova", "talos_left_arm", "ur5_robot", "z1"};
@@ -300,7 +301,8 @@ TEST_CASE("closed form: trees and floating bases are refused, suggesting the rec
   floating.floating_base = true;
   for (const Model& model : {load_urdf(kRobotsDir + "/solo12.urdf"),
                              load_urdf(kRobotsDir + "/ur5.urdf", floating),
-                             load_urdf(kRobotsDir + "/panda.urdf")}) {
+                             load_urdf(kRobotsDir + "/panda.urdf"),
+                             load_urdf(kDataDir + "/robots/mixed_joints.urdf")}) {
     INFO(model.name);
     try {
       ClosedFormData cf(model);

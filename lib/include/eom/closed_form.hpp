@@ -57,7 +57,6 @@ struct ClosedFormData {
   // constant model data (body-fixed, linear first)
   std::vector<Vec6> X;   // joint screw coordinates X_i, (6)-(7)                           (n)
   std::vector<Mat6> Mb;  // body inertias M_i about the body frame origin, (31)           (n)
-  std::vector<Mat6> adX;  // ad_{X_i}, so that the blocks of a(u) are u_i ad_{X_i}, (20)  (n)
   // configuration dependent                                                               (n)
   std::vector<SE3> C_body;    // C_i of (5): body i in the world
   std::vector<Mat6> Ad_prev;  // Ad_{C_{i,i-1}}: motions of body i-1 expressed in body i, (18)
