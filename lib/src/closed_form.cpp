@@ -286,6 +286,10 @@ void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, Con
   apply_A(d, d.work1, d.dJ);
   d.dJ = -d.dJ;
   if (order >= 1) {
+    d.dV.noalias() = d.J * a;  // (22)
+    d.dV.noalias() += d.dJ * v;
+  }
+  if (order >= 2) {
     // d2J/dt2 = -A (a a J + 2 a dJ + adot J): (19) differentiated with (25) and da/dt = a(qddot)
     apply_a(d, v, d.work1, d.work2);  // work1 = a J from above
     apply_a(d, v, d.dJ, d.work1);
@@ -294,10 +298,6 @@ void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, Con
     d.work2 += d.work1;
     apply_A(d, d.work2, d.d2J);
     d.d2J = -d.d2J;
-    d.dV.noalias() = d.J * a;  // (22)
-    d.dV.noalias() += d.dJ * v;
-  }
-  if (order >= 2) {
     d.d2V.noalias() = d.J * d3q;
     d.d2V.noalias() += 2 * (d.dJ * a);
     d.d2V.noalias() += d.d2J * v;

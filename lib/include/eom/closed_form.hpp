@@ -4,7 +4,9 @@
 // recursive algorithms of dynamics.hpp: it builds the system Jacobian J = A X and the matrices of
 // the EOM from the joint screws and the body inertias, and never calls rnea or crba.
 //
-// Notation and conventions (the paper's, in eom's linear-first ordering of spatial.hpp):
+// Notation and conventions (the paper's, in eom's linear-first ordering of spatial.hpp; the
+// paper's equations are cited by number, the derivatives of A, J, N and U written out below follow
+// from its (19)-(26) by the product rule):
 //   body i is the body of joint i, its frame the joint frame; V_i = [v; ω] its body-fixed twist.
 //   X_i         screw coordinates of joint i in the body frame (constant), eq. (6)-(7)
 //   A           block lower-triangular, A_ij = Ad_{C_{i,j}} (motions of body j to body i), (17)-(18)
@@ -15,7 +17,8 @@
 // and the EOM, eq. (1), with the external-load term on the right-hand side:
 //   tau = M(q) qddot + C(q, qdot) qdot + Q_grav(q) - Q_ext(q, t)
 //   M = J^T M_b J                                                         (27)
-//   C = -J^T (M_b A a + b^T M_b - M_b b) J   (Mdot - 2C skew-symmetric)   (61)
+//   C = -J^T (M_b A a + b^T M_b - M_b b) J                                (29), (61)-(62)
+//     (the term M_b b J qdot = 0 is added so that Mdot - 2C is skew-symmetric, section 5)
 //   Q_grav = J^T M_b U,  U_i = Ad_{C_i}^-1 [-g; 0]                        (32)-(33)
 //   Q_ext = J^T W^ext, W^ext the wrench acting ON the robot               (34)
 // tau is what the actuators apply, so a load pushing on the robot lowers it (as eom id's -J^T F).
@@ -86,9 +89,10 @@ struct ClosedFormData {
 /// The closed-form EOM and their time derivatives up to order (0, 1 or 2) at q, v = dq/dt,
 /// a = d2q/dt2, d3q, d4q (n each; d3q is read for order >= 1 and d4q for order 2, otherwise they
 /// may be empty). Fills, for k = 0 .. order, the k-th time derivatives of M, C, Q_grav,
-/// Q_ext and tau (tau, dtau, d2tau), plus J, V, U and their derivatives to the same order; the
-/// others keep stale values. Gravity is model.gravity. wrench may be null. Allocates nothing;
-/// throws InputError for wrong sizes, an order outside 0..2 or an unusable wrench frame.
+/// Q_ext and tau (tau, dtau, d2tau), plus J, V, U and their derivatives to the same order (and
+/// dJ always); the others keep stale values. Gravity is model.gravity. wrench may be null.
+/// Allocates nothing; throws InputError for wrong sizes, an order outside 0..2 or an unusable
+/// wrench frame.
 void closed_form_dynamics(const Model& model, ClosedFormData& data, ConstVec q, ConstVec v,
                           ConstVec a, ConstVec d3q, ConstVec d4q, int order,
                           const FrameWrench* wrench = nullptr);
