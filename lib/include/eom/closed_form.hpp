@@ -39,7 +39,7 @@ namespace eom {
 /// second time derivatives, in the frame's axes (reference = local) or in world axes
 /// (reference = local_world_aligned; the world frame reference is not accepted).
 struct FrameWrench {
-  int frame = -1;  // index into model.frames; -1 = no external load
+  int frame = -1;  // index into model.frames (required; pass no FrameWrench for no load)
   ReferenceFrame reference = ReferenceFrame::local;
   Vec6 W = Vec6::Zero();    // the wrench
   Vec6 dW = Vec6::Zero();   // its first time derivative (in the same axes)
