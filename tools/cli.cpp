@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <mutex>
 
@@ -106,6 +108,24 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
   for (const auto& example : examples) footer += "\n  " + example;
   cmd->footer(footer);
   return cmd;
+}
+
+void assign_coordinates(const std::string& option, const std::vector<std::string>& items,
+                        const std::vector<std::string>& names, Eigen::Ref<Eigen::VectorXd> out) {
+  for (const std::string& item : items) {
+    const size_t eq = item.find('=');
+    const auto value = eq == std::string::npos ? std::nullopt : parse_number(item.substr(eq + 1));
+    if (!value || !std::isfinite(*value)) {
+      throw InputError(option + " " + item + ": expected NAME=VALUE with a finite number");
+    }
+    const std::string name = item.substr(0, eq);
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) {
+      throw InputError(option + " " + item + ": the model has no coordinate '" + name + "'" +
+                       did_you_mean(names, name) + " (`eom info` lists them)");
+    }
+    out[it - names.begin()] = *value;
+  }
 }
 
 void refuse_singular_mass_matrix(const Model& model) {

@@ -41,6 +41,13 @@ Model load_robot(const RobotOptions& opt);
 /// InputError naming those joints, before any row is computed.
 void refuse_singular_mass_matrix(const Model& model);
 
+/// Sets out[k] for each NAME=VALUE item, k the index of NAME in names (coordinate names such as
+/// model.q_names); the other entries are untouched. Throws InputError naming the option and the
+/// item for an item that is not NAME=VALUE, an unknown name (with the close ones) or a value that
+/// is not a finite number.
+void assign_coordinates(const std::string& option, const std::vector<std::string>& items,
+                        const std::vector<std::string>& names, Eigen::Ref<Eigen::VectorXd> out);
+
 /// -o/--output and --format.
 struct OutputOptions {
   std::string path = "-";

@@ -76,9 +76,10 @@ class FdTask final : public RowTask {
     // the partials come with qdd from the same passes (aba_derivatives); otherwise the method
     const bool derivatives = opt_.partials || opt_.minv;
     if (derivatives) aba_derivatives(model_, data_, s.q, v, tau_);
-    const Eigen::VectorXd& a = derivatives           ? data_.qdd
-                               : opt_.method == "crba" ? forward_dynamics_crba(model_, data_, s.q, v, tau_)
-                                                     : aba(model_, data_, s.q, v, tau_);
+    const Eigen::VectorXd& a = derivatives ? data_.qdd
+                               : opt_.method == "crba"
+                                   ? forward_dynamics_crba(model_, data_, s.q, v, tau_)
+                                   : aba(model_, data_, s.q, v, tau_);
     for (int i = 0; i < model_.nq; ++i) *out++ = s.q[i];
     for (int i = 0; i < model_.nv; ++i) *out++ = v[i];
     for (int i = 0; i < model_.nv; ++i) *out++ = a[i];
@@ -103,8 +104,9 @@ int run_fd(const FdOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows);
   refuse_singular_mass_matrix(model);
   if ((opt.partials || opt.minv) && opt.method == "crba") {
-    throw InputError("--partials and --minv come from the derivatives of the recursion "
-                     "(aba_derivatives), not from --method crba");
+    throw InputError(
+        "--partials and --minv come from the derivatives of the recursion "
+        "(aba_derivatives), not from --method crba");
   }
   const Friction friction = load_friction(model, opt.forces);
   RowCommand command;

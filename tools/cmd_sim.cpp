@@ -24,17 +24,17 @@ namespace {
 
 struct SimOptions {
   RobotOptions robot;
-  std::string initial;  // table whose first row is the initial state
-  std::string q0, v0;   // name=value,... (the others: neutral / zero)
+  std::string initial;              // table whose first row is the initial state
+  std::vector<std::string> q0, v0;  // name=value,... (the others: neutral / zero)
   double duration = 0, dt = 1e-3, output_dt = 0;
   std::string integrator = "rk4";
   double rtol = 1e-6, atol = 1e-9;
   std::string controller;  // empty: table with --torques, constant with --torque, else zero
-  std::string torque;      // constant torques, name=value,...
+  std::vector<std::string> torque;           // constant torques, name=value,...
   std::string torques, reference, wrenches;  // time tables
   std::string interpolation = "hold";
-  std::string setpoint;                         // name=value,... (the others: initial q)
-  std::vector<double> kp{100}, kd{20};          // one value, or one per velocity coordinate
+  std::vector<std::string> setpoint;    // name=value,... (the others: initial q)
+  std::vector<double> kp{100}, kd{20};  // one value, or one per velocity coordinate
   ForceOptions forces;
   bool saturate = false, energy = false, accelerations = false, torques_out = false;
   bool keep_truncated = false, quiet = false;
@@ -46,36 +46,13 @@ const std::vector<std::pair<std::string, Integrator>> kIntegrators = {
     {"semi-implicit", Integrator::semi_implicit_euler},
     {"rk4", Integrator::rk4},
     {"rk45", Integrator::rk45}};
-const std::vector<std::string> kControllers = {"zero", "constant", "table", "gravity",
-                                               "pd", "pd-gravity", "computed-torque"};
+const std::vector<std::string> kControllers = {"zero", "constant",   "table",          "gravity",
+                                               "pd",   "pd-gravity", "computed-torque"};
 
 std::string format_time(double t) {
   std::ostringstream s;
   s << t;
   return s.str();
-}
-
-// "name=value,name=value" over a list of coordinate names: values by index, absent ones untouched
-void assign_by_name(const std::string& option, const std::string& text,
-                    const std::vector<std::string>& names, VecRef out) {
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    const auto eq = item.find('=');
-    const std::string name = item.substr(0, eq);
-    const auto at = std::find(names.begin(), names.end(), name);
-    if (eq == std::string::npos || at == names.end()) {
-      std::string known;
-      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-      throw InputError(option + ": '" + item + "' is not <coordinate>=<value>; coordinates: " +
-                       known);
-    }
-    const auto value = parse_number(item.substr(eq + 1));
-    if (!value || !std::isfinite(*value)) {
-      throw InputError(option + ": '" + item.substr(eq + 1) + "' is not a finite number");
-    }
-    out[at - names.begin()] = *value;
-  }
 }
 
 // one value for every coordinate, or one per coordinate
@@ -105,9 +82,9 @@ class TimeTable {
     while (reader->next(row)) {
       const double t = row[t_col];
       if (!times_.empty() && !(t > times_.back())) {
-        throw InputError(path, reader->line(), t_col + 1,
-                         "t must increase strictly: " + format_time(t) + " after " +
-                             format_time(times_.back()));
+        throw InputError(
+            path, reader->line(), t_col + 1,
+            "t must increase strictly: " + format_time(t) + " after " + format_time(times_.back()));
       }
       times_.push_back(t);
       values_.insert(values_.end(), row.begin(), row.end());
@@ -141,8 +118,7 @@ class TimeTable {
     }
   }
   // says when the simulated interval reaches past the table
-  void note_range(double t0, double t_end, const std::string& what, Streams& io,
-                  bool quiet) const {
+  void note_range(double t0, double t_end, const std::string& what, Streams& io, bool quiet) const {
     if (quiet || (t0 >= times_.front() && t_end <= times_.back())) return;
     warn(io, "sim",
          file_ + ": the " + what + " cover t = " + format_time(times_.front()) + " .. " +
@@ -166,8 +142,8 @@ class ReferenceTable {
       : model_(model),
         table_(table),
         linear_(linear),
-        q_columns_(bind_columns(table.header(), coordinate_columns(model, "q", Space::q),
-                               table.file())),
+        q_columns_(
+            bind_columns(table.header(), coordinate_columns(model, "q", Space::q), table.file())),
         q0_(model.nq),
         q1_(model.nq),
         dq_(model.nv) {
@@ -191,10 +167,10 @@ class ReferenceTable {
                  " derived from q by three-point differences");
       }
     }
-    const std::vector<int> v_cols = has_v ? bind_columns(table.header(), v_names, table.file())
-                                          : std::vector<int>{};
-    const std::vector<int> a_cols = has_a ? bind_columns(table.header(), a_names, table.file())
-                                          : std::vector<int>{};
+    const std::vector<int> v_cols =
+        has_v ? bind_columns(table.header(), v_names, table.file()) : std::vector<int>{};
+    const std::vector<int> a_cols =
+        has_a ? bind_columns(table.header(), a_names, table.file()) : std::vector<int>{};
     ConfigurationDifferentiator differentiate(model);
     std::array<Eigen::VectorXd, 3> q3;
     Eigen::VectorXd v(model.nv), a(model.nv);
@@ -256,8 +232,7 @@ void initial_state(const Model& model, const SimOptions& opt, Eigen::VectorXd& q
   v.setZero(model.nv);
   t0 = 0;
   if (!opt.initial.empty()) {
-    const auto reader =
-        TableReader::open(opt.initial, format_for(opt.initial, std::nullopt));
+    const auto reader = TableReader::open(opt.initial, format_for(opt.initial, std::nullopt));
     const Header& header = reader->header();
     check_coordinate_columns(header, model, opt.initial);
     const auto q_cols = bind_columns(header, coordinate_columns(model, "q", Space::q), opt.initial);
@@ -270,18 +245,20 @@ void initial_state(const Model& model, const SimOptions& opt, Eigen::VectorXd& q
     if (has_v) gather(row, bind_columns(header, v_names, opt.initial), v);
     if (header.index("t") >= 0) t0 = row[header.index("t")];
   }
-  if (!opt.q0.empty()) assign_by_name("--q0", opt.q0, model.q_names, q);
-  if (!opt.v0.empty()) assign_by_name("--v0", opt.v0, model.v_names, v);
+  if (!opt.q0.empty()) assign_coordinates("--q0", opt.q0, model.q_names, q);
+  if (!opt.v0.empty()) assign_coordinates("--v0", opt.v0, model.v_names, v);
   const double off = normalize(model, q);  // throws for a quaternion of zero norm
   if (off > 1e-6 && !opt.quiet) {
-    warn(io, "sim", "the initial floating-base quaternion was not unit (off by " +
-                        format_time(off) + "): normalised");
+    warn(io, "sim",
+         "the initial floating-base quaternion was not unit (off by " + format_time(off) +
+             "): normalised");
   }
   for (int i = 0; i < model.nq && !opt.quiet; ++i) {
     if (q[i] < model.lower_limit[i] || q[i] > model.upper_limit[i]) {
-      warn(io, "sim", "the initial " + model.q_names[i] + " = " + format_time(q[i]) +
-                          " is outside its limits [" + format_time(model.lower_limit[i]) + ", " +
-                          format_time(model.upper_limit[i]) + "]");
+      warn(io, "sim",
+           "the initial " + model.q_names[i] + " = " + format_time(q[i]) +
+               " is outside its limits [" + format_time(model.lower_limit[i]) + ", " +
+               format_time(model.upper_limit[i]) + "]");
     }
   }
 }
@@ -304,8 +281,8 @@ std::string truncated_path(const std::string& path) {
 }
 
 void refuse_meaningless(const SimOptions& opt, const std::string& controller) {
-  const bool pd = controller == "pd" || controller == "pd-gravity" ||
-                  controller == "computed-torque";
+  const bool pd =
+      controller == "pd" || controller == "pd-gravity" || controller == "computed-torque";
   auto refuse = [&](bool given, const std::string& option, const std::string& needs) {
     if (given) {
       throw InputError(option + " has no effect with --controller " + controller + " (" + needs +
@@ -314,10 +291,12 @@ void refuse_meaningless(const SimOptions& opt, const std::string& controller) {
   };
   refuse(!opt.torques.empty() && controller != "table", "--torques", "it drives 'table'");
   refuse(!opt.torque.empty() && controller != "constant", "--torque", "it drives 'constant'");
-  refuse(!pd && !opt.reference.empty(), "--reference", "it is the target of pd, pd-gravity and "
-                                                       "computed-torque");
-  refuse(!pd && !opt.setpoint.empty(), "--setpoint", "it is the target of pd, pd-gravity and "
-                                                     "computed-torque");
+  refuse(!pd && !opt.reference.empty(), "--reference",
+         "it is the target of pd, pd-gravity and "
+         "computed-torque");
+  refuse(!pd && !opt.setpoint.empty(), "--setpoint",
+         "it is the target of pd, pd-gravity and "
+         "computed-torque");
   refuse(!opt.reference.empty() && !opt.setpoint.empty(), "--setpoint",
          "--reference gives the target");
   refuse(controller == "table" && opt.torques.empty(), "--controller table without --torques",
@@ -329,11 +308,10 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (!(opt.duration > 0)) throw InputError("--duration must be positive");
   if (opt.output_dt < 0) throw InputError("--output-dt must be positive");
   if (!(opt.rtol > 0) || !(opt.atol > 0)) throw InputError("--rtol and --atol must be positive");
-  const std::string controller =
-      !opt.controller.empty() ? opt.controller
-      : !opt.torques.empty()  ? "table"
-      : !opt.torque.empty()   ? "constant"
-                              : "zero";
+  const std::string controller = !opt.controller.empty() ? opt.controller
+                                 : !opt.torques.empty()  ? "table"
+                                 : !opt.torque.empty()   ? "constant"
+                                                         : "zero";
   refuse_meaningless(opt, controller);
   std::vector<std::string> inputs;
   for (const auto* f : {&opt.initial, &opt.torques, &opt.reference, &opt.wrenches}) {
@@ -342,9 +320,9 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (opt.keep_truncated && opt.output.path == "-") {
     throw InputError("--keep-truncated needs -o FILE: the rows so far go to FILE.truncated");
   }
-  refuse_to_replace_inputs(inputs, opt.robot.path,
-                           {opt.output.path, opt.keep_truncated ? truncated_path(opt.output.path)
-                                                                : std::string("-")});
+  refuse_to_replace_inputs(
+      inputs, opt.robot.path,
+      {opt.output.path, opt.keep_truncated ? truncated_path(opt.output.path) : std::string("-")});
 
   const Model model = load_robot(opt.robot);
   refuse_singular_mass_matrix(model);
@@ -383,7 +361,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
       target = [r = reference.get()](double t, VecRef q, VecRef v, VecRef a) { (*r)(t, q, v, a); };
     } else {
       Eigen::VectorXd q_ref = q0;
-      if (!opt.setpoint.empty()) assign_by_name("--setpoint", opt.setpoint, model.q_names, q_ref);
+      if (!opt.setpoint.empty())
+        assign_coordinates("--setpoint", opt.setpoint, model.q_names, q_ref);
       normalize(model, q_ref);
       target = set_point(q_ref);
     }
@@ -398,13 +377,12 @@ int run_sim(const SimOptions& opt, Streams& io) {
     torque_table->note_range(t0, t_end, "torques", io, opt.quiet);
     control = std::make_unique<TorqueCallback>(
         [table = torque_table.get(), linear,
-         columns = bind_columns(torque_table->header(), coordinate_columns(model, "tau", Space::tau),
-                                opt.torques)](double t, ConstVec, ConstVec, VecRef tau) {
-          table->sample(t, linear, columns, tau);
-        });
+         columns = bind_columns(torque_table->header(),
+                                coordinate_columns(model, "tau", Space::tau), opt.torques)](
+            double t, ConstVec, ConstVec, VecRef tau) { table->sample(t, linear, columns, tau); });
   } else if (controller == "constant") {
     Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
-    assign_by_name("--torque", opt.torque, model.tau_names, tau);
+    assign_coordinates("--torque", opt.torque, model.tau_names, tau);
     control = std::make_unique<ConstantTorque>(tau);
   } else if (controller == "gravity") {
     control = std::make_unique<GravityCompensation>();
@@ -420,8 +398,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (!opt.wrenches.empty()) {
     wrench_table = std::make_unique<TimeTable>(opt.wrenches);
     wrench_table->note_range(t0, t_end, "wrenches", io, opt.quiet);
-    wrenches = std::make_unique<ExternalWrenches>(model, wrench_table->header(), opt.wrenches,
-                                                  opt.forces);
+    wrenches =
+        std::make_unique<ExternalWrenches>(model, wrench_table->header(), opt.wrenches, opt.forces);
     if (wrenches->empty()) {
       throw InputError(opt.wrenches, 1, 0, "no wrench.<frame>.fx .. .mz columns");
     }
@@ -451,9 +429,9 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (sim.integrator != Integrator::rk45 && opt.output_dt > 0) {
     const double ratio = opt.output_dt / opt.dt;
     if (std::abs(ratio - std::round(ratio)) > 1e-9 * ratio && !opt.quiet) {
-      warn(io, "sim", "--output-dt " + format_time(opt.output_dt) + " is not a multiple of --dt " +
-                          format_time(opt.dt) +
-                          ": steps are shortened to land on every output time");
+      warn(io, "sim",
+           "--output-dt " + format_time(opt.output_dt) + " is not a multiple of --dt " +
+               format_time(opt.dt) + ": steps are shortened to land on every output time");
     }
   }
   OutputOptions output = opt.output;
@@ -506,8 +484,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
     std::ostringstream s;
     s << opt.integrator << ": " << stats.steps << " steps";
     if (sim.integrator == Integrator::rk45) s << " accepted, " << stats.rejected << " rejected";
-    s << ", " << stats.evaluations << " evaluations, " << times.size() << " rows to t = "
-      << format_time(t_end) << " s";
+    s << ", " << stats.evaluations << " evaluations, " << times.size()
+      << " rows to t = " << format_time(t_end) << " s";
     io.err << "eom sim: " << s.str() << '\n';
   }
   if (opt.saturate && stats.saturated_steps > 0) {
@@ -527,10 +505,10 @@ int run_sim(const SimOptions& opt, Streams& io) {
     const LimitEvent& ev = events[e];
     const JointInfo& info = model.info[ev.joint];
     warn(io, "sim",
-         "joint '" + model.joint_names[ev.joint] + "' " + (ev.leaving ? "left" : "came back within") +
-             " its " + (ev.upper ? "upper" : "lower") + " limit (" +
-             format_time(ev.upper ? info.upper : info.lower) + ") at t = " + format_time(ev.t) +
-             " s");
+         "joint '" + model.joint_names[ev.joint] + "' " +
+             (ev.leaving ? "left" : "came back within") + " its " + (ev.upper ? "upper" : "lower") +
+             " limit (" + format_time(ev.upper ? info.upper : info.lower) +
+             ") at t = " + format_time(ev.t) + " s");
   }
   if (events.size() > kShown && !opt.quiet) {
     warn(io, "sim", "and " + std::to_string(events.size() - kShown) + " more limit events");
@@ -558,11 +536,15 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
                   "Table whose first row is the initial state: q.* (v.* optional, zero when "
                   "absent; t the start time, 0 when absent)")
       ->check(CLI::ExistingPath);
-  cmd->add_option("--q0", opt->q0, "Initial q: name=value,... (others: the --initial row, else "
-                                   "zero / identity)");
-  cmd->add_option("--v0", opt->v0, "Initial v: name=value,... (others: the --initial row, else 0)");
+  cmd->add_option("--q0", opt->q0,
+                  "Initial q: name=value,... (others: the --initial row, else "
+                  "zero / identity)")
+      ->delimiter(',');
+  cmd->add_option("--v0", opt->v0, "Initial v: name=value,... (others: the --initial row, else 0)")
+      ->delimiter(',');
   cmd->add_option("--duration", opt->duration, "Simulated time (s)")->required();
-  cmd->add_option("--dt", opt->dt, "Fixed step (s); rk45: the first trial step")->capture_default_str();
+  cmd->add_option("--dt", opt->dt, "Fixed step (s); rk45: the first trial step")
+      ->capture_default_str();
   cmd->add_option("--output-dt", opt->output_dt,
                   "Time between output rows (s; default --dt); a multiple of --dt, else the "
                   "fixed-step schemes shorten steps to land on each output time");
@@ -571,14 +553,17 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
                   "with dense output)")
       ->capture_default_str()
       ->check(CLI::IsMember({"euler", "semi-implicit", "rk4", "rk45"}));
-  cmd->add_option("--rtol", opt->rtol, "rk45: relative error bound per step")->capture_default_str();
-  cmd->add_option("--atol", opt->atol, "rk45: absolute error bound per step")->capture_default_str();
+  cmd->add_option("--rtol", opt->rtol, "rk45: relative error bound per step")
+      ->capture_default_str();
+  cmd->add_option("--atol", opt->atol, "rk45: absolute error bound per step")
+      ->capture_default_str();
   cmd->add_option("--controller", opt->controller,
                   "zero, constant (--torque), table (--torques), gravity (compensation), pd, "
                   "pd-gravity (PD plus g(q)), computed-torque (M (a_ref + Kd e' + Kp e) + C v + "
                   "g); default: table with --torques, constant with --torque, else zero")
       ->check(CLI::IsMember(kControllers));
-  cmd->add_option("--torque", opt->torque, "Constant torques: name=value,... (others 0)");
+  cmd->add_option("--torque", opt->torque, "Constant torques: name=value,... (others 0)")
+      ->delimiter(',');
   cmd->add_option("--torques", opt->torques,
                   "Torque table: t and tau.<joint> for every joint, between rows by "
                   "--interpolation")
@@ -594,7 +579,8 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->check(CLI::ExistingPath);
   cmd->add_option("--setpoint", opt->setpoint,
                   "Set-point of pd, pd-gravity and computed-torque: name=value,... (others: the "
-                  "initial q; default: hold the initial q)");
+                  "initial q; default: hold the initial q)")
+      ->delimiter(',');
   cmd->add_option("--kp", opt->kp, "Position gains: one value or one per velocity coordinate")
       ->capture_default_str()
       ->delimiter(',');

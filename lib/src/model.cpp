@@ -45,23 +45,26 @@ int Model::frame_index(std::string_view name) const {
 int Model::require_frame(std::string_view name) const {
   const int i = frame_index(name);
   if (i >= 0) return i;
-  // the closest names first (ties in frame order)
+  std::vector<std::string> names;
+  for (const Frame& f : frames) names.push_back(f.name);
+  throw InputError("unknown frame '" + std::string(name) + "'" + did_you_mean(names, name) +
+                   "; `eom info` lists the frames");
+}
+
+std::string did_you_mean(const std::vector<std::string>& names, std::string_view name) {
+  // the closest names first (ties in the given order)
   std::vector<std::pair<size_t, std::string>> close;
-  for (const Frame& f : frames) {
-    const size_t d = edit_distance(f.name, name);
-    if (d <= std::max<size_t>(2, name.size() / 3)) close.emplace_back(d, f.name);
+  for (const std::string& n : names) {
+    const size_t d = edit_distance(n, name);
+    if (d <= std::max<size_t>(2, name.size() / 3)) close.emplace_back(d, n);
   }
   std::stable_sort(close.begin(), close.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::string message = "unknown frame '" + std::string(name) + "'";
-  if (!close.empty()) {
-    message += " (did you mean";
-    for (size_t k = 0; k < close.size() && k < 5; ++k)
-      message += (k ? ", '" : " '") + close[k].second + "'";
-    message += "?)";
-  }
-  message += "; `eom info` lists the frames";
-  throw InputError(message);
+  if (close.empty()) return "";
+  std::string text = " (did you mean";
+  for (size_t k = 0; k < close.size() && k < 5; ++k)
+    text += (k ? ", '" : " '") + close[k].second + "'";
+  return text + "?)";
 }
 
 std::vector<std::string> Model::mimic_joints() const {
@@ -87,7 +90,8 @@ std::vector<std::string> matrix_columns(const Model& model, std::string_view pre
   std::vector<std::string> out;
   out.reserve(static_cast<size_t>(model.nv) * model.nv);
   for (const auto& row : model.v_names) {
-    for (const auto& col : model.v_names) out.push_back(std::string(prefix) + "." + row + "." + col);
+    for (const auto& col : model.v_names)
+      out.push_back(std::string(prefix) + "." + row + "." + col);
   }
   return out;
 }

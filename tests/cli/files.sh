@@ -6,24 +6,10 @@ set -uo pipefail
 eom=$1
 src=$2
 case_name=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 2
+. "$(dirname "$0")/lib.sh"
 robot=$src/robots/planar_2r.urdf
 table=$src/trajectories/planar_2r_small.csv
 
-fail() {
-  echo "FAILED: $*"
-  exit 1
-}
-# expect RC CMD...: run, keep stderr in err.txt, check the exit code
-expect() {
-  local rc=$1
-  shift
-  "$@" > out.txt 2> err.txt
-  local got=$?
-  [ "$got" = "$rc" ] || fail "exit $got, expected $rc: $* ($(cat err.txt))"
-}
 no_temporaries() {
   local left
   left=$(find "$work" -name '*.eom-*' -o -name '*.tmp*' | head -1)

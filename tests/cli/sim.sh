@@ -6,25 +6,7 @@ set -uo pipefail
 eom=$1
 src=$2
 case_name=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 2
-
-fail() {
-  echo "FAILED: $*"
-  exit 1
-}
-# expect RC CMD...: run, keep stdout in out.txt and stderr in err.txt, check the exit code
-expect() {
-  local rc=$1
-  shift
-  "$@" > out.txt 2> err.txt
-  local got=$?
-  [ "$got" = "$rc" ] || fail "exit $got, expected $rc: $* ($(cat err.txt))"
-}
-stderr_has() {
-  grep -q -- "$1" err.txt || fail "stderr lacks '$1': $(cat err.txt)"
-}
+. "$(dirname "$0")/lib.sh"
 # column NAME FILE: the index (1-based) of a CSV column
 column() {
   head -1 "$2" | tr ',' '\n' | grep -nx -- "$1" | cut -d: -f1
@@ -181,7 +163,7 @@ bad-input)
   expect 2 "$eom" sim "$robot" --duration 1 --torque joint1=1 --controller pd -o x.csv
   stderr_has "--torque has no effect with --controller pd"
   expect 2 "$eom" sim "$robot" --duration 1 --q0 joint11=1 -o x.csv
-  stderr_has "--q0: 'joint11=1' is not <coordinate>=<value>; coordinates: joint1, joint2"
+  stderr_has "--q0 joint11=1: the model has no coordinate 'joint11' (did you mean 'joint1'"
   expect 2 "$eom" sim "$src/robots/solo12.urdf" --floating-base --duration 1 \
     --q0 root.qx=0,root.qy=0,root.qz=0,root.qw=0 -o x.csv
   stderr_has "zero norm"
