@@ -38,6 +38,8 @@ class FdTask final : public RowTask {
       }
     }
     for (auto& n : coordinate_columns(model, "a", Space::v)) columns.push_back(std::move(n));
+    inputs = tau_columns_;
+    inputs.insert(inputs.end(), wrenches_.columns().begin(), wrenches_.columns().end());
   }
 
   void compute(const Sample& s, double* out) override {
@@ -70,7 +72,7 @@ class FdTask final : public RowTask {
 };
 
 int run_fd(const FdOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.rows);
+  const Model model = load_robot(opt.rows, io, "fd");
   const Friction friction = load_friction(model, opt.forces);
   RowCommand command;
   command.name = "fd";
