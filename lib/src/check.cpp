@@ -397,6 +397,13 @@ class Checker {
       }
       return;
     }
+    // one finding for a <limit> left at its defaults (the double pendulum of the shared set)
+    if (bounded && joint.lower == 0 && joint.upper == 0 && joint.effort == 0 &&
+        joint.velocity == 0) {
+      warning(line, who + "limit lower = upper = effort = velocity = 0 (the defaults of an empty "
+                          "<limit>): the joint cannot move and any actuation exceeds it");
+      return;
+    }
     if (bounded && joint.lower > joint.upper) {
       error(line, who + "limit lower " + exact(joint.lower) + " > upper " + exact(joint.upper));
     } else if (bounded && joint.lower == joint.upper) {
@@ -429,7 +436,7 @@ class Checker {
                             ", which does not exist");
     } else if (joint.type == "fixed") {
       // a fixed joint does not move: nothing to mimic (Talos' gripper has such tags)
-      warning(joint.line, "joint " + quoted(joint.name) + " is fixed: its mimic tag is ignored");
+      note(joint.line, "joint " + quoted(joint.name) + " is fixed: its mimic tag is ignored");
     } else {
       warning(joint.line, "joint " + quoted(joint.name) + " mimics " + quoted(target) +
                               ": eom's dynamics treat mimic joints as independent joints");

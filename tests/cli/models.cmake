@@ -85,3 +85,11 @@ eom_cli_test(NAME fk-world-link-floating
 eom_cli_test(NAME fk-world-frame-without-world-link
              ARGS fk robots/planar_2r.urdf tests/data/rows/planar_2r_poses.csv --frames world
              STDOUT_REGEX "^world.x,world.y,world.z,world.qx,world.qy,world.qz,world.qw\n0,0,0,0,0,0,1\n")
+
+# the shared robots: one finding per defect, notes for what cannot affect the dynamics
+eom_cli_test(NAME check-shared-double-pendulum ARGS check tests/data/robots/double_pendulum.urdf
+             STDOUT_REGEX "^tests/data/robots/double_pendulum.urdf:87: warning: joint 'joint1': limit lower = upper = effort = velocity = 0 \\(the defaults of an empty <limit>\\): the joint cannot move and any actuation exceeds it\n[^\n]*:147: warning: joint 'joint2': [^\n]*\n[^\n]*: ok, 2 warnings \\(")
+eom_cli_test(NAME check-shared-talos-mimic-notes ARGS check tests/data/robots/talos_left_arm.urdf
+             STDOUT_REGEX "talos_left_arm.urdf:533: note: joint 'gripper_left_inner_double_joint' is fixed: its mimic tag is ignored\n.*talos_left_arm.urdf: ok, 1 warning, 6 notes \\(")
+eom_cli_test(NAME check-shared-anymal-welded ARGS check tests/data/robots/anymal.urdf
+             STDOUT_REGEX "anymal.urdf:1701: note: link 'hatch': principal inertias 0, 0, 0.003 violate the triangle inequality \\(a \\+ b < c\\); welded to the world: not used\n[^\n]*anymal.urdf: ok, 5 notes \\(")

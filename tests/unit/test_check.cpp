@@ -210,6 +210,26 @@ TEST_CASE("check: limits that look off", "[check]") {
               {kWarning, 7, "joint 'stuck': limit effort is 0: any actuation exceeds it"},
               {kWarning, 12, "joint 'spin': a continuous joint ignores limit lower -3 and upper 3"},
               {kWarning, 12, "joint 'spin': limit velocity is 0: any motion exceeds it"}});
+  // a <limit> left at its defaults: one finding
+  require_diagnostics(check_inline(bodies + R"(<joint name="j" type="revolute">
+  <parent link="a"/><child link="b"/><limit/></joint>
+)"),
+                      {{kWarning, 7,
+                        "joint 'j': limit lower = upper = effort = velocity = 0 (the defaults of "
+                        "an empty <limit>): the joint cannot move and any actuation exceeds it"}});
+}
+
+TEST_CASE("check: a fixed joint's mimic tag is a note", "[check]") {
+  const auto found = check_inline(R"(<link name="a"/>
+<link name="b"/>
+<joint name="j" type="revolute"><parent link="a"/><child link="c"/>
+  <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+<link name="c"><inertial><mass value="1"/>
+  <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+<joint name="f" type="fixed"><parent link="c"/><child link="b"/><mimic joint="j"/></joint>
+)");
+  require_diagnostics(found, {{Diagnostic::Severity::note, 7,
+                               "joint 'f' is fixed: its mimic tag is ignored"}});
 }
 
 TEST_CASE("check: axes and limits matter only where the joint type uses them", "[check]") {
