@@ -182,9 +182,9 @@ TEST_CASE("unprocessed xacro files are named as such, with what to run", "[urdf]
         "it has an <include> element");
   // a deep document is searched without recursion
   std::string deep = "<robot name='a'><link name='b'/><gazebo>";
-  for (int k = 0; k < 200; ++k) deep += "<g>";
+  for (int k = 0; k < 60; ++k) deep += "<g>";
   deep += "<x v='${y}'/>";
-  for (int k = 0; k < 200; ++k) deep += "</g>";
+  for (int k = 0; k < 60; ++k) deep += "</g>";
   deep += "</gazebo></robot>";
   xacro(deep, 1, "it has v=\"${y}\" in <x>");
 }
