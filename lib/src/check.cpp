@@ -216,19 +216,15 @@ class Checker {
       note(line, who + defect + "; welded to the world: not used", !definite);
       return;
     }
-    if (!body || body->links.size() == 1) {
-      if (definite) {
-        warning(line, who + defect + ": not a physical rigid body");
-      } else {
-        error(line, who + defect);
-      }
-      return;
-    }
     if (definite) {
       warning(line, who + defect + ": not a physical rigid body");
       return;
     }
-    // a defective link merged into a moving body: the body is what the dynamics use
+    if (!body || body->links.size() == 1) {
+      error(line, who + defect);
+      return;
+    }
+    // an indefinite link merged into a moving body: the body is what the dynamics use
     const Vec3 combined = principal_moments(body->inertia.I_c);
     const double body_tolerance = kRoundOff * body_scale(combined, body);
     if (combined[0] < -body_tolerance) {
