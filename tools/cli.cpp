@@ -30,13 +30,21 @@ void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
       ->default_str("0,0,-9.81");
 }
 
-Model load_robot(const RobotOptions& opt) {
+Model load_robot(const RobotOptions& opt, Streams& io, const std::string& command, bool quiet) {
   UrdfOptions options;
   options.floating_base = opt.floating_base;
   options.gravity = Vec3(opt.gravity[0], opt.gravity[1], opt.gravity[2]);
   if (!options.gravity.allFinite())
     throw InputError("--gravity: components must be finite numbers");
-  return load_urdf(opt.path, options);
+  std::vector<Diagnostic> warnings;
+  Model model = load_urdf(opt.path, options, &warnings);
+  if (!quiet) {
+    const std::string file = opt.path == "-" ? "<stdin>" : opt.path;
+    for (const Diagnostic& d : warnings) {
+      warn(io, command, file + (d.line > 0 ? ":" + std::to_string(d.line) : "") + ": " + d.message);
+    }
+  }
+  return model;
 }
 
 void add_output_options(CLI::App& cmd, OutputOptions& opt) {

@@ -34,8 +34,10 @@ struct RobotOptions {
 };
 /// ROBOT, --floating-base and (for commands whose results depend on it) --gravity.
 void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity = true);
-/// Load and build the model; ModelError/InputError propagate to main (exit 2).
-Model load_robot(const RobotOptions& opt);
+/// Load and build the model; ModelError/InputError propagate to main (exit 2). The defects eom
+/// works around (a harmless non-physical link) are warnings on io.err unless `quiet`.
+Model load_robot(const RobotOptions& opt, Streams& io, const std::string& command,
+                 bool quiet = false);
 
 /// Forward dynamics is undefined when a joint moves no mass or inertia (M singular): throws
 /// InputError naming those joints, before any row is computed.

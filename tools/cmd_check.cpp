@@ -31,7 +31,7 @@ enum class Status { ok, failed, unreadable };
 struct FileReport {
   std::string file;  // as given on the command line ("<stdin>" for -)
   Status status = Status::ok;
-  std::vector<Diagnostic> errors, warnings;
+  std::vector<Diagnostic> errors, warnings, notes;
   int links = 0, joints = 0, moving_joints = 0;
   double total_mass = 0;
 };
@@ -50,7 +50,9 @@ FileReport check_file(const std::string& path, const CheckOptions& opt) {
   UrdfOptions options;
   options.floating_base = opt.floating_base;
   for (Diagnostic& d : check_urdf(urdf, options)) {
-    (d.severity == Diagnostic::Severity::error ? report.errors : report.warnings)
+    (d.severity == Diagnostic::Severity::error     ? report.errors
+     : d.severity == Diagnostic::Severity::warning ? report.warnings
+                                                   : report.notes)
         .push_back(std::move(d));
   }
   const bool fails = !report.errors.empty() || (opt.strict && !report.warnings.empty());
@@ -81,6 +83,7 @@ std::string summary(const FileReport& r) {
   std::snprintf(mass, sizeof mass, "%.6g", r.total_mass);
   std::string s = r.file + ": ok";
   if (!r.warnings.empty()) s += ", " + counted(r.warnings.size(), "warning");
+  if (!r.notes.empty()) s += ", " + counted(r.notes.size(), "note");
   return s + " (" + counted(r.moving_joints, "moving joint") + ", " + counted(r.links, "link") +
          ", total mass " + mass + " kg)";
 }
@@ -88,8 +91,8 @@ std::string summary(const FileReport& r) {
 void print_diagnostic(std::ostream& out, const std::string& file, const Diagnostic& d) {
   out << file;
   if (d.line > 0) out << ':' << d.line;
-  out << (d.severity == Diagnostic::Severity::error ? ": error: " : ": warning: ") << d.message
-      << '\n';
+  static const char* const kLabel[] = {": error: ", ": warning: ", ": note: "};
+  out << kLabel[static_cast<int>(d.severity)] << d.message << '\n';
 }
 
 void print_text(std::ostream& out, const FileReport& r, const CheckOptions& opt) {
@@ -98,6 +101,9 @@ void print_text(std::ostream& out, const FileReport& r, const CheckOptions& opt)
   for (const Diagnostic& d : r.errors) print_diagnostic(out, r.file, d);
   if (!opt.quiet || opt.strict) {
     for (const Diagnostic& d : r.warnings) print_diagnostic(out, r.file, d);
+  }
+  if (!opt.quiet) {
+    for (const Diagnostic& d : r.notes) print_diagnostic(out, r.file, d);
   }
   out << summary(r) << '\n';
 }
@@ -115,6 +121,7 @@ nlohmann::ordered_json report_json(const FileReport& r) {
   j["status"] = kStatus[static_cast<int>(r.status)];
   j["errors"] = diagnostics_json(r.errors);
   j["warnings"] = diagnostics_json(r.warnings);
+  j["notes"] = diagnostics_json(r.notes);
   if (r.status == Status::unreadable) {
     for (const char* key : {"links", "joints", "moving_joints", "total_mass"}) j[key] = nullptr;
     return j;
@@ -167,12 +174,17 @@ void register_check(CLI::App& app, Dispatch& dispatch) {
       "  FILE:LINE: error: MESSAGE    eom refuses the model (structure, non-finite numbers,\n"
       "                               negative mass, indefinite inertia, missing limits, ...)\n"
       "  FILE:LINE: warning: MESSAGE  plausible but suspicious (inertia triangle inequality,\n"
-      "                               massless moving bodies, odd limits, mimic joints)\n"
+      "                               massless moving bodies, odd limits, mimic joints, a\n"
+      "                               non-physical link merged into a physical body)\n"
+      "  FILE:LINE: note: MESSAGE     a defect that cannot affect the dynamics (a link welded\n"
+      "                               to the world in a fixed-base model: not used)\n"
       "A file that cannot be read or parsed gets one error, where it was found. Then a summary:\n"
       "  FILE: ok (N moving joints, M links, total mass X kg)   FILE: ok, 1 warning (...)\n"
+      "  FILE: ok, 2 notes (...)\n"
       "  FILE: 2 errors, 1 warning   FILE: failed (--strict), 1 warning   FILE: cannot be read\n"
-      "--format json: one array, per file {file, status: ok|failed|unreadable, errors and\n"
-      "warnings: [{line, message}], links, joints, moving_joints, total_mass}; no --quiet.\n"
+      "--format json: one array, per file {file, status: ok|failed|unreadable, errors,\n"
+      "warnings and notes: [{line, message}], links, joints, moving_joints, total_mass}.\n"
+      "-q prints no notes; --strict does not fail on them.\n"
       "Exit: 0 every file passes; 1 a check failed (an error, or a warning under --strict);\n"
       "2 a file cannot be read or parsed (wins over 1), or a usage error.\n"
       "Examples:\n"

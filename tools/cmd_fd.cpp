@@ -58,6 +58,8 @@ class FdTask final : public RowTask {
     if (opt.minv) {
       for (auto& n : matrix_columns(model, "Minv")) columns.push_back(std::move(n));
     }
+    inputs = tau_columns_;
+    inputs.insert(inputs.end(), wrenches_.columns().begin(), wrenches_.columns().end());
   }
 
   void compute(const Sample& s, double* out) override {
@@ -101,7 +103,7 @@ class FdTask final : public RowTask {
 };
 
 int run_fd(const FdOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.rows);
+  const Model model = load_robot(opt.rows, io, "fd");
   refuse_singular_mass_matrix(model);
   if ((opt.partials || opt.minv) && opt.method == "crba") {
     throw InputError(

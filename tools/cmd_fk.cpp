@@ -44,7 +44,7 @@ class FkTask final : public RowTask {
 };
 
 int run_fk(const FkOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.rows);
+  const Model model = load_robot(opt.rows, io, "fk");
   std::vector<int> frames;
   RowCommand command;
   command.name = "fk";
@@ -75,7 +75,10 @@ void register_fk(CLI::App& app, Dispatch& dispatch) {
   CLI::App* cmd = add_command(
       app, "fk",
       "Forward kinematics: world pose of frames for every row of q columns.\n"
-      "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw",
+      "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw.\n"
+      "Frames are the URDF links, plus 'world' (the fixed world frame) unless a link has that\n"
+      "name: then world.* is that link's pose (with --floating-base and world the root link,\n"
+      "the floating body's).",
       {"eom fk robots/ur5.urdf trajectories/ur5_wave.csv --frames tool0 -o tool.csv",
        "eom fk robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base --frames "
        "FL_FOOT,FR_FOOT --format ndjson"});

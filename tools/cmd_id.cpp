@@ -112,6 +112,7 @@ class IdTask final : public RowTask {
       for (const auto& n : model.v_names) columns.push_back("power." + n);
       columns.push_back("power.total");
     }
+    inputs = wrenches_.columns();
   }
 
   void compute(const Sample& s, double* out) override {
@@ -173,7 +174,7 @@ class IdTask final : public RowTask {
 };
 
 int run_id(const IdOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.rows);
+  const Model model = load_robot(opt.rows, io, "id");
   const Friction friction = load_friction(model, opt.forces);
   RowCommand command;
   command.name = "id";

@@ -347,7 +347,7 @@ class IkTask final : public RowTask {
 };
 
 int run_ik(IkCliOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.rows);
+  const Model model = load_robot(opt.rows, io, "ik");
   IkProblem problem;
   problem.frame = model.require_frame(opt.frame);
   if (!opt.relative_to.empty()) problem.reference = model.require_frame(opt.relative_to);

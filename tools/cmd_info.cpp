@@ -1,9 +1,12 @@
 // eom info: a summary of a robot model, as text or JSON.
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -63,9 +66,13 @@ nlohmann::ordered_json info_json(const Model& model, const std::string& file) {
     e["name"] = model.joint_names[i];
     e["type"] = info.urdf_type;
     if (jt.kind != JointKind::floating) e["axis"] = {jt.axis.x(), jt.axis.y(), jt.axis.z()};
-    e["parent_link"] = info.parent_link;
+    // null: the world frame (for a joint) or fixed to it (for a frame), never a joint's name
+    e["parent_link"] = info.parent_link.empty() ? nlohmann::ordered_json(nullptr)
+                                                : nlohmann::ordered_json(info.parent_link);
     e["child_link"] = info.child_link;
-    e["parent_joint"] = model.joint_names[model.parent[i]];
+    e["parent_joint"] = model.parent[i] == 0
+                            ? nlohmann::ordered_json(nullptr)
+                            : nlohmann::ordered_json(model.joint_names[model.parent[i]]);
     e["idx_q"] = jt.idx_q;
     e["nq"] = jt.nq;
     e["idx_v"] = jt.idx_v;
@@ -88,16 +95,52 @@ nlohmann::ordered_json info_json(const Model& model, const std::string& file) {
   }
   j["frames"] = nlohmann::ordered_json::array();
   for (const Frame& f : model.frames) {
-    j["frames"].push_back({{"name", f.name}, {"joint", model.joint_names[f.parent]}});
+    j["frames"].push_back(
+        {{"name", f.name},
+         {"joint", f.parent == 0 ? nlohmann::ordered_json(nullptr)
+                                 : nlohmann::ordered_json(model.joint_names[f.parent])}});
   }
   return j;
+}
+
+// What carries a frame or a joint: the world frame itself (joint 0, fixed), or a moving joint.
+// Named in words so that the world frame is never confused with a URDF link called "world".
+std::string carrier(const Model& model, int joint) {
+  return joint == 0 ? "fixed to the world frame" : "on " + model.joint_names[joint];
+}
+
+// The root link, and what "world" means when a URDF link carries that name.
+std::string root_text(const Model& model) {
+  if (!model.floating_base) return model.root_link + " (fixed to the world frame)";
+  std::string s = model.root_link + " (moved by the free-flyer joint 'root')";
+  if (model.root_link == "world") {
+    s += "; the URDF link named 'world' is the floating body, and world.* (eom fk) its pose, "
+         "not the fixed world frame";
+  }
+  return s;
+}
+
+// Rows of cells printed in columns two spaces apart, each as wide as its longest cell.
+void print_columns(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width;
+  for (const auto& row : rows) {
+    width.resize(std::max(width.size(), row.size()), 0);
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::string line = " ";
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      line += " " + row[c];
+      if (c + 1 < row.size()) line.append(width[c] - row[c].size() + 1, ' ');
+    }
+    out << line << "\n";
+  }
 }
 
 void info_text(const Model& model, const std::string& file, std::ostream& out) {
   out << "robot: " << model.name << "\n";
   out << "file: " << file << "\n";
-  out << "root link: " << model.root_link
-      << (model.floating_base ? " (free-flyer joint 'root')" : " (fixed to the world)") << "\n";
+  out << "root link: " << root_text(model) << "\n";
   out << "nq: " << model.nq << "  nv: " << model.nv << "  moving joints: " << model.njoints - 1
       << "  frames: " << model.frames.size() << "\n";
   out << "mass: " << number_text(model.total_mass) << " kg in all, "
@@ -105,32 +148,31 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
   out << "gravity: " << model.gravity.x() << " " << model.gravity.y() << " " << model.gravity.z()
       << "\n";
   out << "joints:\n";
-  out << "  " << std::left << std::setw(24) << "name" << std::setw(11) << "type" << std::setw(22)
-      << "axis" << std::setw(4) << "q" << std::setw(4) << "v" << std::setw(11) << "lower"
-      << std::setw(11) << "upper" << std::setw(9) << "effort" << std::setw(9) << "velocity"
-      << std::setw(9) << "damping" << std::setw(9) << "friction" << std::setw(10) << "body kg"
-      << "parent -> child\n";
+  std::vector<std::vector<std::string>> rows{{"name", "type", "axis", "q", "v", "lower", "upper",
+                                              "effort", "velocity", "damping", "friction",
+                                              "body kg", "parent -> child"}};
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& j = model.joints[i];
     const JointInfo& info = model.info[i];
-    out << "  " << std::setw(24) << model.joint_names[i] << std::setw(11) << info.urdf_type
-        << std::setw(22) << axis_text(j) << std::setw(4) << j.idx_q << std::setw(4) << j.idx_v
-        << std::setw(11) << number_text(info.lower) << std::setw(11) << number_text(info.upper)
-        << std::setw(9) << number_text(info.effort) << std::setw(9) << number_text(info.velocity)
-        << std::setw(9) << number_text(info.damping) << std::setw(9) << number_text(info.friction)
-        << std::setw(10) << number_text(model.inertia[i].m)
-        << (info.parent_link.empty() ? "world" : info.parent_link) << " -> " << info.child_link;
-    if (info.mimic_joint) out << "  (mimics " << *info.mimic_joint << ")";
-    out << "\n";
+    // the free-flyer's parent is the world frame, not a link
+    std::string links = (info.parent_link.empty() ? "(world frame)" : info.parent_link) + " -> " +
+                        info.child_link;
+    if (info.mimic_joint) links += "  (mimics " + *info.mimic_joint + ")";
+    rows.push_back({model.joint_names[i], info.urdf_type, axis_text(j), std::to_string(j.idx_q),
+                    std::to_string(j.idx_v), number_text(info.lower), number_text(info.upper),
+                    number_text(info.effort), number_text(info.velocity),
+                    number_text(info.damping), number_text(info.friction),
+                    number_text(model.inertia[i].m), links});
   }
+  print_columns(out, rows);
   out << "frames:\n";
-  for (const Frame& f : model.frames) {
-    out << "  " << std::setw(32) << f.name << "on " << model.joint_names[f.parent] << "\n";
-  }
+  rows.clear();
+  for (const Frame& f : model.frames) rows.push_back({f.name, carrier(model, f.parent)});
+  print_columns(out, rows);
 }
 
 int run_info(const InfoOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.robot);
+  const Model model = load_robot(opt.robot, io, "info");
   if (opt.format == "json") {
     io.out << info_json(model, opt.robot.path).dump(2) << "\n";
   } else {

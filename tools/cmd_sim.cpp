@@ -324,7 +324,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
       inputs, opt.robot.path,
       {opt.output.path, opt.keep_truncated ? truncated_path(opt.output.path) : std::string("-")});
 
-  const Model model = load_robot(opt.robot);
+  const Model model = load_robot(opt.robot, io, "sim", opt.quiet);
   refuse_singular_mass_matrix(model);
   SimulationOptions sim;
   sim.integrator = std::find_if(kIntegrators.begin(), kIntegrators.end(), [&](const auto& i) {

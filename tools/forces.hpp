@@ -36,6 +36,8 @@ class ExternalWrenches {
   ExternalWrenches(const Model& model, const Header& header, const std::string& file,
                    const ForceOptions& opt);
   bool empty() const { return frames_.empty(); }
+  /// The input columns they are read from.
+  const std::vector<int>& columns() const { return columns_; }
   /// The term they add to the joint forces tau of the equations of motion: -J^T F (the actuators
   /// need J^T F less when the environment pushes with F). Allocates nothing.
   void term(const Model& model, Data& data, ConstVec q, const std::vector<double>& row, VecRef out);

@@ -635,6 +635,30 @@ void run_pipelined(const Model& model, int order, const TableReader& in, SampleS
   stop();
 }
 
+// Only the columns eom reads must be numbers: the time, q and its derivatives, the task's
+// inputs, and what is passed through (eom writes numbers only, so a text column cannot be kept).
+void read_used_columns(TableReader& in, const Binding& b, const RowTask& task,
+                       const RowOptions& opt) {
+  const int n = in.header().size();
+  std::vector<bool> used(n, false);
+  std::vector<std::string> why(n);
+  for (const auto& order : b.column) {
+    for (int c : order) {
+      if (c >= 0) used[c] = true;
+    }
+  }
+  for (int c : task.inputs) used[c] = true;
+  if (b.t >= 0) used[b.t] = true;
+  for (int c : b.keep) {
+    if (used[c]) continue;
+    used[c] = true;
+    why[c] = opt.keep_input ? "--keep-input passes every column through and eom writes numbers "
+                              "only: name the numeric columns with --keep instead"
+                            : "--keep passes it through and eom writes numbers only";
+  }
+  in.read_columns(std::move(used), std::move(why));
+}
+
 bool stdin_is_stream() {
   struct stat s;
   return fstat(0, &s) == 0 && !S_ISREG(s.st_mode);
@@ -658,6 +682,7 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
                        " would appear twice (rename a kept column with --keep NAME:NEW_NAME)");
     }
   }
+  read_used_columns(*in, b, *task, opt);
   OutputOptions output = opt.output;
   output.path = out_path;
   auto out = open_output(output, header);
@@ -704,13 +729,13 @@ std::string output_path_for(const RowOptions& opt, const std::string& input) {
 
 }  // namespace
 
-Model load_robot(const RowOptions& opt) {
+Model load_robot(const RowOptions& opt, Streams& io, const std::string& command) {
   for (const auto& table : opt.tables) {
     if (table == "-" && opt.robot.path == "-") {
       throw InputError("ROBOT and TABLE cannot both be stdin: give one of them as a file");
     }
   }
-  return load_robot(opt.robot);
+  return load_robot(opt.robot, io, command, opt.quiet);
 }
 
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io) {

@@ -45,7 +45,7 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives);
 
 /// One input row bound to the model.
 struct Sample {
-  std::vector<double> row;  // the input row as read
+  std::vector<double> row;  // the input row as read (NaN in a column no one reads that holds text)
   double t = 0;             // time (s): the time column times --time-scale; 0 without one
   int line = 0;             // its line in the input
   Eigen::VectorXd q;        // (nq)
@@ -82,6 +82,9 @@ class RowTask {
   }
 
   std::vector<std::string> columns;  // what it writes, after the passed-through columns
+  /// Input columns compute() reads from Sample::row (tau, wrench.*): like the time, q and its
+  /// derivatives, they must hold numbers; every other column may hold text (labels, frame ids).
+  std::vector<int> inputs;
 };
 
 /// What a per-row subcommand declares.
@@ -99,7 +102,7 @@ struct RowCommand {
 };
 
 /// The model of ROBOT, after checking that ROBOT and a TABLE do not both read stdin.
-Model load_robot(const RowOptions& opt);
+Model load_robot(const RowOptions& opt, Streams& io, const std::string& command);
 
 /// Runs `command` over opt.tables and returns the exit code. In batch mode (--output-dir) a bad
 /// table is reported and the others are still processed.

@@ -72,6 +72,17 @@ struct Mover {
   bool free_flyer = false;
 };
 
+// links merged by fixed joints into one rigid body, as the dynamics see them
+struct Body {
+  int mover = -1;          // the joint that moves it; -1: the root body (world or free-flyer)
+  std::vector<int> links;  // the first is the link the body starts at
+  Inertia inertia;         // combined, in the frame of that link
+  bool misplaced = false;  // a link's placement overflowed (reported): so does the sum
+};
+
+// relative round-off of principal moments (URDF numbers carry 6 to 9 significant digits)
+constexpr double kRoundOff = 1e-9;
+
 // a link on the current path of the depth-first search for cycles
 struct PathStep {
   int link;
@@ -86,13 +97,22 @@ class Checker {
 
   std::vector<Diagnostic> run() {
     index_names();
-    for (const UrdfLink& link : urdf_.links) check_link(link);
+    finite_.assign(urdf_.links.size(), false);
+    for (std::size_t i = 0; i < urdf_.links.size(); ++i) finite_[i] = check_link(urdf_.links[i]);
     for (const UrdfJoint& joint : urdf_.joints) check_joint(joint);
     check_structure();
+    // the bodies the dynamics use need a sound tree with finite numbers; without one, each link
+    // is judged alone
+    const bool merged = errors_ == 0 && merge_bodies();
+    for (std::size_t i = 0; i < urdf_.links.size(); ++i) {
+      if (urdf_.links[i].has_inertial && finite_[i]) {
+        check_inertia(static_cast<int>(i), merged ? &bodies_[body_of_[i]] : nullptr);
+      }
+    }
     // the tree-wide analysis needs a sound tree with finite, physical numbers
     if (errors_ == 0) check_motion();
     std::stable_sort(found_.begin(), found_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-      if (a.severity != b.severity) return a.severity == Severity::error;
+      if (a.severity != b.severity) return a.severity < b.severity;  // errors, warnings, notes
       return a.line < b.line;
     });
     return found_;
@@ -103,8 +123,11 @@ class Checker {
     found_.push_back({Severity::error, line, std::move(message)});
     ++errors_;
   }
-  void warning(int line, std::string message) {
-    found_.push_back({Severity::warning, line, std::move(message)});
+  void warning(int line, std::string message, bool on_load = false) {
+    found_.push_back({Severity::warning, line, std::move(message), on_load});
+  }
+  void note(int line, std::string message, bool on_load = false) {
+    found_.push_back({Severity::note, line, std::move(message), on_load});
   }
 
   // first definition of each name wins; later ones are reported
@@ -129,8 +152,9 @@ class Checker {
     }
   }
 
-  void check_link(const UrdfLink& link) {
-    if (!link.has_inertial) return;
+  // the link's own numbers; true when they are all finite
+  bool check_link(const UrdfLink& link) {
+    if (!link.has_inertial) return true;
     const std::string who = "link " + quoted(link.name) + ": ";
     const int line = link.inertial_line;
     bool finite = true;
@@ -163,31 +187,158 @@ class Checker {
       error(line, who + "inertia " + listing(bad) + " must be finite");
       finite = false;
     }
-    if (finite) check_inertia(link);
+    return finite;
   }
 
-  // positive semi-definite (error), then the triangle inequality of the principal moments (warning)
-  void check_inertia(const UrdfLink& link) {
-    const Eigen::SelfAdjointEigenSolver<Mat3> solver(link.inertia, Eigen::EigenvaluesOnly);
-    const Vec3 lambda = solver.eigenvalues();  // ascending
-    if (solver.info() != Eigen::Success || !lambda.allFinite()) return;
+  // A link's inertia tensor: positive semi-definite, then the triangle inequality of its
+  // principal moments, both within round-off of the body's scale (numerically zero tensors such
+  // as -2.4e-35, 0, 2.4e-35 are fine). What a defect means depends on the body the dynamics use
+  // (`body`, null when the tree is unsound and the link is judged alone): none if the link is
+  // welded to the world; none if it is merged by fixed joints into a moving body whose combined
+  // inertia is positive semi-definite; wrong results if that body is not.
+  void check_inertia(int index, const Body* body) {
+    const UrdfLink& link = urdf_.links[index];
+    const Vec3 lambda = principal_moments(link.inertia);
+    if (!lambda.allFinite()) return;
+    const double tolerance = kRoundOff * body_scale(lambda, body);
+    const bool definite = lambda[0] >= -tolerance;
+    // sorted, so a + b >= c is the only inequality that can fail
+    const bool triangle = lambda[0] + lambda[1] >= lambda[2] - tolerance;
+    if (definite && triangle) return;
     const std::string who = "link " + quoted(link.name) + ": ";
-    const double largest = lambda.cwiseAbs().maxCoeff();
-    // the solver's round-off (1e-19 for an exact 0) would only distract
-    const auto shown = [&](double x) { return approx(std::abs(x) <= 1e-12 * largest ? 0.0 : x); };
-    const std::string moments =
-        shown(lambda[0]) + ", " + shown(lambda[1]) + ", " + shown(lambda[2]);
-    if (lambda[0] < -1e-12 * std::max(1.0, largest)) {
-      error(link.inertial_line,
-            who + "inertia is not positive semi-definite (eigenvalues " + moments + ")");
+    const std::string defect =
+        definite ? "principal inertias " + moments(lambda, tolerance) +
+                       " violate the triangle inequality (a + b < c)"
+                 : "inertia is not positive semi-definite (eigenvalues " +
+                       moments(lambda, tolerance) + ")";
+    const int line = link.inertial_line;
+    if (body && body->mover < 0 && !options_.floating_base) {
+      note(line, who + defect + "; welded to the world: not used", !definite);
       return;
     }
-    // sorted, so a + b >= c is the only inequality that can fail
-    if (lambda[0] + lambda[1] < lambda[2] - 1e-9 * lambda.sum()) {
-      warning(link.inertial_line, who + "principal inertias " + moments +
-                                      " violate the triangle inequality (a + b < c): not a "
-                                      "physical rigid body");
+    if (definite) {
+      warning(line, who + defect + ": not a physical rigid body");
+      return;
     }
+    if (!body || body->links.size() == 1) {
+      error(line, who + defect);
+      return;
+    }
+    // an indefinite link merged into a moving body: the body is what the dynamics use
+    const Vec3 combined = principal_moments(body->inertia.I_c);
+    const double body_tolerance = kRoundOff * body_scale(combined, body);
+    if (combined[0] < -body_tolerance) {
+      error(line, who + defect + ", and so is the body it is merged by fixed joints into (" +
+                      body_name(*body) + "; eigenvalues " + moments(combined, body_tolerance) +
+                      ")");
+    } else {
+      warning(line,
+              who + defect + "; harmless: merged by fixed joints into " + body_name(*body) +
+                  ", whose combined inertia is positive semi-definite (principal inertias " +
+                  moments(combined, body_tolerance) + ")",
+              true);
+    }
+  }
+
+  static Vec3 principal_moments(const Mat3& inertia) {
+    const Eigen::SelfAdjointEigenSolver<Mat3> solver(inertia, Eigen::EigenvaluesOnly);
+    if (solver.info() != Eigen::Success) return Vec3::Constant(NAN);
+    return solver.eigenvalues();  // ascending
+  }
+
+  // The scale against which round-off is judged: the largest principal moment of the link and
+  // of its body, and the body's mass spread over a millimetre (so that a point mass's
+  // numerically zero tensor stays zero); 1e-12 kg m^2 at least.
+  static double body_scale(const Vec3& lambda, const Body* body) {
+    double scale = std::max(1e-12, lambda.cwiseAbs().maxCoeff());
+    if (body) {
+      scale = std::max(scale, principal_moments(body->inertia.I_c).cwiseAbs().maxCoeff());
+      scale = std::max(scale, body->inertia.m * 1e-6);
+    }
+    return scale;
+  }
+
+  // computed numbers within round-off of zero are shown as 0: the solver's noise would distract
+  static std::string moments(const Vec3& lambda, double tolerance) {
+    const auto shown = [&](double x) { return approx(std::abs(x) <= tolerance ? 0.0 : x); };
+    return shown(lambda[0]) + ", " + shown(lambda[1]) + ", " + shown(lambda[2]);
+  }
+
+  std::string body_name(const Body& body) const {
+    const std::string root = quoted(urdf_.links[body.links.front()].name);
+    if (body.mover >= 0) {
+      return "link " + root + ", the body moved by joint " + quoted(urdf_.joints[body.mover].name);
+    }
+    return "the floating base (root link " + root + ", moved by the free-flyer 'root')";
+  }
+
+  // The bodies the dynamics use: links merged by fixed joints into the body of the joint that
+  // moves them (or of the root). Placing every link in the world (at the neutral configuration)
+  // and merging must give finite numbers: two 1e308 kg links on a fixed joint, or an origin of
+  // 1e200 under a massive link, do not. False (with errors) when they do not.
+  bool merge_bodies() {
+    const int errors_before = errors_;
+    body_of_.assign(urdf_.links.size(), -1);
+    bodies_.clear();
+    bodies_.push_back({-1, {}, Inertia::Zero(), false});
+    merge(root_, 0, SE3::Identity(), SE3::Identity());
+    for (const Body& body : bodies_) {
+      const Inertia& in = body.inertia;
+      if (body.misplaced || (std::isfinite(in.m) && in.c.allFinite() && in.I_c.allFinite())) {
+        continue;
+      }
+      std::vector<std::string> names;
+      int line = 0;
+      for (int link : body.links) {
+        if (urdf_.links[link].mass == 0) continue;
+        names.push_back(quoted(urdf_.links[link].name));
+        line = std::max(line, urdf_.links[link].inertial_line);
+      }
+      error(line, "links " + listing(names) +
+                      ", merged by fixed joints into one body, overflow when combined (mass " +
+                      approx(in.m) + " kg): the numbers are beyond a double");
+    }
+    return errors_ == errors_before;
+  }
+
+  // visit `link` of body `body`, at `in_body` in the body's frame and `in_world` in the world
+  void merge(int link, int body, const SE3& in_body, const SE3& in_world) {
+    body_of_[link] = body;
+    bodies_[body].links.push_back(link);
+    const UrdfLink& l = urdf_.links[link];
+    if (!in_world.p.allFinite() || !in_world.R.allFinite()) {
+      error(l.line, "link " + quoted(l.name) +
+                        ": its placement overflows (the joint origins from the root link add "
+                        "up to more than a double holds)");
+      bodies_[body].misplaced = true;
+    } else if (l.has_inertial) {
+      const Inertia own = link_inertia(l);
+      const Inertia placed = own.transformed(in_world);
+      if (!placed.about_origin().allFinite()) {
+        error(l.inertial_line, "link " + quoted(l.name) + ": mass " + approx(l.mass) +
+                                   " kg placed " + approx(placed.c.cwiseAbs().maxCoeff()) +
+                                   " m from the root: its inertia about the root overflows");
+        bodies_[body].misplaced = true;
+      }
+      bodies_[body].inertia += own.transformed(in_body);
+    }
+    for (int j : child_joints_[link]) {
+      const UrdfJoint& joint = urdf_.joints[j];
+      const int child = link_index(joint.child);
+      if (is_moving(joint.type)) {
+        bodies_.push_back({j, {}, Inertia::Zero(), false});
+        merge(child, static_cast<int>(bodies_.size()) - 1, SE3::Identity(),
+              in_world * joint.origin);
+      } else {
+        merge(child, body, in_body * joint.origin, in_world * joint.origin);
+      }
+    }
+  }
+
+  // the URDF inertia is about the centre of mass, in the axes of the inertial origin
+  static Inertia link_inertia(const UrdfLink& l) {
+    return {l.mass, l.inertial_origin.p,
+            l.inertial_origin.R * l.inertia * l.inertial_origin.R.transpose()};
   }
 
   void check_joint(const UrdfJoint& joint) {
@@ -242,6 +393,13 @@ class Checker {
       }
       return;
     }
+    // one finding for a <limit> left at its defaults (the double pendulum of the shared set)
+    if (bounded && joint.lower == 0 && joint.upper == 0 && joint.effort == 0 &&
+        joint.velocity == 0) {
+      warning(line, who + "limit lower = upper = effort = velocity = 0 (the defaults of an empty "
+                          "<limit>): the joint cannot move and any actuation exceeds it");
+      return;
+    }
     if (bounded && joint.lower > joint.upper) {
       error(line, who + "limit lower " + exact(joint.lower) + " > upper " + exact(joint.upper));
     } else if (bounded && joint.lower == joint.upper) {
@@ -274,7 +432,7 @@ class Checker {
                             ", which does not exist");
     } else if (joint.type == "fixed") {
       // a fixed joint does not move: nothing to mimic (Talos' gripper has such tags)
-      warning(joint.line, "joint " + quoted(joint.name) + " is fixed: its mimic tag is ignored");
+      note(joint.line, "joint " + quoted(joint.name) + " is fixed: its mimic tag is ignored");
     } else {
       warning(joint.line, "joint " + quoted(joint.name) + " mimics " + quoted(target) +
                               ": eom's dynamics treat mimic joints as independent joints");
@@ -446,10 +604,7 @@ class Checker {
     Vec3 first_moment = Vec3::Zero();
     Mat3 I_o = Mat3::Zero();  // about the frame origin
     for (const auto& [link, placement] : body) {
-      const UrdfLink& l = urdf_.links[link];
-      const Inertia own{l.mass, l.inertial_origin.p,
-                        l.inertial_origin.R * l.inertia * l.inertial_origin.R.transpose()};
-      const Inertia here = own.transformed(placement);
+      const Inertia here = link_inertia(urdf_.links[link]).transformed(placement);
       m += here.m;
       first_moment += here.m * here.c;
       I_o += here.about_origin();
@@ -482,7 +637,9 @@ class Checker {
                               " has zero mass: with a floating base it moves and needs mass");
       return;
     }
-    if (!child.has_inertial) {
+    // a link without <inertial> whose body gets mass from links fixed to it (a base_footprint, a
+    // mounting frame) is ordinary: only a body left without any mass is worth a word
+    if (!child.has_inertial && m == 0) {
       warning(child.line, "link " + quoted(child.name) + " (moved by joint " + quoted(mover.name) +
                               ") has no <inertial>: treated as massless");
     }
@@ -514,6 +671,9 @@ class Checker {
   std::vector<std::vector<int>> parent_joints_, child_joints_;  // per link (nlinks)
   int root_ = -1;
   std::vector<bool> subtree_empty_;  // zero mass and zero inertia all the way down (nlinks)
+  std::vector<bool> finite_;         // the link's own numbers are finite (nlinks)
+  std::vector<Body> bodies_;         // bodies_[0]: the root body
+  std::vector<int> body_of_;         // per link (nlinks)
 };
 
 }  // namespace

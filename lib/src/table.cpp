@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <unordered_map>
 #include <utility>
 
@@ -189,14 +190,28 @@ class CsvReader final : public TableReader {
   long long offset() const override { return in_->offset(); }
 
  private:
-  // The next physical line without its line end; false at the end of the input.
+  // The next record without its line end: a physical line, or several when a quoted field holds
+  // a line end (RFC 4180); false at the end of the input. line_ becomes its first line.
   bool next_line(std::string_view& text) {
-    size_t scanned = 0;
+    size_t scanned = 0;  // bytes searched for the line end
+    size_t parity = 0;   // bytes whose quotes were counted
+    bool quoted = false;
+    int breaks = 0;  // line ends inside quotes
     for (;;) {
       const char* const start = in_->data();
       const size_t n = in_->available();
       const auto* nl = static_cast<const char*>(std::memchr(start + scanned, '\n', n - scanned));
       if (nl) {
+        const char* const stop = nl;
+        for (const char* q = start + parity;
+             (q = static_cast<const char*>(std::memchr(q, '"', stop - q))) != nullptr; ++q) {
+          quoted = !quoted;
+        }
+        if (quoted) {  // the line end belongs to a quoted field
+          scanned = parity = static_cast<size_t>(nl - start) + 1;
+          ++breaks;
+          continue;
+        }
         text = std::string_view(start, nl - start);
         in_->consume(text.size() + 1);
         break;
@@ -210,7 +225,8 @@ class CsvReader final : public TableReader {
       }
     }
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    ++line_;
+    line_ = next_line_;
+    next_line_ += 1 + breaks;
     return true;
   }
 
@@ -260,19 +276,57 @@ class CsvReader final : public TableReader {
     }
   }
 
-  // A field that is not a plain finite number: a '+' sign is fine, anything else is an error.
-  // Returns the end of the field.
-  const char* unusual_field(size_t column, const char* start, const char* end,
-                            double& value) const {
-    const char* const comma = std::find(start, end, ',');
-    const char* last = comma;
-    while (last > start && is_blank(last[-1])) --last;
-    const std::string_view text(start, last - start);
-    const NumberStatus status = to_number(text, value);
-    if (status != NumberStatus::ok) {
-      fail(start, "column " + header_.names[column] + ": " + describe(text, status));
+  // A field that is not a plain finite number: a '+' sign or quotes around it are fine; anything
+  // else is an error in a column the caller reads, and NaN in the others. Returns the end of the
+  // field.
+  const char* unusual_field(size_t column, const char* start, const char* end, double& value) {
+    std::string_view text;
+    const char* after;
+    if (*start == '"') {
+      after = quoted_field(start, end, text);
+    } else {
+      after = std::find(start, end, ',');
+      const char* last = after;
+      while (last > start && is_blank(last[-1])) --last;
+      text = std::string_view(start, last - start);
     }
-    return comma;
+    const NumberStatus status = to_number(text, value);
+    if (status == NumberStatus::ok) return after;
+    if (used(column)) {
+      fail(start, "column " + header_.names[column] + ": " + describe(text, status) + why(column));
+    }
+    value = std::numeric_limits<double>::quiet_NaN();
+    return after;
+  }
+
+  // The content of the quoted field at `start` (blanks around it trimmed, "" read as one quote)
+  // into `text`; returns the end of the field.
+  const char* quoted_field(const char* start, const char* end, std::string_view& text) {
+    const char* p = start + 1;
+    const char* close = p;
+    bool escaped = false;
+    for (;; ++close) {
+      if (close == end) fail(start, "unterminated quoted field");
+      if (*close != '"') continue;
+      if (close + 1 == end || close[1] != '"') break;
+      escaped = true;
+      ++close;
+    }
+    text = std::string_view(p, close - p);
+    if (escaped) {
+      unquoted_.clear();
+      for (const char* c = p; c < close; ++c) {
+        unquoted_ += *c;
+        if (*c == '"') ++c;  // "" stands for one quote
+      }
+      text = unquoted_;
+    }
+    while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
+    while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
+    const char* after = close + 1;
+    while (after < end && is_blank(*after)) ++after;
+    if (after < end && *after != ',') fail(after, "unexpected text after a quoted field");
+    return after;
   }
 
   std::string field_count(size_t found) const {
@@ -285,8 +339,10 @@ class CsvReader final : public TableReader {
   }
 
   std::unique_ptr<Input> in_;
-  int line_ = 0;
-  const char* line_begin_ = nullptr;  // of the current line, for columns in messages
+  int line_ = 0;                      // first line of the current record
+  int next_line_ = 1;                 // ... of the next one
+  const char* line_begin_ = nullptr;  // of the current record, for columns in messages
+  std::string unquoted_;              // a quoted field with "" escapes, unescaped
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -524,11 +580,16 @@ class JsonReader final : public TableReader {
                in_.found());
     }
     seen_.assign(header_.names.size(), 0);
+    opened_ = true;
   }
 
   bool next(std::vector<double>& row) override {
     const size_t n = header_.names.size();
     if (row.size() != n) row.resize(n);
+    if (!judged_) {
+      judged_ = true;
+      judge_deferred();
+    }
     if (mode_ == Mode::columns) {
       if (served_ == columns_rows_) return false;
       for (size_t c = 0; c < n; ++c) row[c] = columns_[c][served_];
@@ -639,30 +700,75 @@ class JsonReader final : public TableReader {
 
   std::string row_prefix() const { return "row " + std::to_string(rows_) + ": "; }
 
+  // A value: a number, or (NaN) anything else in a column the caller does not read.
   double read_value(size_t column) {
     const Location at = in_.here();
     const int c = in_.peek();
     if (c == '"') {
       in_.read_string(text_);
-      value_error(
-          at, column,
-          "the string " + excerpt(text_) + " is not a number (numbers are written without quotes)");
+      return not_a_number(at, column,
+                          "the string " + excerpt(text_) +
+                              " is not a number (numbers are written without quotes)");
     }
     if (c == '{' || c == '[') {
-      value_error(at, column,
-                  std::string("expected a number, found ") + (c == '{' ? "an object" : "an array"));
+      skip_nested();
+      return not_a_number(
+          at, column, std::string("expected a number, found ") + (c == '{' ? "an object" : "an array"));
     }
     const std::string_view token = in_.read_token();
     if (token.empty()) in_.fail("expected a number, found " + in_.found());
     double value;
     const NumberStatus status = to_number(token, value);
-    if (status != NumberStatus::ok) value_error(at, column, describe(token, status));
+    if (status != NumberStatus::ok) return not_a_number(at, column, describe(token, status));
     return value;
   }
 
-  [[noreturn]] void value_error(Location at, size_t column, const std::string& message) const {
-    in_.fail_at(
-        at, "row " + std::to_string(rows_) + ", column " + header_.names[column] + ": " + message);
+  // An error in a column the caller reads. Before the caller has said which (the rows read at
+  // open: the first row, or every row of the columns form), the first such value of each column
+  // is kept and judged when the rows are served.
+  double not_a_number(Location at, size_t column, const std::string& message) {
+    const std::string what =
+        "row " + std::to_string(rows_) + ", column " + header_.names[column] + ": " + message;
+    if (!opened_) {
+      if (deferred_.size() <= column) deferred_.resize(column + 1);
+      if (!deferred_[column]) deferred_[column] = Deferred{at, what};
+    } else if (used(column)) {
+      in_.fail_at(at, what + why(column));
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+
+  // the bad values read at open, in the columns the caller reads: the first in the input fails
+  void judge_deferred() const {
+    size_t first = deferred_.size();
+    for (size_t c = 0; c < deferred_.size(); ++c) {
+      if (!deferred_[c] || !used(c)) continue;
+      const Location at = deferred_[c]->at;
+      if (first == deferred_.size() || at.line < deferred_[first]->at.line ||
+          (at.line == deferred_[first]->at.line && at.column < deferred_[first]->at.column)) {
+        first = c;
+      }
+    }
+    if (first < deferred_.size()) {
+      in_.fail_at(deferred_[first]->at, deferred_[first]->what + why(first));
+    }
+  }
+
+  // an object or array where a number would be, skipped whole (strings may hold brackets)
+  void skip_nested() {
+    int depth = 0;
+    do {
+      in_.skip_space();
+      const int c = in_.peek();
+      if (c < 0) in_.fail("unterminated object or array");
+      if (c == '"') {
+        in_.read_string(text_);
+        continue;
+      }
+      if (c == '{' || c == '[') ++depth;
+      if (c == '}' || c == ']') --depth;
+      in_.advance();
+    } while (depth > 0);
   }
 
   // {"t": [...], "q.a": [...]}: the whole table is read here, then served row by row.
@@ -726,8 +832,17 @@ class JsonReader final : public TableReader {
     if (in_.peek() >= 0) in_.fail("unexpected text after the end of the JSON document");
   }
 
+  // a bad value read before the caller said which columns it reads
+  struct Deferred {
+    Location at;
+    std::string what;
+  };
+
   JsonCursor in_;
   Mode mode_ = Mode::rows;
+  bool opened_ = false;                         // the header is known
+  bool judged_ = false;                         // deferred_ was judged
+  std::vector<std::optional<Deferred>> deferred_;  // per column, the first bad value read at open
   std::unordered_map<std::string, int> index_;
   std::string key_, text_;
   std::vector<unsigned long long> seen_;  // generation_ of the row in which a column was seen

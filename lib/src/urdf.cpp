@@ -145,6 +145,39 @@ class Parser {
   std::string file_;
 };
 
+// The first sign that a document is an unprocessed xacro file (or uses <include>, which only
+// xacro resolves): a <xacro:...> element, ${...} or $(...) in an attribute. (The xmlns:xacro
+// declaration alone is no sign: xacro keeps it in its output.) Returns the element it was found
+// on and what was found, or null.
+const XMLElement* xacro_evidence(const XMLElement* root, std::string& what) {
+  // document order, iteratively: no recursion depth to exhaust on deep documents
+  for (const XMLElement* e = root; e;) {
+    const std::string name = e->Name();
+    if (name.rfind("xacro:", 0) == 0) {
+      what = "it has a <" + name + "> element";
+      return e;
+    }
+    if (name == "include") {
+      what = "it has an <include> element";
+      return e;
+    }
+    for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+      const std::string value = a->Value();
+      if (value.find("${") != std::string::npos || value.find("$(") != std::string::npos) {
+        what = std::string("it has ") + a->Name() + "=\"" + value + "\" in <" + name + ">";
+        return e;
+      }
+    }
+    if (const XMLElement* child = e->FirstChildElement()) {
+      e = child;
+      continue;
+    }
+    while (e && e != root && !e->NextSiblingElement()) e = e->Parent()->ToElement();
+    e = e && e != root ? e->NextSiblingElement() : nullptr;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 UrdfDescription parse_urdf(const std::string& text, const std::string& file) {
@@ -163,6 +196,13 @@ UrdfDescription parse_urdf(const std::string& text, const std::string& file) {
   const XMLElement* robot = doc.RootElement();
   if (!robot || std::string(robot->Name()) != "robot") {
     throw InputError(file, robot ? robot->GetLineNum() : 1, 0, "expected a <robot> root element");
+  }
+  std::string what;
+  if (const XMLElement* e = xacro_evidence(robot, what)) {
+    const std::string in = file == "<stdin>" || file == "<string>" ? "in.urdf.xacro" : file;
+    throw InputError(file, e->GetLineNum(), 0,
+                     "an unprocessed xacro file (" + what + "): run `xacro " + in +
+                         " > out.urdf` and give eom out.urdf");
   }
   Parser parser(file);
   UrdfDescription urdf;
@@ -195,8 +235,9 @@ UrdfDescription parse_urdf_file(const std::string& path) {
   return parse_urdf(text, path);
 }
 
-Model load_urdf(const std::string& path, const UrdfOptions& options) {
-  return build_model(parse_urdf_file(path), options);
+Model load_urdf(const std::string& path, const UrdfOptions& options,
+                std::vector<Diagnostic>* warnings) {
+  return build_model(parse_urdf_file(path), options, warnings);
 }
 
 }  // namespace eom
@@ -301,10 +342,17 @@ class Builder {
 
 }  // namespace
 
-Model build_model(const UrdfDescription& urdf, const UrdfOptions& options) {
-  for (const Diagnostic& d : check_urdf(urdf, options)) {
+Model build_model(const UrdfDescription& urdf, const UrdfOptions& options,
+                  std::vector<Diagnostic>* warnings) {
+  const std::vector<Diagnostic> found = check_urdf(urdf, options);
+  for (const Diagnostic& d : found) {
     if (d.severity == Diagnostic::Severity::error)
       throw ModelError(urdf.file, d.line, 0, d.message);
+  }
+  if (warnings) {
+    for (const Diagnostic& d : found) {
+      if (d.on_load) warnings->push_back(d);
+    }
   }
 
   Model model;

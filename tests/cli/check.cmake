@@ -59,13 +59,13 @@ eom_cli_test(NAME check-strict-good ARGS check --strict ${U}/good_arm.urdf
 
 # --format json
 eom_cli_test(NAME check-json-good ARGS check --format json ${U}/good_arm.urdf
-             STDOUT_REGEX "^\\[\n  {\n    \"file\": \"${U}/good_arm.urdf\",\n    \"status\": \"ok\",\n    \"errors\": \\[\\],\n    \"warnings\": \\[\\],\n    \"links\": 5,\n    \"joints\": 4,\n    \"moving_joints\": 3,\n    \"total_mass\": 4.8\n  }\n\\]\n$")
+             STDOUT_REGEX "^\\[\n  {\n    \"file\": \"${U}/good_arm.urdf\",\n    \"status\": \"ok\",\n    \"errors\": \\[\\],\n    \"warnings\": \\[\\],\n    \"notes\": \\[\\],\n    \"links\": 5,\n    \"joints\": 4,\n    \"moving_joints\": 3,\n    \"total_mass\": 4.8\n  }\n\\]\n$")
 eom_cli_test(NAME check-json-bad ARGS check --format json ${U}/negative_mass.urdf RC 1
              STDOUT_REGEX "\"status\": \"failed\",\n    \"errors\": \\[\n      {\n        \"line\": 5,\n        \"message\": \"link 'forearm': mass -1 must be non-negative\"")
 eom_cli_test(NAME check-json-strict ARGS check --format json --strict ${U}/mimic.urdf RC 1
              STDOUT_REGEX "\"status\": \"failed\",\n    \"errors\": \\[\\],\n    \"warnings\": \\[\n      {\n        \"line\": 27,")
 eom_cli_test(NAME check-json-unreadable ARGS check --format json ${U}/nonexistent.urdf RC 2
-             STDOUT_REGEX "\"status\": \"unreadable\",\n    \"errors\": \\[\n      {\n        \"line\": 0,\n        \"message\": \"cannot open the file\"\n      }\n    \\],\n    \"warnings\": \\[\\],\n    \"links\": null")
+             STDOUT_REGEX "\"status\": \"unreadable\",\n    \"errors\": \\[\n      {\n        \"line\": 0,\n        \"message\": \"cannot open the file\"\n      }\n    \\],\n    \"warnings\": \\[\\],\n    \"notes\": \\[\\],\n    \"links\": null")
 
 # several files: each reported, the worst exit code wins (2 over 1)
 eom_cli_test(NAME check-several-files

@@ -1,7 +1,7 @@
 # eom info and eom fk
 
 eom_cli_test(NAME info-ur5-text ARGS info robots/ur5.urdf
-             STDOUT_REGEX "robot: ur5\nfile: robots/ur5.urdf\nroot link: world \\(fixed to the world\\)\nnq: 6  nv: 6")
+             STDOUT_REGEX "robot: ur5\nfile: robots/ur5.urdf\nroot link: world \\(fixed to the world frame\\)\nnq: 6  nv: 6")
 eom_cli_test(NAME info-ur5-json ARGS info robots/ur5.urdf --format json
              STDOUT_REGEX "\"nq\": 6,\n  \"nv\": 6,.*\"joints\": \\[\n    {\n      \"name\": \"shoulder_pan_joint\"")
 eom_cli_test(NAME info-solo12-floating ARGS info robots/solo12.urdf --floating-base --format json

@@ -3,11 +3,14 @@
 // list and one function per row. Derived derivatives of orders 1 to 6 are checked against exact
 // ones, interior and ends, for a fixed and a floating base.
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <string>
 
 #include <eom/errors.hpp>
 #include <eom/table.hpp>
@@ -45,7 +48,9 @@ struct Run {
 };
 
 Run run_echo(const Model& model, int order, const Table& input, RowOptions opt = {}) {
-  const auto dir = std::filesystem::temp_directory_path() / "eom_engine_test";
+  // one directory per process: ctest -j runs test cases (and other checkouts) side by side
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("eom_engine_test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string in = (dir / "in.csv").string(), out = (dir / "out.csv").string();
   write_table(input, in, Format::csv);

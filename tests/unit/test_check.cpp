@@ -210,6 +210,29 @@ TEST_CASE("check: limits that look off", "[check]") {
               {kWarning, 7, "joint 'stuck': limit effort is 0: any actuation exceeds it"},
               {kWarning, 12, "joint 'spin': a continuous joint ignores limit lower -3 and upper 3"},
               {kWarning, 12, "joint 'spin': limit velocity is 0: any motion exceeds it"}});
+  // a <limit> left at its defaults: one finding
+  require_diagnostics(check_inline(R"(<link name="a"/>
+<link name="b"><inertial><mass value="1"/>
+  <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+<joint name="j" type="revolute">
+  <parent link="a"/><child link="b"/><limit/></joint>
+)"),
+                      {{kWarning, 5,
+                        "joint 'j': limit lower = upper = effort = velocity = 0 (the defaults of "
+                        "an empty <limit>): the joint cannot move and any actuation exceeds it"}});
+}
+
+TEST_CASE("check: a fixed joint's mimic tag is a note", "[check]") {
+  const auto found = check_inline(R"(<link name="a"/>
+<link name="b"/>
+<joint name="j" type="revolute"><parent link="a"/><child link="c"/>
+  <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+<link name="c"><inertial><mass value="1"/>
+  <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+<joint name="f" type="fixed"><parent link="c"/><child link="b"/><mimic joint="j"/></joint>
+)");
+  require_diagnostics(found, {{Diagnostic::Severity::note, 8,
+                               "joint 'f' is fixed: its mimic tag is ignored"}});
 }
 
 TEST_CASE("check: axes and limits matter only where the joint type uses them", "[check]") {
@@ -336,16 +359,14 @@ TEST_CASE("check: massless moving bodies", "[check]") {
                                  "joint 'slide' moves leaf body 'puck' (mass 2 kg) without "
                                  "inertia about the joint's motion"}});
   }
-  SECTION("mass on a link fixed to the moved link counts; the missing <inertial> is reported") {
+  SECTION("mass on a link fixed to the moved link counts: its missing <inertial> is no finding") {
     const auto found = check_inline(base + R"(<link name="wrist"/>
 <link name="tool"><inertial><mass value="1"/>
   <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
 <joint name="j" type="continuous"><parent link="base"/><child link="wrist"/></joint>
 <joint name="mount" type="fixed"><parent link="wrist"/><child link="tool"/></joint>
 )");
-    require_diagnostics(found, {{kWarning, 3,
-                                 "link 'wrist' (moved by joint 'j') has no <inertial>: treated "
-                                 "as massless"}});
+    CHECK(found.empty());
   }
   SECTION("a massless intermediate link is fine when the subtree below has mass") {
     const auto found = check_inline(base + R"(<link name="middle"><inertial><mass value="0"/>
@@ -418,4 +439,80 @@ TEST_CASE("check: the shipped robots have no errors", "[check][robots]") {
     ++checked;
   }
   CHECK(checked > 0);
+}
+
+TEST_CASE("check: defective links welded to the world or merged into a physical body",
+          "[check]") {
+  constexpr auto kNote = Diagnostic::Severity::note;
+  const std::string antenna = "inertia is not positive semi-definite (eigenvalues -3.5e-08, "
+                              "3.5e-08, 9.1e-08)";
+  // fixed base: welded to the world, not used; build_model loads it and says so
+  const auto fixed = eom::check_urdf(fixture("antenna.urdf"));
+  require_diagnostics(fixed, {{kNote, 26, "link 'base_antenna_left_link': " + antenna +
+                                              "; welded to the world: not used"},
+                              {kNote, 38, "link 'base_antenna_right_link': " + antenna}});
+  CHECK(fixed[0].on_load);
+  std::vector<Diagnostic> warnings;
+  const eom::Model model = eom::build_model(fixture("antenna.urdf"), {}, &warnings);
+  CHECK(model.nv == 2);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0].message == fixed[0].message);
+
+  // floating base: merged into the base, whose combined inertia is positive semi-definite
+  eom::UrdfOptions floating;
+  floating.floating_base = true;
+  const auto merged = eom::check_urdf(fixture("antenna.urdf"), floating);
+  require_diagnostics(merged,
+                      {{kWarning, 26,
+                        "link 'base_antenna_left_link': " + antenna +
+                            "; harmless: merged by fixed joints into the floating base (root link "
+                            "'base_footprint', moved by the free-flyer 'root'), whose combined "
+                            "inertia is positive semi-definite"},
+                       {kWarning, 38, "link 'base_antenna_right_link': " + antenna}});
+  warnings.clear();
+  const eom::Model floating_model = eom::build_model(fixture("antenna.urdf"), floating, &warnings);
+  CHECK(floating_model.nv == 8);
+  CHECK(warnings.size() == 2);
+  // the body the dynamics use is the merged one: physical
+  CHECK(floating_model.inertia[1].m == Approx(30.000002));
+
+  // a moving body that is not physical once merged: refused
+  require_diagnostics("antenna_on_light_link.urdf",
+                      {{kError, 27,
+                        "link 'antenna_link': " + antenna +
+                            ", and so is the body it is merged by fixed joints into (link "
+                            "'mast_link', the body moved by joint 'mast_joint'; eigenvalues -3.4"}});
+  CHECK_THROWS_AS(eom::build_model(fixture("antenna_on_light_link.urdf")), eom::ModelError);
+}
+
+TEST_CASE("check: numbers that overflow when bodies are merged or placed", "[check]") {
+  require_diagnostics("heavy_fixed_pair.urdf",
+                      {{kError, 23,
+                        "links 'heavy_a' and 'heavy_b', merged by fixed joints into one body, "
+                        "overflow when combined (mass inf kg)"}});
+  require_diagnostics("far_origin.urdf",
+                      {{kError, 23,
+                        "link 'tip': mass 1 kg placed 1e+200 m from the root: its inertia about "
+                        "the root overflows"}});
+  CHECK_THROWS_AS(eom::build_model(fixture("heavy_fixed_pair.urdf")), eom::ModelError);
+  // a chain of origins that adds up beyond a double
+  require_diagnostics(check_inline(R"(<link name="a"/><link name="b"/><link name="c"/>
+<joint name="ab" type="fixed"><parent link="a"/><child link="b"/><origin xyz="1e308 0 0"/></joint>
+<joint name="bc" type="fixed"><parent link="b"/><child link="c"/><origin xyz="1e308 0 0"/></joint>
+)"),
+                      {{kError, 2, "link 'c': its placement overflows"}});
+}
+
+TEST_CASE("check: round-off is judged against the body's scale", "[check]") {
+  constexpr auto kNote = Diagnostic::Severity::note;
+  // -2.4e-35, 0, 2.4e-35 on a 0.5 kg point mass is zero; a link welded to the world is not used
+  require_diagnostics("numerically_zero_inertia.urdf",
+                      {{kNote, 12,
+                        "link 'stand': principal inertias 0.1, 0.1, 0.3 violate the triangle "
+                        "inequality (a + b < c); welded to the world: not used"}});
+  CHECK_FALSE(eom::check_urdf(fixture("numerically_zero_inertia.urdf"))[0].on_load);
+  eom::UrdfOptions floating;
+  floating.floating_base = true;
+  require_diagnostics(eom::check_urdf(fixture("numerically_zero_inertia.urdf"), floating),
+                      {{kWarning, 12, "link 'stand': principal inertias 0.1, 0.1, 0.3 violate"}});
 }

@@ -439,3 +439,105 @@ TEST_CASE("InputError says where", "[errors]") {
   CHECK(e.message() == "m");
   CHECK(e.file() == "f");
 }
+
+namespace {
+
+// Reads `text` reading only the columns named in `used`; NaN where a column no one reads holds
+// something that is not a number.
+Table read_used(const std::string& text, Format format, const std::vector<std::string>& used,
+                std::vector<std::string> why = {}) {
+  std::istringstream in(text);
+  const auto reader = eom::TableReader::from_stream(in, "in", format);
+  std::vector<bool> reads(reader->header().size(), false);
+  for (const auto& name : used) reads[reader->header().index(name)] = true;
+  reader->read_columns(reads, std::move(why));
+  Table table;
+  table.header = reader->header();
+  std::vector<double> row;
+  while (reader->next(row)) table.values.insert(table.values.end(), row.begin(), row.end());
+  return table;
+}
+
+std::optional<InputError> used_error_of(const std::string& text, Format format,
+                                        const std::vector<std::string>& used,
+                                        std::vector<std::string> why = {}) {
+  try {
+    read_used(text, format, used, std::move(why));
+  } catch (const InputError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("CSV quoted fields read as their content (RFC 4180)", "[table][csv]") {
+  // Python's csv.QUOTE_ALL, with CRLF line ends
+  const Table all = read_text("\"t\",\"q\"\r\n\"0.25\",\"-1e-3\"\r\n\" 1 \",\"+2\"\r\n", Format::csv);
+  CHECK(all.header.names == std::vector<std::string>{"t", "q"});
+  CHECK(all.values == std::vector<double>{0.25, -1e-3, 1, 2});
+  // text with commas, escaped quotes and a line end inside quotes, in a column no one reads
+  const Table text = read_used(
+      "t,note,q\n0,\"a, b\",1\n1,\"say \"\"hi\"\"\",2\n2,\"two\nlines\",3\n3,,4\n", Format::csv,
+      {"t", "q"});
+  REQUIRE(text.rows() == 4);
+  for (int r = 0; r < 4; ++r) {
+    CHECK(text.at(r, 0) == r);
+    CHECK(std::isnan(text.at(r, 1)));
+    CHECK(text.at(r, 2) == r + 1);
+  }
+  // the record after a line end inside quotes starts two lines later
+  std::istringstream in("t,note\n0,\"x\ny\"\n1,z\n");
+  const auto reader = eom::TableReader::from_stream(in, "in", Format::csv);
+  reader->read_columns({true, false});
+  std::vector<double> row;
+  REQUIRE(reader->next(row));
+  CHECK(reader->line() == 2);
+  REQUIRE(reader->next(row));
+  CHECK(reader->line() == 4);
+}
+
+TEST_CASE("CSV quoted field errors", "[table][csv][errors]") {
+  check_error("t,x\n0,\"1\n", Format::csv, 2, 3, "unterminated quoted field");
+  check_error("t,x\n0,\"1\" 2\n", Format::csv, 2, 7, "unexpected text after a quoted field");
+  check_error("t,x\n0,\"a,b\"\n", Format::csv, 2, 3, "column x: 'a,b' is not a number");
+}
+
+TEST_CASE("columns no one reads may hold anything; the others must be numbers",
+          "[table][json][ndjson][csv]") {
+  const std::string row1 = "{\"t\":0,\"frame\":\"base_link\",\"h\":{\"s\":[1,\"]}\"]},\"ok\":true,\"q\":1}";
+  const std::string row2 = "{\"t\":1,\"frame\":null,\"h\":[],\"ok\":false,\"q\":2}";
+  for (const Format format : {Format::ndjson, Format::json}) {
+    const std::string text =
+        format == Format::json ? "[" + row1 + ",\n" + row2 + "]" : row1 + "\n" + row2 + "\n";
+    INFO(text);
+    const Table table = read_used(text, format, {"t", "q"});
+    REQUIRE(table.rows() == 2);
+    CHECK(table.at(1, 0) == 1);
+    CHECK(table.at(1, 4) == 2);
+    CHECK(std::isnan(table.at(0, 1)));
+    CHECK(std::isnan(table.at(0, 2)));
+    CHECK(std::isnan(table.at(1, 3)));
+    // reading a text column: the error of its first bad value, where it is, with the reason
+    const auto error = used_error_of(text, format, {"t", "frame"}, {"", "for a test"});
+    REQUIRE(error);
+    CHECK(error->line() == 1);
+    CHECK(error->column() == (format == Format::json ? 17 : 16));
+    CHECK(error->message() ==
+          "row 1, column frame: the string 'base_link' is not a number (numbers are written "
+          "without quotes) (for a test)");
+  }
+  // the columns form is read whole at open: its bad values are judged when rows are served
+  const std::string columns = "{\"t\":[0,1],\"label\":[\"a\",\"b\"],\"q\":[1,2]}";
+  CHECK(read_used(columns, Format::json, {"t", "q"}).at(1, 2) == 2);
+  const auto error = used_error_of(columns, Format::json, {"label"});
+  REQUIRE(error);
+  CHECK(error->message() ==
+        "row 1, column label: the string 'a' is not a number (numbers are written without quotes)");
+  // CSV: text only where no one reads
+  CHECK(std::isnan(read_used("t,frame\n0,base_link\n", Format::csv, {"t"}).at(0, 1)));
+  const auto csv = used_error_of("t,frame\n0,base_link\n", Format::csv, {"frame"}, {"", "kept"});
+  REQUIRE(csv);
+  CHECK(csv->message() == "column frame: 'base_link' is not a number (kept)");
+  CHECK(csv->column() == 3);
+}

@@ -151,3 +151,40 @@ TEST_CASE("URDF input errors name the file and line", "[urdf]") {
                          "</inertial></link></robot>";
   CHECK_THROWS_AS(build_model(parse_urdf(negative, "neg.urdf")), ModelError);
 }
+
+TEST_CASE("unprocessed xacro files are named as such, with what to run", "[urdf]") {
+  const auto xacro = [](const std::string& text, int line, const std::string& what) {
+    INFO(text);
+    try {
+      parse_urdf(text, "arm.urdf.xacro");
+      FAIL("parsed");
+    } catch (const InputError& e) {
+      CHECK(e.line() == line);
+      CHECK(e.message() == "an unprocessed xacro file (" + what +
+                               "): run `xacro arm.urdf.xacro > out.urdf` and give eom out.urdf");
+    }
+  };
+  // xacro keeps the namespace in its output: that alone is no sign
+  CHECK(parse_urdf("<robot name='a' xmlns:xacro='http://www.ros.org/wiki/xacro'>\n<link name='b'/>"
+                   "</robot>")
+            .links.size() == 1);
+  xacro("<robot name='a' xmlns:xacro='http://www.ros.org/wiki/xacro'>\n<link name='b'/>\n"
+        "<xacro:property name='m' value='1'/></robot>",
+        3, "it has a <xacro:property> element");
+  xacro("<robot name='a'>\n<link name='b'>\n<inertial><mass value='${m}'/></inertial></link></robot>",
+        3, "it has value=\"${m}\" in <mass>");
+  xacro("<robot name='a'>\n<link name='b'><visual><geometry><mesh filename='$(find p)/m.stl'/>"
+        "</geometry></visual></link></robot>",
+        2, "it has filename=\"$(find p)/m.stl\" in <mesh>");
+  xacro("<robot name='a'>\n<link name='b'/>\n<xacro:arm side='l'/></robot>", 3,
+        "it has a <xacro:arm> element");
+  xacro("<robot name='a'>\n<include filename='x.urdf'/><link name='b'/></robot>", 2,
+        "it has an <include> element");
+  // a deep document is searched without recursion
+  std::string deep = "<robot name='a'><link name='b'/><gazebo>";
+  for (int k = 0; k < 60; ++k) deep += "<g>";
+  deep += "<x v='${y}'/>";
+  for (int k = 0; k < 60; ++k) deep += "</g>";
+  deep += "</gazebo></robot>";
+  xacro(deep, 1, "it has v=\"${y}\" in <x>");
+}

@@ -1,11 +1,14 @@
 // Tables of named numeric columns, read and written as CSV, JSON or NDJSON.
 //
-// CSV: a header row of column names, then one row of numbers per line (comma separated, optional
-//   CRLF line ends, blank lines ignored).
+// CSV: a header row of column names, then one row per line (comma separated, optional CRLF line
+//   ends, blank lines ignored). Fields may be quoted as RFC 4180 says ("0.25", "a,b", "say ""hi""",
+//   a line end inside quotes); a quoted field reads as its content.
 // JSON: either an array of row objects [{"t": 0, "q.a": 1}, ...] (the canonical form eom writes,
 //   one row per line, so it streams) or an object of columns {"t": [...], "q.a": [...]}.
 // NDJSON: one row object per line.
-// Every value must be a finite number; anything else is an InputError with file, line, column.
+// Every value of a column the caller reads (all, unless read_columns says otherwise) must be a
+// finite number; anything else is an InputError with file, line, column. The other columns may
+// hold anything: text (labels, ROS frame ids), JSON strings, literals, objects and arrays.
 // Numbers are written in shortest round-trip form (std::to_chars) and read with std::from_chars,
 // so a table written and read back gives identical doubles.
 #pragma once
@@ -51,9 +54,16 @@ class TableReader {
 
   const Header& header() const { return header_; }
   const std::string& name() const { return name_; }
+  /// The columns the caller reads (default: all): their values must be finite numbers. Values of
+  /// the other columns may be anything and read as NaN unless they are numbers. `why[c]`, when
+  /// given and not empty, is added to the message of a bad value in column c. Call before next().
+  void read_columns(std::vector<bool> used, std::vector<std::string> why = {}) {
+    used_ = std::move(used);
+    why_ = std::move(why);
+  }
   /// Fill `row` (resized to header().size() on first use, never reallocated afterwards) with the
-  /// next row; false at the end. Throws InputError (file:line:column) for text, NaN/Inf, ragged
-  /// rows, missing or unknown keys.
+  /// next row; false at the end. Throws InputError (file:line:column) for text, NaN/Inf in a
+  /// column read, ragged rows, missing or unknown keys.
   virtual bool next(std::vector<double>& row) = 0;
   /// 1-based line of the row last returned by next() (JSON columns form: the row index + 1).
   virtual int line() const = 0;
@@ -61,8 +71,18 @@ class TableReader {
   virtual long long offset() const = 0;
 
  protected:
+  bool used(std::size_t column) const { return used_.empty() || used_[column]; }
+  /// " (why)" for a bad value in `column`, or nothing.
+  std::string why(std::size_t column) const {
+    return column < why_.size() && !why_[column].empty() ? " (" + why_[column] + ")" : "";
+  }
+
   Header header_;
   std::string name_;
+
+ private:
+  std::vector<bool> used_;        // empty: every column
+  std::vector<std::string> why_;  // per column, may be empty
 };
 
 /// Streaming writer of a table. A regular file is written to a temporary next to the target

@@ -56,25 +56,35 @@ UrdfDescription parse_urdf(const std::string& text, const std::string& file = "<
 /// Read and parse a URDF file ("-" reads stdin). Throws InputError if it cannot be read.
 UrdfDescription parse_urdf_file(const std::string& path);
 
-/// Build the Model. Throws ModelError (file:line, what was expected) for anything eom check
-/// reports as an error: structure (roots, cycles, dangling or duplicate names, unknown joint
-/// types, zero axes) and physics (masses, inertias, limits, non-finite numbers).
-Model build_model(const UrdfDescription& urdf, const UrdfOptions& options = {});
-
-/// parse_urdf_file + build_model.
-Model load_urdf(const std::string& path, const UrdfOptions& options = {});
-
 /// One finding of check_urdf.
 struct Diagnostic {
-  enum class Severity { error, warning };
+  enum class Severity { error, warning, note };
   Severity severity = Severity::error;
   int line = 0;  // line in the URDF, 0 if not tied to one
   std::string message;
+  /// A defect that eom works around when it loads the model (a link whose inertia is not
+  /// positive semi-definite but that is welded to the world, or merged into a body whose combined
+  /// inertia is): build_model returns it among its warnings.
+  bool on_load = false;
 };
 
-/// Every structural and physical problem of a description, errors first by line, then warnings.
-/// Errors make build_model throw; warnings are plausible-but-suspicious data (triangle
-/// inequality violations, massless moving leaves that make M singular, limits that look off).
+/// Build the Model. Throws ModelError (file:line, what was expected) for anything eom check
+/// reports as an error: structure (roots, cycles, dangling or duplicate names, unknown joint
+/// types, zero axes) and physics (masses, inertias of the bodies the dynamics use, limits,
+/// non-finite numbers, also those produced by merging and placing bodies). The defects it works
+/// around (Diagnostic::on_load) are appended to `warnings` when given; the library never prints.
+Model build_model(const UrdfDescription& urdf, const UrdfOptions& options = {},
+                  std::vector<Diagnostic>* warnings = nullptr);
+
+/// parse_urdf_file + build_model.
+Model load_urdf(const std::string& path, const UrdfOptions& options = {},
+                std::vector<Diagnostic>* warnings = nullptr);
+
+/// Every structural and physical problem of a description: errors, then warnings, then notes,
+/// each group by line. Errors make build_model throw. Warnings are plausible-but-suspicious data
+/// (triangle inequality violations, massless moving leaves that make M singular, limits that look
+/// off, defective links merged into a physical body). Notes are defects that cannot affect the
+/// dynamics: links welded to the world in a fixed-base model ("welded to the world: not used").
 std::vector<Diagnostic> check_urdf(const UrdfDescription& urdf, const UrdfOptions& options = {});
 
 }  // namespace eom
