@@ -234,11 +234,12 @@ class IkTask final : public RowTask {
   }
 
   template <size_t N>
-  void bind(const Header& in, const char* const (&suffixes)[N], int* index) const {
+  void bind(const Header& in, const char* const (&suffixes)[N], int* index) {
     std::vector<std::string> names;
     for (const char* s : suffixes) names.push_back(column(s));
     const std::vector<int> found = bind_columns(in, names, file_);  // throws naming the missing
     std::copy(found.begin(), found.end(), index);
+    inputs.insert(inputs.end(), found.begin(), found.end());  // must hold numbers
   }
 
   void bind_targets(const Header& in) {
@@ -246,7 +247,10 @@ class IkTask final : public RowTask {
     bool orientation = (global_weights_.tail<3>().array() > 0).any();
     for (int k = 0; k < 6; ++k) {
       weight_[k] = in.index(kWeight[k]);
-      if (weight_[k] >= 0) (k < 3 ? position : orientation) = true;
+      if (weight_[k] >= 0) {
+        (k < 3 ? position : orientation) = true;
+        inputs.push_back(weight_[k]);
+      }
     }
     if (position) bind(in, kPosition, position_.data());
 
