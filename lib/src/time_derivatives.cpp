@@ -6,6 +6,36 @@
 #include "sizes.hpp"
 
 namespace eom {
+namespace {
+
+// 6x6 matrix of v x (motion cross product, linear first)
+Mat6 motion_cross_matrix(const Motion& v) {
+  Mat6 X = Mat6::Zero();
+  X.topLeftCorner<3, 3>() = skew(v.ang);
+  X.topRightCorner<3, 3>() = skew(v.lin);
+  X.bottomRightCorner<3, 3>() = skew(v.ang);
+  return X;
+}
+
+// 6x6 matrix of m -> m x* h for a force h (skew-symmetric)
+Mat6 force_cross_bar_matrix(const Force& h) {
+  Mat6 X = Mat6::Zero();
+  X.topRightCorner<3, 3>() = -skew(h.lin);
+  X.bottomLeftCorner<3, 3>() = -skew(h.lin);
+  X.bottomRightCorner<3, 3>() = -skew(h.ang);
+  return X;
+}
+
+// the spatial inertia of a body at placement oMi as a 6x6 matrix in world axes at the origin
+Mat6 world_inertia(const Inertia& I, const SE3& oMi) {
+  InertiaMoments Y;
+  I.moments(oMi, Y);
+  Mat6 out;
+  out << Y.m * Mat3::Identity(), -skew(Y.h), skew(Y.h), Y.I_o;
+  return out;
+}
+
+}  // namespace
 
 TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
     : max_order(max_order_), stride(max_order_ + 2) {
@@ -17,6 +47,9 @@ TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
   c.assign(max_order + 3, Vec3::Zero());
   J.assign(max_order + 1, Mat3::Zero());
   L.assign(max_order + 2, Vec3::Zero());
+  Ycrb.assign(model.njoints, Mat6::Zero());
+  Bcrb.assign(model.njoints, Mat6::Zero());
+  C = Eigen::MatrixXd::Zero(model.nv, model.nv);
   // Pascal's triangle
   binomial.assign(static_cast<size_t>(stride) * stride, 0.0);
   for (int n = 0; n < stride; ++n) {
@@ -142,6 +175,66 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
       for (int k = 0; k <= K; ++k) Fp[k] += Fi[k];
     }
   }
+}
+
+const Eigen::MatrixXd& coriolis_matrix(const Model& model, TimeDerivativeData& data, ConstVec q,
+                                       ConstVec v) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  const int n = data.stride;
+  Motion* V = data.V.data();
+  V[0] = Motion::Zero();
+  // forward pass: placements, twists, world columns of S and their rates dS/dt = V x S, and each
+  // body's I and B(I, V) = (V x* I - I V x + (I V) x-bar*) / 2, with V x* = -(V x)^T
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& joint = model.joints[i];
+    const int parent = model.parent[i];
+    data.oMi[i] = data.oMi[parent] * joint_placement(joint, model.placement[i], q);
+    Motion* Si = data.S.data() + joint.idx_v * n;
+    Motion Vi = V[parent * n];
+    for (int r = 0; r < joint.nv; ++r) {
+      joint_column(joint, r, data.oMi[i], Si[r * n]);
+      Vi += Si[r * n] * v[joint.idx_v + r];
+    }
+    V[i * n] = Vi;
+    for (int r = 0; r < joint.nv; ++r) Si[r * n + 1] = cross(Vi, Si[r * n]);
+    const Mat6 Y = world_inertia(model.inertia[i], data.oMi[i]);
+    const Mat6 P = Y * motion_cross_matrix(Vi);
+    const Force h = Force::from(Y * Vi.vector());
+    data.Ycrb[i] = Y;
+    data.Bcrb[i] = 0.5 * (-P.transpose() - P + force_cross_bar_matrix(h));
+  }
+  // backward pass: subtree sums; C_rc = S_r . (Ycrb dS_c/dt + Bcrb S_c) for the columns r of the
+  // joint of c and of its ancestors, and C_cr = (Ycrb S_c) . dS_r/dt + (Bcrb^T S_c) . S_r for
+  // the columns r of its strict ancestors (Echeandia & Wensing 2021, Algorithm 2)
+  data.C.setZero();
+  for (int i = model.njoints - 1; i > 0; --i) {
+    const Joint& joint = model.joints[i];
+    const Mat6& Y = data.Ycrb[i];
+    const Mat6& B = data.Bcrb[i];
+    const Motion* Si = data.S.data() + joint.idx_v * n;
+    for (int c = 0; c < joint.nv; ++c) {
+      const Vec6 S = Si[c * n].vector(), dS = Si[c * n + 1].vector();
+      const Vec6 F = Y * dS + B * S;
+      const Vec6 G1 = Y * S, G2 = B.transpose() * S;
+      const int col = joint.idx_v + c;
+      for (int k = i; k > 0; k = model.parent[k]) {
+        const Joint& up = model.joints[k];
+        for (int r = 0; r < up.nv; ++r) {
+          const int row = up.idx_v + r;
+          const Motion* Sr = data.S.data() + row * n;
+          data.C(row, col) = Sr[0].vector().dot(F);
+          if (k != i) data.C(col, row) = G1.dot(Sr[1].vector()) + G2.dot(Sr[0].vector());
+        }
+      }
+    }
+    const int parent = model.parent[i];
+    if (parent > 0) {
+      data.Ycrb[parent] += Y;
+      data.Bcrb[parent] += B;
+    }
+  }
+  return data.C;
 }
 
 }  // namespace eom

@@ -1,6 +1,8 @@
 // Time derivatives of inverse dynamics (rnea_time_derivatives) on every test model, fixed and
 // floating base: order 0 is rnea, and each order K = 1..6 is the central difference of order
-// K - 1 along a polynomial trajectory whose derivatives are exact.
+// K - 1 along a polynomial trajectory whose derivatives are exact. The Coriolis matrix: C v =
+// c(q, v), dM/dt = C + C^T (so dM/dt - 2C is skew-symmetric) by finite differences of M, and
+// the Christoffel symbols of M on models of 1-DoF joints.
 
 #include <vector>
 
@@ -114,4 +116,53 @@ TEST_CASE("each order of rnea_time_derivatives is the central difference of the 
     CHECK_THAT(actual, AllClose(expected, 1e-8 * tol_scale() * (1 + expected.cwiseAbs().maxCoeff()),
                                 0));
   }
+}
+
+TEST_CASE("the Coriolis matrix: C v = c(q, v), dM/dt = C + C^T, and Christoffel symbols",
+          "[property][coriolis]") {
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  Data data(model);
+  TimeDerivativeData series(model, 0);
+  Rng rng(robot.seed);
+  const int nv = model.nv;
+  const Eigen::VectorXd q = random_configuration(model, rng), v = random_tangent(model, rng);
+  const Eigen::MatrixXd C = coriolis_matrix(model, series, q, v);
+  const Eigen::VectorXd g = gravity_torque(model, data, q);
+  const Eigen::VectorXd c = nonlinear_effects(model, data, q, v) - g;
+  const Eigen::VectorXd Cv = C * v;
+  CHECK_THAT(Cv, AllClose(c, kTolRoundoff * (1 + c.norm()) * 100, 1e-10));
+
+  // fourth-order central differences of M on the manifold: along v, and along each coordinate
+  const double h = 1e-3;
+  auto M_at = [&](const Eigen::VectorXd& dx) -> Eigen::MatrixXd {
+    return crba(model, data, integrate(model, q, dx));
+  };
+  auto derivative = [&](const Eigen::VectorXd& dx) -> Eigen::MatrixXd {
+    return (8 * (M_at(h * dx) - M_at(-h * dx)) - (M_at(2 * h * dx) - M_at(-2 * h * dx))) / (12 * h);
+  };
+  const Eigen::MatrixXd Mdot = derivative(v);
+  const double tol = 1e-8 * tol_scale() * (1 + Mdot.cwiseAbs().maxCoeff());
+  const Eigen::MatrixXd CCt = C + C.transpose();
+  CHECK_THAT(CCt, AllClose(Mdot, tol, 0));
+  const Eigen::MatrixXd skew = Mdot - 2 * C, sum = skew + skew.transpose();
+  CHECK_THAT(sum, AllClose(Eigen::MatrixXd::Zero(nv, nv), tol, 0));
+
+  // Christoffel symbols of the first kind, Gamma_ijk = (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2,
+  // hold where velocities are coordinate rates: models of 1-DoF joints only
+  bool one_dof = true;
+  for (int i = 1; i < model.njoints; ++i) one_dof = one_dof && model.joints[i].nv == 1;
+  if (!one_dof) return;
+  std::vector<Eigen::MatrixXd> dM(nv);
+  for (int k = 0; k < nv; ++k) dM[k] = derivative(Eigen::VectorXd::Unit(nv, k));
+  Eigen::MatrixXd christoffel_C = Eigen::MatrixXd::Zero(nv, nv);
+  for (int i = 0; i < nv; ++i) {
+    for (int j = 0; j < nv; ++j) {
+      for (int k = 0; k < nv; ++k) {
+        christoffel_C(i, j) += 0.5 * (dM[k](i, j) + dM[j](i, k) - dM[i](j, k)) * v[k];
+      }
+    }
+  }
+  CHECK_THAT(C, AllClose(christoffel_C, tol, 0));
 }

@@ -48,6 +48,11 @@ struct TimeDerivativeData {
                                       // derivatives                                         (K + 2)
   std::vector<double> binomial;       // C(n, k) at [n * stride + k], n <= K + 1
   double choose(int n, int k) const { return binomial[n * stride + k]; }
+
+  // coriolis_matrix, world axes at the world origin                                  (njoints)
+  std::vector<Mat6> Ycrb;  // subtree inertias
+  std::vector<Mat6> Bcrb;  // subtree sums of the bodies' B(I, V) (see coriolis_matrix)
+  Eigen::MatrixXd C;       // (nv x nv) the Coriolis matrix
 };
 
 /// Time derivatives of inverse dynamics: out.col(k) = d^k tau / dt^k for k = 0..order, where
@@ -59,5 +64,18 @@ struct TimeDerivativeData {
 void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
                            const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
                            Eigen::Ref<Eigen::MatrixXd> out);
+
+/// The Coriolis matrix C(q, v) in the Christoffel arrangement: C v = C(q, v) v of rnea, dM/dt =
+/// C + C^T along any motion with velocity v (so dM/dt - 2C is skew-symmetric), and, for
+/// coordinates whose velocities are their time derivatives, C_ij = sum_k Gamma_ijk v_k with the
+/// Christoffel symbols of the first kind of M. C = sum_i J_i^T (I_i dJ_i/dt + B_i J_i) over the
+/// bodies, in world axes, with B(I, V) = (V x* I - I V x + (I V) x-bar*) / 2 (Echeandia & Wensing,
+/// "Numerical methods to compute the Coriolis matrix and Christoffel symbols for rigid-body
+/// systems", JCND 2021, eq. 18; as Pinocchio's computeCoriolisMatrix), summed over subtrees as
+/// the composite-rigid-body algorithm does: O(n d) for a tree of depth d. q (nq), v (nv). Fills
+/// data.oMi, data.S (orders 0, 1), data.V (order 0), data.Ycrb, data.Bcrb; returns data.C.
+/// Throws InputError on wrong sizes. Allocates nothing.
+const Eigen::MatrixXd& coriolis_matrix(const Model& model, TimeDerivativeData& data, ConstVec q,
+                                       ConstVec v);
 
 }  // namespace eom
