@@ -72,8 +72,8 @@ const int kRegistered = [] {
     const std::string n = r.name;
     benchmark::RegisterBenchmark(("rnea/" + n).c_str(), run, r, -1);
     for (int order = 0; order <= kTopOrder; ++order) {
-      benchmark::RegisterBenchmark(("time_derivatives/" + n + "/order:" + std::to_string(order)).c_str(),
-                                   run, r, order);
+      benchmark::RegisterBenchmark(
+          ("time_derivatives/" + n + "/order:" + std::to_string(order)).c_str(), run, r, order);
     }
   }
   return 0;

@@ -55,8 +55,8 @@ TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
   for (int n = 0; n < stride; ++n) {
     binomial[n * stride] = 1;
     for (int k = 1; k <= n; ++k) {
-      binomial[n * stride + k] = binomial[(n - 1) * stride + k - 1] +
-                                 (k < n ? binomial[(n - 1) * stride + k] : 0.0);
+      binomial[n * stride + k] =
+          binomial[(n - 1) * stride + k - 1] + (k < n ? binomial[(n - 1) * stride + k] : 0.0);
     }
   }
 }

@@ -43,3 +43,19 @@ eom_cli_test(NAME deriv-planar-2r-closed-form
 eom_cli_test(NAME deriv-planar-2r-matrices
              ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 1 --matrices --no-derive
              STDOUT tests/data/deriv/planar_2r.matrices.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12)
+
+# --verify: a consistent trajectory (exact derivative columns at 1 kHz) passes and writes its
+# output; independent random samples (q, v, a of unrelated rows) fail: exit 1, no output file
+eom_cli_test(NAME deriv-verify-consistent
+             ARGS deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 --no-derive --verify -o ${EOM_CLI_OUT}/deriv_verified.csv
+             STDERR_REGEX "verify: trajectories/iiwa14_wave.csv: M symmetric positive definite on all 3001 rows.*d2tau - finite differences of d1tau: worst [0-9.e-]+ relative")
+eom_cli_test(NAME deriv-verify-inconsistent
+             ARGS deriv tests/data/robots/ur5_robot.urdf tests/data/deriv/ur5_robot.csv --order 1 --no-derive --verify -o ${EOM_CLI_OUT}/deriv_unverified.csv
+             RC 1 ABSENT ${EOM_CLI_OUT}/deriv_unverified.csv
+             STDERR_REGEX "d1tau - finite differences of tau: worst [0-9.e+-]+ relative .*, over the tolerance")
+
+# Mueller & Kumar's iiwa example: the Gaz et al. trajectory (scripts/make_gaz_trajectory.py), g =
+# 9.80665: d1tau and d2tau against three-point differences of tau and d1tau along it at 0.5 ms
+eom_cli_test(NAME deriv-iiwa-gaz-verify
+             ARGS deriv robots/iiwa14.urdf trajectories/iiwa_gaz.csv --gravity 0,0,-9.80665 --order 2 --no-derive --verify --tolerance 1e-5 -o ${EOM_CLI_OUT}/deriv_gaz.csv
+             STDERR_REGEX "d1tau - finite differences of tau: worst [0-9.e-]+ relative.*d2tau - finite differences of d1tau: worst [0-9.e-]+ relative")

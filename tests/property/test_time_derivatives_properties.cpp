@@ -58,7 +58,9 @@ struct PolynomialTrajectory {
     }
     return out;
   }
-  Eigen::VectorXd q(const Model& model, double t) const { return integrate(model, q0, delta(0, t)); }
+  Eigen::VectorXd q(const Model& model, double t) const {
+    return integrate(model, q0, delta(0, t));
+  }
   // columns v, a, d3q, ... up to the order-th derivative
   Eigen::MatrixXd dq(double t, int order) const {
     Eigen::MatrixXd out(coefficients.rows(), order);
@@ -113,8 +115,8 @@ TEST_CASE("each order of rnea_time_derivatives is the central difference of the 
   for (int k = 1; k <= kTop; ++k) {
     INFO("order " << k);
     const Eigen::VectorXd actual = exact.col(k), expected = difference.col(k - 1);
-    CHECK_THAT(actual, AllClose(expected, 1e-8 * tol_scale() * (1 + expected.cwiseAbs().maxCoeff()),
-                                0));
+    CHECK_THAT(actual,
+               AllClose(expected, 1e-8 * tol_scale() * (1 + expected.cwiseAbs().maxCoeff()), 0));
   }
 }
 

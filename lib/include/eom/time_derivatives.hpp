@@ -31,22 +31,22 @@ namespace eom {
 struct TimeDerivativeData {
   TimeDerivativeData(const Model& model, int max_order);
 
-  int max_order;                      // highest order K a call may ask for
-  int stride;                         // max_order + 2: entries per joint or coordinate below
-  std::vector<SE3> oMi;               // joint i in the world                          (njoints)
-  std::vector<Motion> S;              // d^k/dt^k of world column r of S at [r * stride + k]
-                                      // (nv x (K + 2))
-  std::vector<Motion> V;              // d^k/dt^k of the world twist of body i        (njoints x
-                                      // (K + 2)), at [i * stride + k]
-  std::vector<Force> F;               // d^k/dt^k of the joint wrench of joint i (body and
-                                      // subtree), world origin, at [i * stride + k]  (njoints x
-                                      // (K + 1) used)
-  std::vector<Vec3> c;                // one body's world centre of mass and its derivatives (K + 3)
-  std::vector<Mat3> J;                // its rotational inertia about the centre of mass, world
-                                      // axes, and derivatives                                (K + 1)
-  std::vector<Vec3> L;                // its angular momentum about the centre of mass and
-                                      // derivatives                                         (K + 2)
-  std::vector<double> binomial;       // C(n, k) at [n * stride + k], n <= K + 1
+  int max_order;                 // highest order K a call may ask for
+  int stride;                    // max_order + 2: entries per joint or coordinate below
+  std::vector<SE3> oMi;          // joint i in the world                          (njoints)
+  std::vector<Motion> S;         // d^k/dt^k of world column r of S at [r * stride + k]
+                                 // (nv x (K + 2))
+  std::vector<Motion> V;         // d^k/dt^k of the world twist of body i        (njoints x
+                                 // (K + 2)), at [i * stride + k]
+  std::vector<Force> F;          // d^k/dt^k of the joint wrench of joint i (body and
+                                 // subtree), world origin, at [i * stride + k]  (njoints x
+                                 // (K + 1) used)
+  std::vector<Vec3> c;           // one body's world centre of mass and its derivatives (K + 3)
+  std::vector<Mat3> J;           // its rotational inertia about the centre of mass, world
+                                 // axes, and derivatives                                (K + 1)
+  std::vector<Vec3> L;           // its angular momentum about the centre of mass and
+                                 // derivatives                                         (K + 2)
+  std::vector<double> binomial;  // C(n, k) at [n * stride + k], n <= K + 1
   double choose(int n, int k) const { return binomial[n * stride + k]; }
 
   // coriolis_matrix, world axes at the world origin                                  (njoints)
