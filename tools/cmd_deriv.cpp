@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -22,8 +21,8 @@
 namespace eom::cli {
 namespace {
 
-// the row engine fits polynomials of degree order + 4 (K + 2 derivatives of q, plus two) when it
-// derives missing columns, which caps K; beyond it round-off swamps any sampled data anyway
+// the row engine fits polynomials of degree K + 4 (its order K + 2, plus two) when it derives
+// missing columns, at most 15, which caps K at 11; beyond 10 round-off swamps sampled data anyway
 constexpr int kMaxOrder = 10;
 
 struct DerivOptions {
