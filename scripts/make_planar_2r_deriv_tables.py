@@ -3,8 +3,8 @@
 the Lagrangian M(q), Christoffel C(q, qd) and g(q) of the planar 2R arm, tau along
 q1(t) = 0.3 + 0.8 sin(1.3 t), q2(t) = -0.5 + 0.6 cos(2.1 t) + 0.1 t and its time derivatives,
 all by sympy from the energies, independent of eom. Writes tests/data/deriv/planar_2r.csv
-(t, q, v, a, d3q ... d6q, exact), planar_2r.dtau.csv (tau, d1tau ... d4tau) and
-planar_2r.matrices.csv (tau, d1tau, M, C, g, d1M).
+(t, q, v, a, d3q ... d6q, exact), planar_2r.dtau.csv (tau, d1tau ... d4tau),
+planar_2r.matrices.csv (tau, d1tau, M, C, g, d1M) and planar_2r.christoffel.csv (tau, Gamma).
 Run from the repository root: python3 scripts/make_planar_2r_deriv_tables.py"""
 import os
 
@@ -65,4 +65,12 @@ write('tests/data/deriv/planar_2r.matrices.csv',
        [num(C.subs(on_path)[i, j], s) for i in range(2) for j in range(2)] +
        [num(G.subs(on_path)[i], s) for i in range(2)] +
        [num(dM[i, j], s) for i in range(2) for j in range(2)]
+       for s in times])
+# Christoffel symbols of the first kind, Gamma.<i>.<j>.<k>
+gamma = lambda i, j, k: (sp.diff(M[i, j], Q[k]) + sp.diff(M[i, k], Q[j]) - sp.diff(M[j, k], Q[i])) / 2
+write('tests/data/deriv/planar_2r.christoffel.csv',
+      ['t'] + ['tau.' + n for n in names] +
+      ['Gamma.' + a + '.' + b + '.' + c for a in names for b in names for c in names],
+      [[s] + [num(tau[i], s) for i in range(2)] +
+       [num(gamma(i, j, k).subs(on_path), s) for i in range(2) for j in range(2) for k in range(2)]
        for s in times])

@@ -59,3 +59,6 @@ eom_cli_test(NAME deriv-verify-inconsistent
 eom_cli_test(NAME deriv-iiwa-gaz-verify
              ARGS deriv robots/iiwa14.urdf trajectories/iiwa_gaz.csv --gravity 0,0,-9.80665 --order 2 --no-derive --verify --tolerance 1e-5 -o ${EOM_CLI_OUT}/deriv_gaz.csv
              STDERR_REGEX "d1tau - finite differences of tau: worst [0-9.e-]+ relative.*d2tau - finite differences of d1tau: worst [0-9.e-]+ relative")
+eom_cli_test(NAME deriv-planar-2r-christoffel
+             ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 0 --christoffel --no-derive
+             STDOUT tests/data/deriv/planar_2r.christoffel.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12)
