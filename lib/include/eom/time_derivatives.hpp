@@ -7,9 +7,10 @@
 // all. The passes work in world axes at the world origin, where transporting a series from a
 // body to its parent is the identity and every time variation comes from the motion itself:
 // d/dt of a world column of S is V x S, of a centre of mass V.lin + w x c, of a rotational
-// inertia [w]J - J[w] (the Leibniz rule then gives every order). This is the recursive
-// higher-order inverse dynamics of Kumar & Mueller (ICRA 2021) in the spatial-vector notation of
-// Featherstone (2008), with Newton-Euler about each centre of mass.
+// inertia [w]J - J[w] (the Leibniz rule then gives every order). It serves the purpose of the
+// recursive higher-order inverse dynamics of Kumar & Mueller (ICRA 2021), derived here
+// independently in Featherstone's (2008) spatial vectors, in world axes as Carpentier & Mansard's
+// derivatives are, with Newton-Euler about each centre of mass.
 //
 // For a floating (or planar) joint, whose velocity block is a child-frame twist, the derivative
 // columns are the time derivatives of that twist's components, as the reference values define
