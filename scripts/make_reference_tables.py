@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Turn samples of tests/data/reference/*.json (Pinocchio 3.7 values) into eom tables for the CLI
 tests: tests/data/id/<name>.csv holds t, q, v, a per sample, <name>.tau.csv the reference tau and
-tests/data/fk/<name>.poses.csv the reference poses of two frames. Independent of eom. Continuous joints are stored by the reference as (cos, sin): converted to the angle.
+tests/data/fk/<name>.poses.csv the reference poses of two frames, tests/data/deriv/<name>.csv
+t, q, v, a, jerk, snap per sample with <name>.dtau.csv the reference tau, dtau/dt, d2tau/dt2 and
+<name>.partials.csv the reference tau, dtau/dq, dtau/dv. Independent of eom. Continuous joints are stored by the reference as (cos, sin): converted to the angle.
 Run from the repository root: python3 scripts/make_reference_tables.py"""
 import json
 import math
@@ -93,6 +95,19 @@ def main():
             fk_rows.append(row)
         os.makedirs('tests/data/fk', exist_ok=True)
         write(f'tests/data/fk/{name}.poses.csv', fk_header, fk_rows)
+        # eom deriv: the time derivatives and partial derivatives of tau
+        header = header + ['jerk.' + n for n in vn] + ['snap.' + n for n in vn]
+        rows = [row + s['jerk'] + s['snap'] for row, s in zip(rows, ref['samples'])]
+        os.makedirs('tests/data/deriv', exist_ok=True)
+        write(f'tests/data/deriv/{name}.csv', header, rows)
+        write(f'tests/data/deriv/{name}.dtau.csv',
+              ['t'] + [p + '.' + n for p in ['tau', 'd1tau', 'd2tau'] for n in taun],
+              [[k] + s['tau'] + s['dtau_dt'] + s['d2tau_dt2'] for k, s in enumerate(ref['samples'])])
+        write(f'tests/data/deriv/{name}.partials.csv',
+              ['t'] + ['tau.' + n for n in taun] +
+              [m + '.' + r + '.' + c for m in ['dtau_dq', 'dtau_dv'] for r in vn for c in vn],
+              [[k] + s['tau'] + [x for m in ['dtau_dq', 'dtau_dv'] for r in s[m] for x in r]
+               for k, s in enumerate(ref['samples'])])
 
 
 if __name__ == '__main__':

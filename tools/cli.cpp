@@ -221,6 +221,7 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_fd(app, dispatch);
   register_sim(app, dispatch);
   register_ik(app, dispatch);
+  register_deriv(app, dispatch);
   std::string commands;
   for (const CLI::App* command : app.get_subcommands({})) {
     commands += (commands.empty() ? "" : ", ") + command->get_name();

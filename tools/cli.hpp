@@ -131,5 +131,6 @@ void register_id(CLI::App& app, Dispatch& dispatch);
 void register_fd(CLI::App& app, Dispatch& dispatch);
 void register_sim(CLI::App& app, Dispatch& dispatch);
 void register_ik(CLI::App& app, Dispatch& dispatch);
+void register_deriv(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace eom::cli

@@ -1,0 +1,82 @@
+// Time derivatives of inverse dynamics along a trajectory, to any order.
+//
+// Along a motion q(t), tau(t) = rnea(q(t), v(t), dv/dt(t)). Given q and its time derivatives at
+// one instant, rnea_time_derivatives returns tau and its first K time derivatives there, by one
+// forward and one backward pass that carry truncated Taylor series (orders 0..K) of the bodies'
+// twists, centre-of-mass motion, angular momenta and joint wrenches: O(n) per order, O(n K^2) in
+// all. The passes work in world axes at the world origin, where transporting a series from a
+// body to its parent is the identity and every time variation comes from the motion itself:
+// d/dt of a world column of S is V x S, of a centre of mass V.lin + w x c, of a rotational
+// inertia [w]J - J[w] (the Leibniz rule then gives every order). It serves the purpose of the
+// recursive higher-order inverse dynamics of Kumar & Mueller (ICRA 2021), derived here
+// independently in Featherstone's (2008) spatial vectors, in world axes as Carpentier & Mansard's
+// derivatives are, with Newton-Euler about each centre of mass.
+//
+// For a floating (or planar) joint, whose velocity block is a child-frame twist, the derivative
+// columns are the time derivatives of that twist's components, as the reference values define
+// them; for 1-DoF joints they are the plain derivatives of the angle or displacement.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "eom/joint.hpp"
+#include "eom/model.hpp"
+#include "eom/spatial.hpp"
+
+namespace eom {
+
+/// Workspace of rnea_time_derivatives for one model and orders up to max_order, allocated at
+/// construction only (one per thread).
+struct TimeDerivativeData {
+  TimeDerivativeData(const Model& model, int max_order);
+
+  int max_order;                 // highest order K a call may ask for
+  int stride;                    // max_order + 2: entries per joint or coordinate below
+  std::vector<SE3> oMi;          // joint i in the world                          (njoints)
+  std::vector<Motion> S;         // d^k/dt^k of world column r of S at [r * stride + k]
+                                 // (nv x (K + 2))
+  std::vector<Motion> V;         // d^k/dt^k of the world twist of body i        (njoints x
+                                 // (K + 2)), at [i * stride + k]
+  std::vector<Force> F;          // d^k/dt^k of the joint wrench of joint i (body and
+                                 // subtree), world origin, at [i * stride + k]  (njoints x
+                                 // (K + 1) used)
+  std::vector<Vec3> c;           // one body's world centre of mass and its derivatives (K + 3)
+  std::vector<Mat3> J;           // its rotational inertia about the centre of mass, world
+                                 // axes, and derivatives                                (K + 1)
+  std::vector<Vec3> L;           // its angular momentum about the centre of mass and
+                                 // derivatives                                         (K + 2)
+  std::vector<double> binomial;  // C(n, k) at [n * stride + k], n <= K + 1
+  double choose(int n, int k) const { return binomial[n * stride + k]; }
+
+  // coriolis_matrix, world axes at the world origin                                  (njoints)
+  std::vector<Mat6> Ycrb;  // subtree inertias
+  std::vector<Mat6> Bcrb;  // subtree sums of the bodies' B(I, V) (see coriolis_matrix)
+  Eigen::MatrixXd C;       // (nv x nv) the Coriolis matrix
+};
+
+/// Time derivatives of inverse dynamics: out.col(k) = d^k tau / dt^k for k = 0..order, where
+/// tau(t) = M(q) a + C(q, v) v + g(q) along the trajectory whose derivatives at this instant
+/// are q (nq) and dq (nv x at least order + 2, column k - 1 the k-th derivative: v, a, d3q,
+/// ...). out.col(0) equals rnea(q, v, a). out is nv x at least order + 1 (further columns are
+/// left alone). Gravity is model.gravity. Throws InputError on wrong sizes, order < 0 or order >
+/// data.max_order. Allocates nothing.
+void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
+                           const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
+                           Eigen::Ref<Eigen::MatrixXd> out);
+
+/// The Coriolis matrix C(q, v) in the Christoffel arrangement: C v = C(q, v) v of rnea, dM/dt =
+/// C + C^T along any motion with velocity v (so dM/dt - 2C is skew-symmetric), and, for
+/// coordinates whose velocities are their time derivatives, C_ij = sum_k Gamma_ijk v_k with the
+/// Christoffel symbols of the first kind of M. C = sum_i J_i^T (I_i dJ_i/dt + B_i J_i) over the
+/// bodies, in world axes, with B(I, V) = (V x* I - I V x + (I V) x-bar*) / 2 (Echeandia & Wensing,
+/// "Numerical methods to compute the Coriolis matrix and Christoffel symbols for rigid-body
+/// systems", JCND 2021, eq. 18; as Pinocchio's computeCoriolisMatrix), summed over subtrees as
+/// the composite-rigid-body algorithm does: O(n d) for a tree of depth d. q (nq), v (nv). Fills
+/// data.oMi, data.S (orders 0, 1), data.V (order 0), data.Ycrb, data.Bcrb; returns data.C.
+/// Throws InputError on wrong sizes. Allocates nothing.
+const Eigen::MatrixXd& coriolis_matrix(const Model& model, TimeDerivativeData& data, ConstVec q,
+                                       ConstVec v);
+
+}  // namespace eom

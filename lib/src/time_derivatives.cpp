@@ -1,0 +1,240 @@
+#include "eom/time_derivatives.hpp"
+
+#include <string>
+
+#include "eom/errors.hpp"
+#include "sizes.hpp"
+
+namespace eom {
+namespace {
+
+// 6x6 matrix of v x (motion cross product, linear first)
+Mat6 motion_cross_matrix(const Motion& v) {
+  Mat6 X = Mat6::Zero();
+  X.topLeftCorner<3, 3>() = skew(v.ang);
+  X.topRightCorner<3, 3>() = skew(v.lin);
+  X.bottomRightCorner<3, 3>() = skew(v.ang);
+  return X;
+}
+
+// 6x6 matrix of m -> m x* h for a force h (skew-symmetric)
+Mat6 force_cross_bar_matrix(const Force& h) {
+  Mat6 X = Mat6::Zero();
+  X.topRightCorner<3, 3>() = -skew(h.lin);
+  X.bottomLeftCorner<3, 3>() = -skew(h.lin);
+  X.bottomRightCorner<3, 3>() = -skew(h.ang);
+  return X;
+}
+
+// the spatial inertia of a body at placement oMi as a 6x6 matrix in world axes at the origin
+Mat6 world_inertia(const Inertia& I, const SE3& oMi) {
+  InertiaMoments Y;
+  I.moments(oMi, Y);
+  Mat6 out;
+  out << Y.m * Mat3::Identity(), -skew(Y.h), skew(Y.h), Y.I_o;
+  return out;
+}
+
+}  // namespace
+
+TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
+    : max_order(max_order_), stride(max_order_ + 2) {
+  if (max_order < 0) throw InputError("the order of time derivatives must be 0 or more");
+  oMi.assign(model.njoints, SE3::Identity());
+  S.assign(static_cast<size_t>(model.nv) * stride, Motion::Zero());
+  V.assign(static_cast<size_t>(model.njoints) * stride, Motion::Zero());
+  F.assign(static_cast<size_t>(model.njoints) * stride, Force::Zero());
+  c.assign(max_order + 3, Vec3::Zero());
+  J.assign(max_order + 1, Mat3::Zero());
+  L.assign(max_order + 2, Vec3::Zero());
+  Ycrb.assign(model.njoints, Mat6::Zero());
+  Bcrb.assign(model.njoints, Mat6::Zero());
+  C = Eigen::MatrixXd::Zero(model.nv, model.nv);
+  // Pascal's triangle
+  binomial.assign(static_cast<size_t>(stride) * stride, 0.0);
+  for (int n = 0; n < stride; ++n) {
+    binomial[n * stride] = 1;
+    for (int k = 1; k <= n; ++k) {
+      binomial[n * stride + k] =
+          binomial[(n - 1) * stride + k - 1] + (k < n ? binomial[(n - 1) * stride + k] : 0.0);
+    }
+  }
+}
+
+void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
+                           const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
+                           Eigen::Ref<Eigen::MatrixXd> out) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(dq.rows(), model.nv, "each derivative column of q");
+  detail::check_size(out.rows(), model.nv, "each column of the output");
+  if (order < 0 || order > data.max_order) {
+    throw InputError("order " + std::to_string(order) + " of time derivatives is outside 0.." +
+                     std::to_string(data.max_order) + " (the workspace's)");
+  }
+  if (dq.cols() < order + 2) {
+    throw InputError("order " + std::to_string(order) + " needs " + std::to_string(order + 2) +
+                     " derivative columns of q, got " + std::to_string(dq.cols()));
+  }
+  if (out.cols() < order + 1) {
+    throw InputError("order " + std::to_string(order) + " needs " + std::to_string(order + 1) +
+                     " output columns, got " + std::to_string(out.cols()));
+  }
+  const int K = order, n = data.stride;
+  Motion* V = data.V.data();
+  Force* F = data.F.data();
+  Vec3* c = data.c.data();
+  Mat3* J = data.J.data();
+  Vec3* L = data.L.data();
+  // the world does not move
+  for (int k = 0; k <= K + 1; ++k) V[k] = Motion::Zero();
+
+  // forward pass: twist series, then each body's wrench series
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& joint = model.joints[i];
+    const int parent = model.parent[i];
+    data.oMi[i] = data.oMi[parent] * joint_placement(joint, model.placement[i], q);
+    const SE3& oMi = data.oMi[i];
+    Motion* Vi = V + i * n;
+    const Motion* Vp = V + parent * n;
+    Motion* Si = data.S.data() + joint.idx_v * n;  // column r of the joint at Si[r * n + k]
+    for (int r = 0; r < joint.nv; ++r) joint_column(joint, r, oMi, Si[r * n]);
+    for (int k = 0; k <= K + 1; ++k) {
+      // V_i = V_parent + S qd, so V_i^(k) = V_parent^(k) + sum_m C(k, m) S^(m) qd^(k - m)
+      Motion Vk = Vp[k];
+      for (int r = 0; r < joint.nv; ++r) {
+        const auto qd = dq.row(joint.idx_v + r);
+        for (int m = 0; m <= k; ++m) Vk += Si[r * n + m] * (data.choose(k, m) * qd[k - m]);
+      }
+      Vi[k] = Vk;
+      if (k == K + 1) break;
+      // S is fixed in the body: dS/dt = V_i x S, so S^(k+1) = sum_m C(k, m) V_i^(m) x S^(k - m)
+      for (int r = 0; r < joint.nv; ++r) {
+        Motion next = Motion::Zero();
+        for (int m = 0; m <= k; ++m) next += cross(Vi[m], Si[r * n + k - m]) * data.choose(k, m);
+        Si[r * n + k + 1] = next;
+      }
+    }
+
+    // the body's centre of mass moves with the body's point there: c' = V.lin + w x c
+    const Inertia& I = model.inertia[i];
+    c[0] = oMi.act(I.c);
+    for (int k = 0; k <= K + 1; ++k) {
+      Vec3 next = Vi[k].lin;
+      for (int m = 0; m <= k; ++m) next += data.choose(k, m) * Vi[m].ang.cross(c[k - m]);
+      c[k + 1] = next;
+    }
+    // rotational inertia about the centre of mass, world axes: J' = [w] J - J [w] = P + P^T
+    // with P = [w] J, as J is symmetric
+    J[0].noalias() = oMi.R * I.I_c * oMi.R.transpose();
+    for (int k = 0; k < K; ++k) {
+      Mat3 next = Mat3::Zero();
+      for (int m = 0; m <= k; ++m) {
+        Mat3 P;
+        for (int col = 0; col < 3; ++col) P.col(col) = Vi[m].ang.cross(J[k - m].col(col));
+        next += data.choose(k, m) * (P + P.transpose());
+      }
+      J[k + 1] = next;
+    }
+    // angular momentum about the centre of mass L = J w: L' = J w' + w x L (J' w = w x J w)
+    L[0].noalias() = J[0] * Vi[0].ang;
+    for (int k = 0; k <= K; ++k) {
+      Vec3 next = Vec3::Zero();
+      for (int m = 0; m <= k; ++m) {
+        next += data.choose(k, m) * (J[m] * Vi[k + 1 - m].ang + Vi[m].ang.cross(L[k - m]));
+      }
+      L[k + 1] = next;
+    }
+    // joint wrench at the world origin: Newton's f = m (c'' - g) through the centre of mass and
+    // Euler's moment L' about it, so n = c x f + L'
+    Force* Fi = F + i * n;
+    for (int k = 0; k <= K; ++k) Fi[k].lin = I.m * c[k + 2];
+    Fi[0].lin -= I.m * model.gravity;
+    for (int k = 0; k <= K; ++k) {
+      Vec3 moment = L[k + 1];
+      for (int m = 0; m <= k; ++m) moment += data.choose(k, m) * c[m].cross(Fi[k - m].lin);
+      Fi[k].ang = moment;
+    }
+  }
+
+  // backward pass: tau = S^T F, so tau^(k) = sum_m C(k, m) S^(m) . F^(k - m); subtree wrenches
+  // add up without transforms at the world origin
+  for (int i = model.njoints - 1; i > 0; --i) {
+    const Joint& joint = model.joints[i];
+    const Force* Fi = F + i * n;
+    const Motion* Si = data.S.data() + joint.idx_v * n;
+    for (int r = 0; r < joint.nv; ++r) {
+      for (int k = 0; k <= K; ++k) {
+        double tau = 0;
+        for (int m = 0; m <= k; ++m) tau += data.choose(k, m) * Fi[k - m].dot(Si[r * n + m]);
+        out(joint.idx_v + r, k) = tau;
+      }
+    }
+    const int parent = model.parent[i];
+    if (parent > 0) {
+      Force* Fp = F + parent * n;
+      for (int k = 0; k <= K; ++k) Fp[k] += Fi[k];
+    }
+  }
+}
+
+const Eigen::MatrixXd& coriolis_matrix(const Model& model, TimeDerivativeData& data, ConstVec q,
+                                       ConstVec v) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  const int n = data.stride;
+  Motion* V = data.V.data();
+  V[0] = Motion::Zero();
+  // forward pass: placements, twists, world columns of S and their rates dS/dt = V x S, and each
+  // body's I and B(I, V) = (V x* I - I V x + (I V) x-bar*) / 2, with V x* = -(V x)^T
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& joint = model.joints[i];
+    const int parent = model.parent[i];
+    data.oMi[i] = data.oMi[parent] * joint_placement(joint, model.placement[i], q);
+    Motion* Si = data.S.data() + joint.idx_v * n;
+    Motion Vi = V[parent * n];
+    for (int r = 0; r < joint.nv; ++r) {
+      joint_column(joint, r, data.oMi[i], Si[r * n]);
+      Vi += Si[r * n] * v[joint.idx_v + r];
+    }
+    V[i * n] = Vi;
+    for (int r = 0; r < joint.nv; ++r) Si[r * n + 1] = cross(Vi, Si[r * n]);
+    const Mat6 Y = world_inertia(model.inertia[i], data.oMi[i]);
+    const Mat6 P = Y * motion_cross_matrix(Vi);
+    const Force h = Force::from(Y * Vi.vector());
+    data.Ycrb[i] = Y;
+    data.Bcrb[i] = 0.5 * (-P.transpose() - P + force_cross_bar_matrix(h));
+  }
+  // backward pass: subtree sums; C_rc = S_r . (Ycrb dS_c/dt + Bcrb S_c) for the columns r of the
+  // joint of c and of its ancestors, and C_cr = (Ycrb S_c) . dS_r/dt + (Bcrb^T S_c) . S_r for
+  // the columns r of its strict ancestors (Echeandia & Wensing 2021, Algorithm 2)
+  data.C.setZero();
+  for (int i = model.njoints - 1; i > 0; --i) {
+    const Joint& joint = model.joints[i];
+    const Mat6& Y = data.Ycrb[i];
+    const Mat6& B = data.Bcrb[i];
+    const Motion* Si = data.S.data() + joint.idx_v * n;
+    for (int c = 0; c < joint.nv; ++c) {
+      const Vec6 S = Si[c * n].vector(), dS = Si[c * n + 1].vector();
+      const Vec6 F = Y * dS + B * S;
+      const Vec6 G1 = Y * S, G2 = B.transpose() * S;
+      const int col = joint.idx_v + c;
+      for (int k = i; k > 0; k = model.parent[k]) {
+        const Joint& up = model.joints[k];
+        for (int r = 0; r < up.nv; ++r) {
+          const int row = up.idx_v + r;
+          const Motion* Sr = data.S.data() + row * n;
+          data.C(row, col) = Sr[0].vector().dot(F);
+          if (k != i) data.C(col, row) = G1.dot(Sr[1].vector()) + G2.dot(Sr[0].vector());
+        }
+      }
+    }
+    const int parent = model.parent[i];
+    if (parent > 0) {
+      data.Ycrb[parent] += Y;
+      data.Bcrb[parent] += B;
+    }
+  }
+  return data.C;
+}
+
+}  // namespace eom

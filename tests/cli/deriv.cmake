@@ -1,0 +1,64 @@
+# eom deriv: tau, dtau/dt, d2tau/dt2 and dtau/dq, dtau/dv against the shared reference (Pinocchio
+# 3.7; tables written by scripts/make_reference_tables.py), fixed base, continuous joints and
+# floating base; bad input.
+foreach(robot IN ITEMS ur5_robot kinova)
+  eom_cli_test(NAME deriv-${robot}-reference
+               ARGS deriv tests/data/robots/${robot}.urdf tests/data/deriv/${robot}.csv --order 2 --no-derive
+               STDOUT tests/data/deriv/${robot}.dtau.csv COMPARE numeric ATOL 1e-8 RTOL 1e-8)
+  eom_cli_test(NAME deriv-${robot}-partials
+               ARGS deriv tests/data/robots/${robot}.urdf tests/data/deriv/${robot}.csv --order 0 --partials --no-derive
+               STDOUT tests/data/deriv/${robot}.partials.csv COMPARE numeric)
+endforeach()
+eom_cli_test(NAME deriv-solo12-floating-reference
+             ARGS deriv tests/data/robots/solo12.urdf tests/data/deriv/solo12_freeflyer.csv --floating-base --order 2 --no-derive
+             STDOUT tests/data/deriv/solo12_freeflyer.dtau.csv COMPARE numeric ATOL 1e-8 RTOL 1e-8)
+eom_cli_test(NAME deriv-solo12-floating-partials
+             ARGS deriv tests/data/robots/solo12.urdf tests/data/deriv/solo12_freeflyer.csv --floating-base --order 0 --partials --no-derive
+             STDOUT tests/data/deriv/solo12_freeflyer.partials.csv COMPARE numeric)
+
+# bad input: the order, missing derivative columns, too few rows to derive them, wrenches
+eom_cli_test(NAME deriv-negative-order
+             ARGS deriv robots/ur5.urdf trajectories/ur5_wave.csv --order -1
+             RC 2 STDERR_REGEX "--order: Value -1 not in range 0 to 10")
+eom_cli_test(NAME deriv-absurd-order
+             ARGS deriv robots/ur5.urdf trajectories/ur5_wave.csv --order 1000
+             RC 2 STDERR_REGEX "--order: Value 1000 not in range 0 to 10")
+eom_cli_test(NAME deriv-missing-columns-no-derive
+             ARGS deriv tests/data/robots/ur5_robot.urdf tests/data/id/ur5_robot.csv --order 1 --no-derive -o ${EOM_CLI_OUT}/deriv_missing.csv
+             RC 2 ABSENT ${EOM_CLI_OUT}/deriv_missing.csv
+             STDERR_REGEX "ur5_robot.csv:1: missing columns d3q.shoulder_pan_joint, d3q.shoulder_lift_joint")
+eom_cli_test(NAME deriv-too-few-rows
+             ARGS deriv robots/planar_2r.urdf tests/data/rows/planar_2r_measured.csv --order 2 -o ${EOM_CLI_OUT}/deriv_few.csv
+             RC 2 ABSENT ${EOM_CLI_OUT}/deriv_few.csv
+             STDERR_REGEX "deriving d3q needs at least 25 rows, the table has 5")
+eom_cli_test(NAME deriv-wrench-columns
+             ARGS deriv robots/block.urdf tests/data/id/block_push.csv
+             RC 2 STDERR_REGEX "column wrench.block.fx: eom deriv does not take external wrenches")
+
+# the planar 2R arm's closed form (Lagrangian by sympy: scripts/make_planar_2r_deriv_tables.py):
+# tau and four derivatives along a sinusoidal path, and M, the Christoffel C, g and dM/dt
+eom_cli_test(NAME deriv-planar-2r-closed-form
+             ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 4 --no-derive
+             STDOUT tests/data/deriv/planar_2r.dtau.csv COMPARE numeric ATOL 1e-10 RTOL 1e-10)
+eom_cli_test(NAME deriv-planar-2r-matrices
+             ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 1 --matrices --no-derive
+             STDOUT tests/data/deriv/planar_2r.matrices.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12)
+
+# --verify: a consistent trajectory (exact derivative columns at 1 kHz) passes and writes its
+# output; independent random samples (q, v, a of unrelated rows) fail: exit 1, no output file
+eom_cli_test(NAME deriv-verify-consistent
+             ARGS deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 --no-derive --verify -o ${EOM_CLI_OUT}/deriv_verified.csv
+             STDERR_REGEX "verify: trajectories/iiwa14_wave.csv: M symmetric positive definite on all 3001 rows.*d2tau - finite differences of d1tau: worst [0-9.e-]+ relative")
+eom_cli_test(NAME deriv-verify-inconsistent
+             ARGS deriv tests/data/robots/ur5_robot.urdf tests/data/deriv/ur5_robot.csv --order 1 --no-derive --verify -o ${EOM_CLI_OUT}/deriv_unverified.csv
+             RC 1 ABSENT ${EOM_CLI_OUT}/deriv_unverified.csv
+             STDERR_REGEX "d1tau - finite differences of tau: worst [0-9.e+-]+ relative .*, over the tolerance")
+
+# Mueller & Kumar's iiwa example: the Gaz et al. trajectory (scripts/make_gaz_trajectory.py), g =
+# 9.80665: d1tau and d2tau against three-point differences of tau and d1tau along it at 0.5 ms
+eom_cli_test(NAME deriv-iiwa-gaz-verify
+             ARGS deriv robots/iiwa14.urdf trajectories/iiwa_gaz.csv --gravity 0,0,-9.80665 --order 2 --no-derive --verify --tolerance 1e-5 -o ${EOM_CLI_OUT}/deriv_gaz.csv
+             STDERR_REGEX "d1tau - finite differences of tau: worst [0-9.e-]+ relative.*d2tau - finite differences of d1tau: worst [0-9.e-]+ relative")
+eom_cli_test(NAME deriv-planar-2r-christoffel
+             ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 0 --christoffel --no-derive
+             STDOUT tests/data/deriv/planar_2r.christoffel.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12)

@@ -1,0 +1,170 @@
+// Time derivatives of inverse dynamics (rnea_time_derivatives) on every test model, fixed and
+// floating base: order 0 is rnea, and each order K = 1..6 is the central difference of order
+// K - 1 along a polynomial trajectory whose derivatives are exact. The Coriolis matrix: C v =
+// c(q, v), dM/dt = C + C^T (so dM/dt - 2C is skew-symmetric) by finite differences of M, and
+// the Christoffel symbols of M on models of 1-DoF joints.
+
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <eom/configuration.hpp>
+#include <eom/data.hpp>
+#include <eom/dynamics.hpp>
+#include <eom/time_derivatives.hpp>
+
+#include "matchers.hpp"
+#include "models.hpp"
+#include "tolerances.hpp"
+
+using namespace eom;
+using namespace eom::test;
+
+namespace {
+
+constexpr int kDegree = 9;  // of the trajectory's tangent polynomial
+
+// q(t) = q0 (+) delta(t), delta a polynomial in t. A joint of several coordinates (floating,
+// planar) moves along one direction xi of its tangent space, delta_j(t) = phi(t) xi: then
+// q0 exp(phi(t) xi) has body twist phi'(t) xi exactly, and its derivatives are delta's.
+struct PolynomialTrajectory {
+  Eigen::VectorXd q0;
+  Eigen::MatrixXd coefficients;  // (nv x kDegree + 1): delta(t) = sum_m coefficients.col(m) t^m
+
+  PolynomialTrajectory(const Model& model, Rng& rng)
+      : q0(random_configuration(model, rng)), coefficients(model.nv, kDegree + 1) {
+    coefficients.col(0).setZero();
+    for (int i = 1; i < model.njoints; ++i) {
+      const Joint& joint = model.joints[i];
+      const Eigen::VectorXd xi = random_tangent(model, rng).head(joint.nv);
+      for (int m = 1; m <= kDegree; ++m) {
+        // factorial-scaled so that every derivative stays of order one
+        double scale = rng.uniform(-1, 1);
+        for (int f = 2; f <= m; ++f) scale /= f;
+        for (int r = 0; r < joint.nv; ++r) {
+          coefficients(joint.idx_v + r, m) =
+              joint.nv == 1 ? rng.uniform(-1, 1) / std::tgamma(m + 1) : scale * xi[r];
+        }
+      }
+    }
+  }
+  // the k-th derivative of delta at t
+  Eigen::VectorXd delta(int k, double t) const {
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(coefficients.rows());
+    for (int m = k; m <= kDegree; ++m) {
+      double factor = std::pow(t, m - k);
+      for (int f = m - k + 1; f <= m; ++f) factor *= f;
+      out += factor * coefficients.col(m);
+    }
+    return out;
+  }
+  Eigen::VectorXd q(const Model& model, double t) const {
+    return integrate(model, q0, delta(0, t));
+  }
+  // columns v, a, d3q, ... up to the order-th derivative
+  Eigen::MatrixXd dq(double t, int order) const {
+    Eigen::MatrixXd out(coefficients.rows(), order);
+    for (int k = 1; k <= order; ++k) out.col(k - 1) = delta(k, t);
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("order 0 of rnea_time_derivatives is rnea", "[property][time_derivatives]") {
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  Data data(model);
+  TimeDerivativeData series(model, 0);
+  Rng rng(robot.seed);
+  Eigen::MatrixXd tau(model.nv, 1);
+  for (int trial = 0; trial < 3; ++trial) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    Eigen::MatrixXd dq(model.nv, 2);
+    dq << random_tangent(model, rng), random_tangent(model, rng);
+    rnea_time_derivatives(model, series, q, dq, 0, tau);
+    const Eigen::VectorXd expected = rnea(model, data, q, dq.col(0), dq.col(1));
+    const Eigen::VectorXd actual = tau.col(0);
+    CHECK_THAT(actual, AllClose(expected, kTolRoundoff * (1 + expected.norm()), 1e-12));
+  }
+}
+
+TEST_CASE("each order of rnea_time_derivatives is the central difference of the order below",
+          "[property][time_derivatives]") {
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  constexpr int kTop = 6;
+  TimeDerivativeData series(model, kTop);
+  Rng rng(robot.seed);
+  const PolynomialTrajectory path(model, rng);
+  // tau and its derivatives up to order kTop - 1 at t
+  auto orders = [&](double t) {
+    Eigen::MatrixXd tau(model.nv, kTop);
+    rnea_time_derivatives(model, series, path.q(model, t), path.dq(t, kTop + 1), kTop - 1, tau);
+    return tau;
+  };
+  Eigen::MatrixXd exact(model.nv, kTop + 1);
+  rnea_time_derivatives(model, series, path.q(model, 0), path.dq(0, kTop + 2), kTop, exact);
+  // fourth-order central differences: truncation h^4 ~ 1e-12, round-off eps / h ~ 1e-13, of the
+  // size of the derivative
+  const double h = 1e-3;
+  const Eigen::MatrixXd difference =
+      (8 * (orders(h) - orders(-h)) - (orders(2 * h) - orders(-2 * h))) / (12 * h);
+  for (int k = 1; k <= kTop; ++k) {
+    INFO("order " << k);
+    const Eigen::VectorXd actual = exact.col(k), expected = difference.col(k - 1);
+    CHECK_THAT(actual,
+               AllClose(expected, 1e-8 * tol_scale() * (1 + expected.cwiseAbs().maxCoeff()), 0));
+  }
+}
+
+TEST_CASE("the Coriolis matrix: C v = c(q, v), dM/dt = C + C^T, and Christoffel symbols",
+          "[property][coriolis]") {
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  Data data(model);
+  TimeDerivativeData series(model, 0);
+  Rng rng(robot.seed);
+  const int nv = model.nv;
+  const Eigen::VectorXd q = random_configuration(model, rng), v = random_tangent(model, rng);
+  const Eigen::MatrixXd C = coriolis_matrix(model, series, q, v);
+  const Eigen::VectorXd g = gravity_torque(model, data, q);
+  const Eigen::VectorXd c = nonlinear_effects(model, data, q, v) - g;
+  const Eigen::VectorXd Cv = C * v;
+  CHECK_THAT(Cv, AllClose(c, kTolRoundoff * (1 + c.norm()) * 100, 1e-10));
+
+  // fourth-order central differences of M on the manifold: along v, and along each coordinate
+  const double h = 1e-3;
+  auto M_at = [&](const Eigen::VectorXd& dx) -> Eigen::MatrixXd {
+    return crba(model, data, integrate(model, q, dx));
+  };
+  auto derivative = [&](const Eigen::VectorXd& dx) -> Eigen::MatrixXd {
+    return (8 * (M_at(h * dx) - M_at(-h * dx)) - (M_at(2 * h * dx) - M_at(-2 * h * dx))) / (12 * h);
+  };
+  const Eigen::MatrixXd Mdot = derivative(v);
+  const double tol = 1e-8 * tol_scale() * (1 + Mdot.cwiseAbs().maxCoeff());
+  const Eigen::MatrixXd CCt = C + C.transpose();
+  CHECK_THAT(CCt, AllClose(Mdot, tol, 0));
+  const Eigen::MatrixXd skew = Mdot - 2 * C, sum = skew + skew.transpose();
+  CHECK_THAT(sum, AllClose(Eigen::MatrixXd::Zero(nv, nv), tol, 0));
+
+  // Christoffel symbols of the first kind, Gamma_ijk = (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2,
+  // hold where velocities are coordinate rates: models of 1-DoF joints only
+  bool one_dof = true;
+  for (int i = 1; i < model.njoints; ++i) one_dof = one_dof && model.joints[i].nv == 1;
+  if (!one_dof) return;
+  std::vector<Eigen::MatrixXd> dM(nv);
+  for (int k = 0; k < nv; ++k) dM[k] = derivative(Eigen::VectorXd::Unit(nv, k));
+  Eigen::MatrixXd christoffel_C = Eigen::MatrixXd::Zero(nv, nv);
+  for (int i = 0; i < nv; ++i) {
+    for (int j = 0; j < nv; ++j) {
+      for (int k = 0; k < nv; ++k) {
+        christoffel_C(i, j) += 0.5 * (dM[k](i, j) + dM[j](i, k) - dM[i](j, k)) * v[k];
+      }
+    }
+  }
+  CHECK_THAT(C, AllClose(christoffel_C, tol, 0));
+}

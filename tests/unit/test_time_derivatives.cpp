@@ -1,0 +1,53 @@
+// rnea_time_derivatives: argument checks and no allocation (the malloc counter of
+// test_no_allocation.cpp).
+
+#include <catch2/catch.hpp>
+
+#include <eom/configuration.hpp>
+#include <eom/errors.hpp>
+#include <eom/time_derivatives.hpp>
+#include <eom/urdf.hpp>
+
+#include "allocations.hpp"
+#include "paths.hpp"
+
+using namespace eom;
+
+TEST_CASE("rnea_time_derivatives allocates nothing, fixed and floating base",
+          "[allocation][time_derivatives]") {
+  for (const bool floating : {false, true}) {
+    UrdfOptions options;
+    options.floating_base = floating;
+    const Model model = load_urdf(test::kRobotsDir + "/solo12.urdf", options);
+    TimeDerivativeData series(model, 6);
+    Rng rng(3);
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    Eigen::MatrixXd dq(model.nv, 8);
+    for (int k = 0; k < 8; ++k) dq.col(k) = random_tangent(model, rng);
+    Eigen::MatrixXd tau(model.nv, 7);
+    const long n = test::allocations_during([&] {
+      for (int order = 0; order <= 6; ++order) {
+        rnea_time_derivatives(model, series, q, dq, order, tau);
+      }
+    });
+    CHECK(n == 0);
+  }
+}
+
+TEST_CASE("rnea_time_derivatives refuses wrong sizes and orders", "[time_derivatives]") {
+  const Model model = load_urdf(test::kRobotsDir + "/ur5.urdf");
+  TimeDerivativeData series(model, 2);
+  const Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  Eigen::MatrixXd dq = Eigen::MatrixXd::Zero(model.nv, 4), tau(model.nv, 3);
+  CHECK_NOTHROW(rnea_time_derivatives(model, series, q, dq, 2, tau));
+  CHECK_THROWS_AS(rnea_time_derivatives(model, series, q, dq, 3, tau), InputError);
+  CHECK_THROWS_AS(rnea_time_derivatives(model, series, q, dq, -1, tau), InputError);
+  Eigen::MatrixXd few(model.nv, 3);
+  CHECK_THROWS_WITH(rnea_time_derivatives(model, series, q, few, 2, tau),
+                    Catch::Contains("needs 4 derivative columns"));
+  Eigen::MatrixXd narrow(model.nv, 2);
+  CHECK_THROWS_AS(rnea_time_derivatives(model, series, q, dq, 2, narrow), InputError);
+  CHECK_THROWS_AS(rnea_time_derivatives(model, series, Eigen::VectorXd::Zero(3), dq, 2, tau),
+                  InputError);
+  CHECK_THROWS_AS(TimeDerivativeData(model, -1), InputError);
+}

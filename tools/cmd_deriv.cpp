@@ -1,0 +1,318 @@
+// eom deriv: time derivatives of inverse dynamics to any order along trajectory tables, and the
+// partial derivatives of inverse dynamics, for every row.
+
+#include <algorithm>
+#include <array>
+#include <sstream>
+#include <string>
+
+#include <Eigen/Cholesky>
+
+#include <eom/data.hpp>
+#include <eom/dynamics.hpp>
+#include <eom/errors.hpp>
+#include <eom/finite_difference.hpp>
+#include <eom/partial_derivatives.hpp>
+#include <eom/time_derivatives.hpp>
+
+#include "cli.hpp"
+#include "row_engine.hpp"
+
+namespace eom::cli {
+namespace {
+
+// the row engine fits polynomials of degree K + 4 (its order K + 2, plus two) when it derives
+// missing columns, at most 15, which caps K at 11; beyond 10 round-off swamps sampled data anyway
+constexpr int kMaxOrder = 10;
+
+struct DerivOptions {
+  RowOptions rows;
+  int order = 1;             // K: tau and its first K time derivatives
+  bool partials = false;     // dtau_dq and dtau_dv
+  bool matrices = false;     // M, C, g (and d1M with --order >= 1)
+  bool christoffel = false;  // Gamma_ijk, n^3 columns
+  bool verify = false;       // check the structure and the derivatives along the table
+  double tolerance = 1e-3;   // of --verify, relative
+};
+
+// --verify: per row M symmetric positive definite and tau = M a + C v + g; at each row between
+// two others, every derivative (d1tau ... dKtau and dM/dt = C + C^T) against the three-point
+// derivative of the order below over t (exact for quadratics, non-uniform t). Residuals are
+// relative to the largest value of each quantity over the table.
+class Verifier {
+ public:
+  Verifier(const Model& model, int order)
+      : order_(order),
+        llt_(model.nv),
+        C_(model.nv, model.nv),
+        residual_(order + 2, 0.0),
+        scale_(order + 2, 0.0),
+        line_(order + 2, 0) {
+    for (auto& r : rows_) {
+      r = {0, 0, Eigen::MatrixXd(model.nv, order + 1), Eigen::MatrixXd(model.nv, model.nv),
+           Eigen::MatrixXd(model.nv, model.nv)};
+    }
+  }
+
+  // quantity 0: tau = M a + C v + g; 1..K: dktau; K + 1: dM/dt
+  void observe(const Model& model, Data& data, TimeDerivativeData& series, const Sample& s,
+               const Eigen::MatrixXd& tau) {
+    Row& row = rows_[count_ % 3];
+    row.t = s.t;
+    row.line = s.line;
+    row.tau = tau;
+    row.M = crba(model, data, s.q);
+    llt_.compute(row.M);
+    if (llt_.info() != Eigen::Success && not_spd_ == 0) not_spd_line_ = s.line;
+    not_spd_ += llt_.info() != Eigen::Success;
+    const Eigen::MatrixXd& C = coriolis_matrix(model, series, s.q, s.dq.col(0));
+    row.Mdot = C + C.transpose();
+    // tau - (M a + C v + g), into C_'s first column as workspace
+    auto residual = C_.col(0);
+    residual.noalias() = row.M * s.dq.col(1);
+    residual.noalias() += C * s.dq.col(0);
+    residual += gravity_torque(model, data, s.q);
+    residual -= tau.col(0);
+    record(0, residual.cwiseAbs().maxCoeff(), tau.col(0).cwiseAbs().maxCoeff(), s.line);
+    if (++count_ < 3) return;
+    // central row: the derivative of each order against the three-point one of the order below
+    const Row& a = rows_[(count_ - 3) % 3];
+    const Row& b = rows_[(count_ - 2) % 3];
+    const Row& c = rows_[(count_ - 1) % 3];
+    const auto w = three_point_weights({a.t, b.t, c.t}, 1).d1;
+    for (int k = 1; k <= order_; ++k) {
+      const double worst = (w[0] * a.tau.col(k - 1) + w[1] * b.tau.col(k - 1) +
+                            w[2] * c.tau.col(k - 1) - b.tau.col(k))
+                               .cwiseAbs()
+                               .maxCoeff();
+      record(k, worst, b.tau.col(k).cwiseAbs().maxCoeff(), b.line);
+    }
+    C_ = w[0] * a.M + w[1] * b.M + w[2] * c.M - b.Mdot;
+    record(order_ + 1, C_.cwiseAbs().maxCoeff(), b.Mdot.cwiseAbs().maxCoeff(), b.line);
+  }
+
+  // the report on stderr; false when a check fails
+  bool report(const std::string& file, const Notes& notes, double tolerance) const {
+    bool ok = not_spd_ == 0;
+    std::ostringstream out;
+    out << "eom deriv: verify: " << file << ": ";
+    if (not_spd_ == 0) {
+      out << "M symmetric positive definite on all " << count_ << " rows\n";
+    } else {
+      out << "M not positive definite on " << not_spd_ << " rows, first at line " << not_spd_line_
+          << "\n";
+    }
+    for (int k = 0; k <= order_ + 1; ++k) {
+      const std::string what =
+          k == 0        ? "tau - (M a + C v + g)"
+          : k <= order_ ? "d" + std::to_string(k) + "tau - finite differences of " +
+                              (k == 1 ? std::string("tau") : "d" + std::to_string(k - 1) + "tau")
+                        : "C + C^T - finite differences of M (dM/dt)";
+      if (k > 0 && count_ < 3) {
+        out << "  " << what << ": not checked (fewer than 3 rows)\n";
+        continue;
+      }
+      const double relative = residual_[k] / std::max(scale_[k], 1e-300);
+      const bool pass = residual_[k] == 0 || relative <= tolerance;
+      ok = ok && pass;
+      out << "  " << what << ": worst " << relative << " relative (" << residual_[k]
+          << " absolute, line " << line_[k] << ")" << (pass ? "" : ", over the tolerance") << "\n";
+    }
+    notes.out << out.str();
+    return ok;
+  }
+
+ private:
+  struct Row {
+    double t;
+    int line;
+    Eigen::MatrixXd tau, M, Mdot;
+  };
+  void record(int k, double residual, double scale, int line) {
+    scale_[k] = std::max(scale_[k], scale);
+    if (residual > residual_[k]) {
+      residual_[k] = residual;
+      line_[k] = line;
+    }
+  }
+
+  int order_;
+  std::array<Row, 3> rows_;  // the last three rows, by count modulo 3
+  long count_ = 0, not_spd_ = 0;
+  int not_spd_line_ = 0;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  Eigen::MatrixXd C_;  // workspace
+  std::vector<double> residual_, scale_;
+  std::vector<int> line_;
+};
+
+// "<matrix>.<row>.<col>" for every pair of velocity coordinates, row by row
+void add_matrix_columns(const Model& model, const std::string& matrix,
+                        std::vector<std::string>& columns) {
+  for (const auto& row : model.v_names) {
+    for (const auto& col : model.v_names) columns.push_back(matrix + "." + row + "." + col);
+  }
+}
+
+class DerivTask final : public RowTask {
+ public:
+  DerivTask(const Model& model, const DerivOptions& opt, const std::string& file)
+      : model_(model),
+        opt_(opt),
+        file_(file),
+        series_(model, opt.order),
+        data_(model),
+        tau_(model.nv, opt.order + 1),
+        unit_(Eigen::VectorXd::Zero(model.nv)),
+        verifier_(model, opt.order) {
+    for (int k = 0; k <= opt.order; ++k) {
+      const std::string prefix = k == 0 ? "tau" : "d" + std::to_string(k) + "tau";
+      for (auto& n : coordinate_columns(model, prefix, Space::tau)) columns.push_back(std::move(n));
+    }
+    if (opt.partials) {
+      add_matrix_columns(model, "dtau_dq", columns);
+      add_matrix_columns(model, "dtau_dv", columns);
+    }
+    if (opt.matrices) {
+      add_matrix_columns(model, "M", columns);
+      add_matrix_columns(model, "C", columns);
+      for (auto& n : coordinate_columns(model, "g", Space::tau)) columns.push_back(std::move(n));
+      if (opt.order >= 1) add_matrix_columns(model, "d1M", columns);
+    }
+    if (opt.christoffel) {
+      for (const auto& i : model.v_names) add_matrix_columns(model, "Gamma." + i, columns);
+    }
+  }
+
+  void compute(const Sample& s, double* out) override {
+    const int nv = model_.nv;
+    rnea_time_derivatives(model_, series_, s.q, s.dq, opt_.order, tau_);
+    for (int k = 0; k <= opt_.order; ++k) {
+      for (int i = 0; i < nv; ++i) *out++ = tau_(i, k);
+    }
+    if (opt_.partials) {
+      rnea_derivatives(model_, data_, s.q, s.dq.col(0), s.dq.col(1));
+      out = put_rows(data_.dtau_dq, out);
+      out = put_rows(data_.dtau_dv, out);
+    }
+    if (opt_.matrices) {
+      out = put_rows(crba(model_, data_, s.q), out);
+      const Eigen::MatrixXd& C = coriolis_matrix(model_, series_, s.q, s.dq.col(0));
+      out = put_rows(C, out);
+      const Eigen::VectorXd& g = gravity_torque(model_, data_, s.q);
+      for (int i = 0; i < nv; ++i) *out++ = g[i];
+      // dM/dt = C + C^T exactly (the Christoffel arrangement)
+      if (opt_.order >= 1) {
+        for (int r = 0; r < nv; ++r) {
+          for (int c = 0; c < nv; ++c) *out++ = C(r, c) + C(c, r);
+        }
+      }
+    }
+    if (opt_.christoffel) {
+      // C is linear in v: Gamma_ijk = C(q, e_k)_ij
+      for (int k = 0; k < nv; ++k) {
+        unit_[k] = 1;
+        const Eigen::MatrixXd& Ck = coriolis_matrix(model_, series_, s.q, unit_);
+        unit_[k] = 0;
+        for (int i = 0; i < nv; ++i) {
+          for (int j = 0; j < nv; ++j) out[(i * nv + j) * nv + k] = Ck(i, j);
+        }
+      }
+      out += nv * nv * nv;
+    }
+    if (opt_.verify) verifier_.observe(model_, data_, series_, s, tau_);
+  }
+
+  int finish(const Notes& notes) override {
+    if (!opt_.verify) return kExitOk;
+    return verifier_.report(file_, notes, opt_.tolerance) ? kExitOk : kExitFailure;
+  }
+
+ private:
+  static double* put_rows(const Eigen::MatrixXd& m, double* out) {
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+      for (Eigen::Index c = 0; c < m.cols(); ++c) *out++ = m(r, c);
+    }
+    return out;
+  }
+
+  const Model& model_;
+  const DerivOptions& opt_;
+  const std::string file_;
+  TimeDerivativeData series_;
+  Data data_;
+  Eigen::MatrixXd tau_;   // (nv x order + 1)
+  Eigen::VectorXd unit_;  // e_k, for the Christoffel symbols
+  Verifier verifier_;
+};
+
+// external wrenches and friction are not differentiated yet: refuse them rather than ignore them
+void refuse_wrenches(const Header& header, const std::string& file) {
+  const auto it = std::find_if(header.names.begin(), header.names.end(),
+                               [](const auto& n) { return n.compare(0, 7, "wrench.") == 0; });
+  if (it != header.names.end()) {
+    throw InputError(file, 1, 0,
+                     "column " + *it +
+                         ": eom deriv does not take external wrenches (eom id does); remove the "
+                         "wrench.* columns");
+  }
+}
+
+int run_deriv(const DerivOptions& opt, Streams& io) {
+  const Model model = load_robot(opt.rows);
+  RowCommand command;
+  command.name = "deriv";
+  command.order = opt.order + 2;  // tau^(K) needs q^(K + 2)
+  command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
+    refuse_wrenches(header, file);
+    return std::make_unique<DerivTask>(model, opt, file);
+  };
+  return run_rows(opt.rows, model, command, io);
+}
+
+}  // namespace
+
+void register_deriv(CLI::App& app, Dispatch& dispatch) {
+  auto opt = std::make_shared<DerivOptions>();
+  CLI::App* cmd = add_command(
+      app, "deriv",
+      "Time derivatives of inverse dynamics to any order, and its partial derivatives, for every\n"
+      "row. Reads t, q.<joint> and its derivatives v, a, d3q (or jerk), d4q (or snap), ... up to\n"
+      "d<K+2>q (missing ones derived from q and t); writes t, tau.<joint> and d1tau.<joint> ...\n"
+      "d<K>tau.<joint>. For a floating base, v is the body twist and a, d3q, ... are the time\n"
+      "derivatives of its components.",
+      {"eom deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 -o dtau.csv",
+       "eom deriv robots/ur5.urdf trajectories/ur5_wave.csv --order 0 --partials",
+       "eom deriv robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base"});
+  add_robot_options(*cmd, opt->rows.robot);
+  add_row_options(*cmd, opt->rows, true);
+  cmd->add_option("--order", opt->order,
+                  "K: write tau and its first K time derivatives d1tau ... dKtau (default 1, at "
+                  "most " +
+                      std::to_string(kMaxOrder) + ")")
+      ->check(CLI::Range(0, kMaxOrder));
+  cmd->add_flag("--partials", opt->partials,
+                "Also write dtau_dq.<row>.<col> and dtau_dv.<row>.<col> at (q, v, a) (Carpentier "
+                "& Mansard 2018; dtau/da is M). Rows and columns are velocity coordinates; for a "
+                "floating base or continuous joint dq is the tangent perturbation q exp(dq)");
+  cmd->add_flag("--matrices", opt->matrices,
+                "Also write M.<row>.<col>, the Coriolis matrix C.<row>.<col> (Christoffel "
+                "arrangement: dM/dt - 2C skew-symmetric; Echeandia & Wensing 2021) and "
+                "g.<coordinate>; with --order 1 or more also d1M.<row>.<col> = C + C^T");
+  cmd->add_flag("--christoffel", opt->christoffel,
+                "Also write the Christoffel symbols of the first kind Gamma.<i>.<j>.<k> "
+                "(C_ij = sum_k Gamma_ijk v_k): nv^3 columns, 5832 for nv = 18");
+  cmd->add_flag("--verify", opt->verify,
+                "Check every row: M symmetric positive definite, tau = M a + C v + g, and each "
+                "derivative (d1tau ... dKtau, dM/dt = C + C^T) against the three-point derivative "
+                "of the order below over the neighbouring rows; report the worst residuals on "
+                "stderr, relative to each quantity's largest value in the table. Exit 1, writing "
+                "no output file, when one exceeds --tolerance");
+  cmd->add_option("--tolerance", opt->tolerance,
+                  "Relative tolerance of --verify (default 1e-3: three-point differences of a "
+                  "trajectory sampled at 1 kHz are far more accurate)")
+      ->check(CLI::PositiveNumber);
+  dispatch.on(cmd, [opt](Streams& io) { return run_deriv(*opt, io); });
+}
+
+}  // namespace eom::cli
