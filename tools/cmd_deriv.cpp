@@ -8,6 +8,7 @@
 
 #include <Eigen/Cholesky>
 
+#include <eom/closed_form.hpp>
 #include <eom/data.hpp>
 #include <eom/dynamics.hpp>
 #include <eom/errors.hpp>
@@ -27,12 +28,13 @@ constexpr int kMaxOrder = 10;
 
 struct DerivOptions {
   RowOptions rows;
-  int order = 1;             // K: tau and its first K time derivatives
-  bool partials = false;     // dtau_dq and dtau_dv
-  bool matrices = false;     // M, C, g (and d1M with --order >= 1)
-  bool christoffel = false;  // Gamma_ijk, n^3 columns
-  bool verify = false;       // check the structure and the derivatives along the table
-  double tolerance = 1e-3;   // of --verify, relative
+  int order = 1;                     // K: tau and its first K time derivatives
+  bool partials = false;             // dtau_dq and dtau_dv
+  bool matrices = false;             // M, C, g (and d1M with --order >= 1)
+  bool christoffel = false;          // Gamma_ijk, n^3 columns
+  bool verify = false;               // check the structure and the derivatives along the table
+  double tolerance = 1e-3;           // of --verify, relative
+  std::string method = "recursive";  // or closed-form (Mueller & Kumar; serial chains, K <= 2)
 };
 
 // --verify: per row M symmetric positive definite and tau = M a + C v + g; at each row between
@@ -147,12 +149,6 @@ class Verifier {
 };
 
 // "<matrix>.<row>.<col>" for every pair of velocity coordinates, row by row
-void add_matrix_columns(const Model& model, const std::string& matrix,
-                        std::vector<std::string>& columns) {
-  for (const auto& row : model.v_names) {
-    for (const auto& col : model.v_names) columns.push_back(matrix + "." + row + "." + col);
-  }
-}
 
 class DerivTask final : public RowTask {
  public:
@@ -161,6 +157,8 @@ class DerivTask final : public RowTask {
         opt_(opt),
         file_(file),
         series_(model, opt.order),
+        closed_form_(opt.method == "closed-form" ? std::make_unique<ClosedFormData>(model)
+                                                 : nullptr),
         data_(model),
         tau_(model.nv, opt.order + 1),
         unit_(Eigen::VectorXd::Zero(model.nv)),
@@ -170,35 +168,65 @@ class DerivTask final : public RowTask {
       for (auto& n : coordinate_columns(model, prefix, Space::tau)) columns.push_back(std::move(n));
     }
     if (opt.partials) {
-      add_matrix_columns(model, "dtau_dq", columns);
-      add_matrix_columns(model, "dtau_dv", columns);
+      append(columns, matrix_columns(model, "dtau_dq"));
+      append(columns, matrix_columns(model, "dtau_dv"));
     }
     if (opt.matrices) {
-      add_matrix_columns(model, "M", columns);
-      add_matrix_columns(model, "C", columns);
+      append(columns, matrix_columns(model, "M"));
+      append(columns, matrix_columns(model, "C"));
       for (auto& n : coordinate_columns(model, "g", Space::tau)) columns.push_back(std::move(n));
-      if (opt.order >= 1) add_matrix_columns(model, "d1M", columns);
+      if (opt.order >= 1) append(columns, matrix_columns(model, "d1M"));
+      // the closed form has the derivatives of C and the second of M as well
+      if (closed_form_ && opt.order >= 1) append(columns, matrix_columns(model, "d1C"));
+      if (closed_form_ && opt.order >= 2) {
+        append(columns, matrix_columns(model, "d2M"));
+        append(columns, matrix_columns(model, "d2C"));
+      }
     }
     if (opt.christoffel) {
-      for (const auto& i : model.v_names) add_matrix_columns(model, "Gamma." + i, columns);
+      for (const auto& i : model.v_names) append(columns, matrix_columns(model, "Gamma." + i));
     }
   }
 
   void compute(const Sample& s, double* out) override {
     const int nv = model_.nv;
-    rnea_time_derivatives(model_, series_, s.q, s.dq, opt_.order, tau_);
+    if (closed_form_) {
+      ClosedFormData& cf = *closed_form_;
+      const int K = opt_.order;
+      const ConstVec d3q = K >= 1 ? ConstVec(s.dq.col(2)) : ConstVec(none_);
+      const ConstVec d4q = K >= 2 ? ConstVec(s.dq.col(3)) : ConstVec(none_);
+      closed_form_dynamics(model_, cf, s.q, s.dq.col(0), s.dq.col(1), d3q, d4q, K);
+      tau_.col(0) = cf.tau;
+      if (K >= 1) tau_.col(1) = cf.dtau;
+      if (K >= 2) tau_.col(2) = cf.d2tau;
+    } else {
+      rnea_time_derivatives(model_, series_, s.q, s.dq, opt_.order, tau_);
+    }
     for (int k = 0; k <= opt_.order; ++k) {
       for (int i = 0; i < nv; ++i) *out++ = tau_(i, k);
     }
     if (opt_.partials) {
       rnea_derivatives(model_, data_, s.q, s.dq.col(0), s.dq.col(1));
-      out = put_rows(data_.dtau_dq, out);
-      out = put_rows(data_.dtau_dv, out);
+      out = write_row_major(data_.dtau_dq, out);
+      out = write_row_major(data_.dtau_dv, out);
     }
-    if (opt_.matrices) {
-      out = put_rows(crba(model_, data_, s.q), out);
+    if (opt_.matrices && closed_form_) {
+      const ClosedFormData& cf = *closed_form_;
+      out = write_row_major(cf.M, out);
+      out = write_row_major(cf.C, out);
+      for (int i = 0; i < nv; ++i) *out++ = cf.Q_grav[i];
+      if (opt_.order >= 1) {
+        out = write_row_major(cf.dM, out);
+        out = write_row_major(cf.dC, out);
+      }
+      if (opt_.order >= 2) {
+        out = write_row_major(cf.d2M, out);
+        out = write_row_major(cf.d2C, out);
+      }
+    } else if (opt_.matrices) {
+      out = write_row_major(crba(model_, data_, s.q), out);
       const Eigen::MatrixXd& C = coriolis_matrix(model_, series_, s.q, s.dq.col(0));
-      out = put_rows(C, out);
+      out = write_row_major(C, out);
       const Eigen::VectorXd& g = gravity_torque(model_, data_, s.q);
       for (int i = 0; i < nv; ++i) *out++ = g[i];
       // dM/dt = C + C^T exactly (the Christoffel arrangement)
@@ -229,17 +257,12 @@ class DerivTask final : public RowTask {
   }
 
  private:
-  static double* put_rows(const Eigen::MatrixXd& m, double* out) {
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-      for (Eigen::Index c = 0; c < m.cols(); ++c) *out++ = m(r, c);
-    }
-    return out;
-  }
-
   const Model& model_;
   const DerivOptions& opt_;
   const std::string file_;
   TimeDerivativeData series_;
+  std::unique_ptr<ClosedFormData> closed_form_;  // with --method closed-form
+  const Eigen::VectorXd none_;                   // d3q, d4q when the order does not read them
   Data data_;
   Eigen::MatrixXd tau_;   // (nv x order + 1)
   Eigen::VectorXd unit_;  // e_k, for the Christoffel symbols
@@ -259,7 +282,16 @@ void refuse_wrenches(const Header& header, const std::string& file) {
 }
 
 int run_deriv(const DerivOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.rows);
+  const Model model = load_robot(opt.rows, io, "deriv");
+  if (opt.method == "closed-form") {
+    require_serial_chain(model);
+    if (opt.order > 2) {
+      throw InputError(
+          "--method closed-form gives tau and its first two time derivatives "
+          "(Mueller & Kumar); --order " +
+          std::to_string(opt.order) + " needs the recursive method");
+    }
+  }
   RowCommand command;
   command.name = "deriv";
   command.order = opt.order + 2;  // tau^(K) needs q^(K + 2)
@@ -308,6 +340,15 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
                 "of the order below over the neighbouring rows; report the worst residuals on "
                 "stderr, relative to each quantity's largest value in the table. Exit 1, writing "
                 "no output file, when one exceeds --tolerance");
+  cmd->add_option("--method", opt->method,
+                  "recursive: Taylor series through the Newton-Euler recursion, O(n) per order, "
+                  "any tree, fixed or floating; closed-form: Mueller & Kumar's closed form "
+                  "(J = A X, M = J^T M_b J, C, gravity and their first two derivatives), serial "
+                  "chains on a fixed base, --order at most 2, an independent check; with "
+                  "--matrices it also writes d1C (and d2M, d2C with --order 2), and its C is "
+                  "the paper's arrangement (dM/dt - 2C skew-symmetric)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"recursive", "closed-form"}));
   cmd->add_option("--tolerance", opt->tolerance,
                   "Relative tolerance of --verify (default 1e-3: three-point differences of a "
                   "trajectory sampled at 1 kHz are far more accurate)")

@@ -23,14 +23,6 @@ struct FdOptions {
   bool minv = false;      // dqdd/dtau = M^-1
 };
 
-// an nv x nv matrix, row-major, as matrix_columns names it
-double* write_matrix(const Eigen::MatrixXd& m, double* out) {
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    for (Eigen::Index c = 0; c < m.cols(); ++c) *out++ = m(r, c);
-  }
-  return out;
-}
-
 class FdTask final : public RowTask {
  public:
   FdTask(const Model& model, const Friction& friction, const FdOptions& opt, const Header& in,
@@ -51,13 +43,10 @@ class FdTask final : public RowTask {
     }
     for (auto& n : coordinate_columns(model, "a", Space::v)) columns.push_back(std::move(n));
     if (opt.partials) {
-      for (const char* prefix : {"dqdd_dq", "dqdd_dv"}) {
-        for (auto& n : matrix_columns(model, prefix)) columns.push_back(std::move(n));
-      }
+      append(columns, matrix_columns(model, "dqdd_dq"));
+      append(columns, matrix_columns(model, "dqdd_dv"));
     }
-    if (opt.minv) {
-      for (auto& n : matrix_columns(model, "Minv")) columns.push_back(std::move(n));
-    }
+    if (opt.minv) append(columns, matrix_columns(model, "Minv"));
     inputs = tau_columns_;
     inputs.insert(inputs.end(), wrenches_.columns().begin(), wrenches_.columns().end());
   }
@@ -86,10 +75,10 @@ class FdTask final : public RowTask {
     for (int i = 0; i < model_.nv; ++i) *out++ = v[i];
     for (int i = 0; i < model_.nv; ++i) *out++ = a[i];
     if (opt_.partials) {
-      out = write_matrix(data_.dqdd_dq, out);
-      out = write_matrix(data_.dqdd_dv, out);
+      out = write_row_major(data_.dqdd_dq, out);
+      out = write_row_major(data_.dqdd_dv, out);
     }
-    if (opt_.minv) write_matrix(data_.Minv, out);
+    if (opt_.minv) write_row_major(data_.Minv, out);
   }
 
  private:

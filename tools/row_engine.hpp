@@ -108,6 +108,19 @@ Model load_robot(const RowOptions& opt, Streams& io, const std::string& command)
 /// table is reported and the others are still processed.
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io);
 
+/// columns += names: building a task's output columns.
+inline void append(std::vector<std::string>& columns, const std::vector<std::string>& names) {
+  columns.insert(columns.end(), names.begin(), names.end());
+}
+
+/// Writes a matrix row-major from out (the order of matrix_columns) and returns the end.
+inline double* write_row_major(const Eigen::MatrixXd& m, double* out) {
+  for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    for (Eigen::Index c = 0; c < m.cols(); ++c) *out++ = m(r, c);
+  }
+  return out;
+}
+
 /// The column prefix of the k-th time derivative of q: q, v, a, d3q, d4q, ...
 std::string derivative_prefix(int k);
 
