@@ -114,6 +114,7 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_convert(app, dispatch);
   register_id(app, dispatch);
   register_fd(app, dispatch);
+  register_jac(app, dispatch);
   std::string commands;
   for (const CLI::App* command : app.get_subcommands({})) {
     commands += (commands.empty() ? "" : ", ") + command->get_name();

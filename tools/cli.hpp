@@ -92,5 +92,6 @@ void register_fk(CLI::App& app, Dispatch& dispatch);
 void register_convert(CLI::App& app, Dispatch& dispatch);
 void register_id(CLI::App& app, Dispatch& dispatch);
 void register_fd(CLI::App& app, Dispatch& dispatch);
+void register_jac(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace eom::cli
