@@ -3,7 +3,7 @@
 aligned) into eom jac expectations: tests/data/jac/<name>.csv holds t and q per sample,
 <name>.expected.csv the reference J.<row>.<coordinate> (task rows) of the first Jacobian frame and what an
 independent SVD (numpy's LAPACK) says of it under eom jac's documented rank rule (relative 1e-6):
-sigma.1..sigma.m, rank, rank_margin, condition, manipulability, nullity. Independent of eom.
+sigma.1..sigma.m, rank, rank_margin, inverse_condition, manipulability, nullity. Independent of eom.
 For --dynamics, <name>.static.csv holds t, q and v = 0 and <name>.dynamics.csv the task-space
 dynamics from the reference M, g and Jacobian (Khatib; with v = 0 the bias mu vanishes):
 Lambda = (J M^-1 J^T)^-1, p = Lambda J M^-1 g, Jbar = M^-1 J^T Lambda.
@@ -30,15 +30,15 @@ RELATIVE = 1e-6
 
 
 def report(J):
-    """sigma, rank, rank_margin, condition, manipulability, nullity of a 6 x nv Jacobian."""
+    """sigma, rank, rank_margin, inverse_condition, manipulability, nullity of a 6 x nv Jacobian."""
     m, nv = J.shape
     sigma = np.linalg.svd(J, compute_uv=False)
     threshold = RELATIVE * sigma[0]
     rank = int(np.sum(sigma > threshold))
     margin = float(np.min(np.abs(sigma - threshold)) / (1 + RELATIVE))
-    condition = sigma[0] / sigma[-1] if sigma[-1] > 0 else float('inf')
+    inverse_condition = sigma[-1] / sigma[0]
     manipulability = float(np.prod(sigma)) if m <= nv else 0.0
-    return list(sigma) + [rank, margin, condition, manipulability, nv - rank]
+    return list(sigma) + [rank, margin, inverse_condition, manipulability, nv - rank]
 
 
 # robot: the task rows of the --dynamics expectation (square or wide, full rank)
@@ -55,7 +55,7 @@ def dynamics(name, task):
     write(f'tests/data/jac/{name}.static.csv', ['t'] + ['q.' + n for n in qn] + ['v.' + n for n in vn],
           [[k] + q_values(ref, s) + [0.0] * nv for k, s in enumerate(ref['samples'])])
     header = ['t'] + [f'sigma.{k}' for k in range(1, min(m, nv) + 1)]
-    header += ['rank', 'rank_margin', 'condition', 'manipulability', 'nullity']
+    header += ['rank', 'rank_margin', 'inverse_condition', 'manipulability', 'nullity']
     header += [f'Lambda.{a}.{b}' for a in task for b in task]
     header += [f'mu.{r}' for r in task] + [f'p.{r}' for r in task]
     header += [f'Jbar.{c}.{r}' for c in vn for r in task] + ['Lambda_rank']
@@ -81,7 +81,7 @@ def analytical_euler_zyx(name):
     frame = ref['jacobian_frames'][0]
     header = ['t'] + [f'JA.{r}.{c}' for r in ['x', 'y', 'z', 'ez', 'ey', 'ex'] for c in vn]
     header += [f'sigma.{k}' for k in range(1, min(6, ref['nv']) + 1)]
-    header += ['rank', 'rank_margin', 'condition', 'manipulability', 'nullity']
+    header += ['rank', 'rank_margin', 'inverse_condition', 'manipulability', 'nullity']
     rows = []
     for k, s in enumerate(ref['samples']):
         J = np.array(s['jacobian_world'][frame], dtype=float)
@@ -110,7 +110,7 @@ def main():
               [[k] + q_values(ref, s) for k, s in enumerate(ref['samples'])])
         header = ['t'] + [f'J.{r}.{c}' for r in TASKS[task] for c in vn]
         header += [f'sigma.{k}' for k in range(1, p + 1)]
-        header += ['rank', 'rank_margin', 'condition', 'manipulability', 'nullity']
+        header += ['rank', 'rank_margin', 'inverse_condition', 'manipulability', 'nullity']
         rows = []
         for k, s in enumerate(ref['samples']):
             J = np.array(s['jacobian_world'][frame], dtype=float)[rows_used, :]

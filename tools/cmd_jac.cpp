@@ -37,10 +37,10 @@ struct JacOptions {
   bool jdot = false;
   std::string analytical;  // empty: none
   std::string task = "full";
-  double tol = 0;      // relative tolerance of the rank rule; 0: not given
-  double abs_tol = 0;  // absolute tolerance; 0: not given
+  double tol = kNaN;      // relative tolerance of the rank rule; nan: not given
+  double abs_tol = kNaN;  // absolute tolerance; nan: not given
   bool nullspace = false;
-  double threshold = 0;  // scan threshold; 0: not given (rank-deficient rows)
+  double threshold = kNaN;  // scan threshold; nan: not given (rank-deficient rows)
   std::string measure = "sigma";
   std::string summary;  // JSON summary file
   bool fail_on_singular = false;
@@ -59,6 +59,7 @@ struct JacSettings {
   OrientationParametrization parametrization = OrientationParametrization::euler_zyx;
   TaskRows task;
   RankTolerance tolerance;
+  bool scan_threshold = false;  // --threshold given
   Measure measure = Measure::sigma;
   TaskInverse inverse = TaskInverse::truncated;
 };
@@ -132,12 +133,14 @@ JacSettings settle(const Model& model, const JacOptions& opt) {
   }
   s.task = parse_task(opt.task);
   // --tol alone: relative; --abs-tol alone: absolute; both: the larger threshold of the two
-  if (opt.tol != 0 || opt.abs_tol != 0) {
-    if (opt.tol != 0) check_positive("--tol", opt.tol);
-    if (opt.abs_tol != 0) check_positive("--abs-tol", opt.abs_tol);
-    s.tolerance = RankTolerance{opt.abs_tol, opt.tol};
+  const bool relative = !std::isnan(opt.tol), absolute = !std::isnan(opt.abs_tol);
+  if (relative) check_positive("--tol", opt.tol);
+  if (absolute) check_positive("--abs-tol", opt.abs_tol);
+  if (relative || absolute) {
+    s.tolerance = RankTolerance{absolute ? opt.abs_tol : 0, relative ? opt.tol : 0};
   }
-  if (opt.threshold != 0) check_positive("--threshold", opt.threshold);
+  s.scan_threshold = !std::isnan(opt.threshold);
+  if (s.scan_threshold) check_positive("--threshold", opt.threshold);
   s.measure = opt.measure == "manipulability" ? Measure::manipulability : Measure::sigma;
   s.inverse = opt.inverse == "damped" ? TaskInverse::damped : TaskInverse::truncated;
   if (opt.dynamics) {
@@ -155,6 +158,13 @@ std::string number_text(double x) {
   std::ostringstream text;
   text << x;
   return text.str();
+}
+
+// sigma_m / sigma_1 in [0, 1]: the reciprocal of the condition number, 0 at a singularity, where
+// the condition number is infinite and no table could hold it (0 as well when J = 0)
+double inverse_condition(const Eigen::VectorXd& sigma) {
+  const Eigen::Index m = sigma.size();
+  return m > 0 && sigma[0] > 0 ? sigma[m - 1] / sigma[0] : 0;
 }
 
 nlohmann::json direction_json(const DirectionDescription& d, const std::string& frame) {
@@ -239,7 +249,8 @@ class JacTask final : public RowTask {
       }
     }
     for (int k = 1; k <= p_; ++k) columns.push_back("sigma." + std::to_string(k));
-    for (const char* name : {"rank", "rank_margin", "condition", "manipulability", "nullity"}) {
+    for (const char* name :
+         {"rank", "rank_margin", "inverse_condition", "manipulability", "nullity"}) {
       columns.push_back(name);
     }
     if (opt.nullspace) {
@@ -272,13 +283,13 @@ class JacTask final : public RowTask {
     const int nv = model_.nv;
     const TaskRows& task = s_.task;
     // the analytical Jacobian first: it leaves data.J local-world-aligned
-    bool analytical_ok = true;
     if (s_.analytical) {
       try {
         analytical_jacobian(model_, data_, s.q, s_.frame, s_.parametrization, analytical_);
-      } catch (const NumericalError&) {
-        analytical_ok = false;  // at a singularity of the parametrisation
-        if (analytical_failures_++ == 0) analytical_first_t_ = s.t;
+      } catch (const NumericalError& e) {
+        throw InputError(file_, s.line, 0,
+                         "--analytical " + opt_.analytical + ": " + e.what() +
+                             " (the quaternion never is)");
       }
     }
     // dJ/dt needs v; frame_jacobian_time_variation fills data.J as well
@@ -303,7 +314,7 @@ class JacTask final : public RowTask {
     }
     if (s_.analytical) {
       for (int r = 0; r < analytical_.rows(); ++r) {
-        for (int c = 0; c < nv; ++c) *out++ = analytical_ok ? analytical_(r, c) : kNaN;
+        for (int c = 0; c < nv; ++c) *out++ = analytical_(r, c);
       }
     }
 
@@ -312,13 +323,13 @@ class JacTask final : public RowTask {
     for (int k = 0; k < p_; ++k) *out++ = sigma[k];
     *out++ = analysis_.rank();
     *out++ = analysis_.rank_margin();
-    *out++ = analysis_.condition();
+    *out++ = inverse_condition(sigma);
     *out++ = analysis_.manipulability();
     *out++ = analysis_.nullity();
     if (opt_.nullspace) {
       const auto basis = analysis_.null_space();
       for (int k = 0; k < nv; ++k) {
-        for (int c = 0; c < nv; ++c) *out++ = k < basis.cols() ? basis(c, k) : kNaN;
+        for (int c = 0; c < nv; ++c) *out++ = k < basis.cols() ? basis(c, k) : 0;
       }
     }
     scan(s);
@@ -344,11 +355,6 @@ class JacTask final : public RowTask {
   int finish(const Notes& notes) override {
     const bool failing = opt_.fail_on_singular && !intervals_.empty();
     print_intervals(notes, failing);
-    if (analytical_failures_ > 0) {
-      notes.warning(file_ + ": the " + opt_.analytical + " parametrisation is singular in " +
-                    std::to_string(analytical_failures_) + " rows (first at t=" +
-                    number_text(analytical_first_t_) + "): their JA columns are nan");
-    }
     if (dynamics_singular_ > 0) {
       notes.warning(file_ + ": J M^-1 J^T is singular in " + std::to_string(dynamics_singular_) +
                     " rows (first at t=" + number_text(dynamics_first_t_) + "): Lambda, mu, p and "
@@ -368,7 +374,7 @@ class JacTask final : public RowTask {
     return p_ > 0 ? analysis_.singular_values()[p_ - 1] : 0;
   }
   bool below() const {
-    return opt_.threshold > 0 ? measure() < opt_.threshold : analysis_.rank() < p_;
+    return s_.scan_threshold ? measure() < opt_.threshold : analysis_.rank() < p_;
   }
 
   // Extends or closes the current interval. No allocation but when a new interval opens.
@@ -415,7 +421,7 @@ class JacTask final : public RowTask {
 
   void print_intervals(const Notes& notes, bool failing) const {
     constexpr size_t kShown = 10;
-    const std::string what = opt_.threshold > 0
+    const std::string what = s_.scan_threshold
                                  ? measure_name() + " below " + number_text(opt_.threshold)
                                  : "rank-deficient";
     for (size_t k = 0; k < intervals_.size() && k < kShown; ++k) {
@@ -463,7 +469,7 @@ class JacTask final : public RowTask {
             {"tolerance",
              {{"relative", s_.tolerance.relative}, {"absolute", s_.tolerance.absolute}}},
             {"measure", s_.measure == Measure::manipulability ? "manipulability" : "sigma"},
-            {"threshold", opt_.threshold > 0 ? nlohmann::json(opt_.threshold)
+            {"threshold", s_.scan_threshold ? nlohmann::json(opt_.threshold)
                                              : nlohmann::json("rank-deficient")},
             {"intervals", intervals}};
   }
@@ -480,8 +486,8 @@ class JacTask final : public RowTask {
   const int p_;  // singular values: min(task rows, nv)
   std::vector<Interval> intervals_;
   bool open_ = false;
-  long analytical_failures_ = 0, dynamics_singular_ = 0;
-  double analytical_first_t_ = 0, dynamics_first_t_ = 0;
+  long dynamics_singular_ = 0;
+  double dynamics_first_t_ = 0;
 };
 
 // --sample N: configurations drawn within the limits; the worst as a table, quantiles on stderr.
@@ -498,13 +504,15 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
 
   Header header;
   header.names = coordinate_columns(model, "q", Space::q);
-  for (const char* name : {"manipulability", "condition", "rank"}) header.names.push_back(name);
+  for (const char* name : {"manipulability", "inverse_condition", "rank"}) {
+    header.names.push_back(name);
+  }
   auto out = open_output(opt.rows.output, header);
   std::vector<double> row(header.names.size());
   for (const WorkspaceSamplePoint& point : result.worst) {
     std::copy(point.q.data(), point.q.data() + model.nq, row.begin());
     row[model.nq] = point.manipulability;
-    row[model.nq + 1] = point.condition;
+    row[model.nq + 1] = 1 / point.condition;  // 0 for an infinite condition number
     row[model.nq + 2] = point.rank;
     out->write_row(row.data());
   }
@@ -587,8 +595,9 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
       "condition number, manipulability and null space over the task rows; the intervals of\n"
       "a trajectory near singularities with the lost directions in words (stderr, --summary);\n"
       "task-space dynamics; or workspace sampling (--sample N, without TABLE). Writes t,\n"
-      "sigma.1..sigma.m (m = min(task rows, nv)), rank, rank_margin, condition,\n"
-      "manipulability, nullity and the columns the options add.\n"
+      "sigma.1..sigma.m (m = min(task rows, nv)), rank, rank_margin, inverse_condition\n"
+      "(sigma_m / sigma_1: 0 where the condition number is infinite), manipulability, nullity\n"
+      "and the columns the options add.\n"
       "Rank rule: sigma_i counts iff sigma_i > max(--abs-tol, --tol * sigma_1); default --tol\n"
       "1e-6 (relative). rank_margin = min |sigma_i - threshold| / (1 + tol): no perturbation of\n"
       "J smaller than that (2-norm) changes the rank; decisions closer than that are fragile.",
@@ -614,7 +623,8 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--analytical", opt->analytical,
                   "Write the analytical Jacobian JA.<x|y|z|param>.<coordinate>, d/dt [p; chi] "
                   "= JA v, for euler-zyx (ez ey ex), euler-xyz (ex ey ez), quaternion (qx qy qz "
-                  "qw) or rotation-vector (rx ry rz); nan at the parametrisation's singularity");
+                  "qw) or rotation-vector (rx ry rz); a row at the parametrisation's own singularity is "
+                  "an error");
   cmd->add_option("--task", opt->task,
                   "The task rows every figure uses: full (default), position, orientation, or "
                   "rows by name, comma separated (vx,vz,wy)");
@@ -625,7 +635,7 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
                   "larger threshold wins)");
   cmd->add_flag("--nullspace", opt->nullspace,
                 "Write an orthonormal null-space basis null.<k>.<coordinate>, k = 1..nv; "
-                "columns past the nullity are nan");
+                "columns past the nullity are 0");
   cmd->add_option("--threshold", opt->threshold,
                   "Report the intervals where the measure is below this (default: where the "
                   "rank is below m)");
@@ -646,7 +656,7 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
       ->check(CLI::IsMember({"truncated", "damped"}));
   cmd->add_option("--sample", opt->sample,
                   "Draw N configurations within the limits instead of reading TABLE; writes the "
-                  "worst (q.*, manipulability, condition, rank), quantiles on stderr")
+                  "worst (q.*, manipulability, inverse_condition, rank), quantiles on stderr")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--seed", opt->seed, "Seed of --sample (default 1)");
   cmd->add_option("--worst", opt->worst, "Configurations --sample writes (default 5)")
