@@ -10,6 +10,9 @@ Lambda = (J M^-1 J^T)^-1, p = Lambda J M^-1 g, Jbar = M^-1 J^T Lambda.
 For --analytical euler-zyx, <name>.analytical.csv holds JA = [J_P; E^-1 J_R] (lecture notes
 2.8.4) with the ZYX angles (z, y, x) of the reference rotation, R = Rz Ry Rx, and
 omega = E (z', y', x')', E = [[0, -sin z, cos y cos z], [0, cos z, cos y sin z], [1, 0, -sin y]].
+For --jdot, <name> planar_3r: the arm of robots/planar_3r.urdf by hand (unit links turning
+about +y, tip p = sum_i (cos phi_i, 0, -sin phi_i), phi_i = q_1 + ... + q_i), its J, dJ/dt and
+dJ/dt v over the task rows vx vz wy: planar_3r.motion.csv (q, v), planar_3r.jdot.csv.
 Run from the repository root: python3 scripts/make_reference_jacobians.py"""
 import json
 import os
@@ -97,6 +100,34 @@ def analytical_euler_zyx(name):
     print(name, frame, 'analytical euler-zyx')
 
 
+def planar_3r_jdot():
+    names = ['joint1', 'joint2', 'joint3']
+    task = ['vx', 'vz', 'wy']
+    states = [([0.3, 0.4, -0.2], [0.5, -1.0, 2.0]), ([1.0, -0.7, 2.2], [-0.3, 0.8, 0.1]),
+              ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])]
+    header = ['t'] + [f'J.{r}.{c}' for r in task for c in names]
+    header += [f'Jdot.{r}.{c}' for r in task for c in names] + [f'Jdot_v.{r}' for r in task]
+    header += ['sigma.1', 'sigma.2', 'sigma.3', 'rank', 'rank_margin', 'inverse_condition',
+               'manipulability', 'nullity']
+    rows, motion = [], []
+    for k, (q, v) in enumerate(states):
+        phi = np.cumsum(q)
+        phid = np.cumsum(v)
+        J = np.zeros((3, 3))
+        dJ = np.zeros((3, 3))
+        for j in range(3):
+            for i in range(j, 3):
+                J[:, j] += [-np.sin(phi[i]), -np.cos(phi[i]), 0]
+                dJ[:, j] += [-np.cos(phi[i]) * phid[i], np.sin(phi[i]) * phid[i], 0]
+            J[2, j] = 1
+        rows.append([k] + list(J.flatten()) + list(dJ.flatten()) + list(dJ @ v) + report(J))
+        motion.append([k] + q + v)
+    write('tests/data/jac/planar_3r.motion.csv',
+          ['t'] + ['q.' + n for n in names] + ['v.' + n for n in names], motion)
+    write('tests/data/jac/planar_3r.jdot.csv', header, rows)
+    print('planar_3r jdot')
+
+
 def main():
     os.makedirs('tests/data/jac', exist_ok=True)
     for name, task in ROBOTS.items():
@@ -120,6 +151,7 @@ def main():
     for name, task in DYNAMICS.items():
         dynamics(name, task)
     analytical_euler_zyx('ur5_robot')
+    planar_3r_jdot()
 
 
 if __name__ == '__main__':

@@ -110,8 +110,7 @@ TaskRows parse_task(const std::string& text) {
   try {
     return TaskRows::named(names);
   } catch (const InputError& e) {
-    throw InputError("--task " + text + ": " + e.what() +
-                     "; or full, position, orientation");
+    throw InputError("--task " + text + ": " + e.what() + "; or full, position, orientation");
   }
 }
 
@@ -220,7 +219,8 @@ class JacTask final : public RowTask {
         summaries_(summaries),
         data_(model),
         analysis_(model.nv, settings.task, settings.tolerance),
-        dynamics_(model, TaskSpaceOptions{settings.task, settings.inverse, TaskSpaceOptions{}.tolerance}),
+        dynamics_(model,
+                  TaskSpaceOptions{settings.task, settings.inverse, TaskSpaceOptions{}.tolerance}),
         analytical_(3 + orientation_parameter_count(settings.parametrization), model.nv),
         p_(std::min(settings.task.size, model.nv)) {
     const TaskRows& task = s_.task;
@@ -268,7 +268,8 @@ class JacTask final : public RowTask {
         }
       }
       for (const char* prefix : {"mu.", "p."}) {
-        for (int r = 0; r < task.size; ++r) columns.push_back(prefix + std::string(task_row_name(task.rows[r])));
+        for (int r = 0; r < task.size; ++r)
+          columns.push_back(prefix + std::string(task_row_name(task.rows[r])));
       }
       for (const auto& c : model.v_names) {
         for (int r = 0; r < task.size; ++r) {
@@ -287,9 +288,9 @@ class JacTask final : public RowTask {
       try {
         analytical_jacobian(model_, data_, s.q, s_.frame, s_.parametrization, analytical_);
       } catch (const NumericalError& e) {
-        throw InputError(file_, s.line, 0,
-                         "--analytical " + opt_.analytical + ": " + e.what() +
-                             " (the quaternion never is)");
+        throw InputError(
+            file_, s.line, 0,
+            "--analytical " + opt_.analytical + ": " + e.what() + " (the quaternion never is)");
       }
     }
     // dJ/dt needs v; frame_jacobian_time_variation fills data.J as well
@@ -318,7 +319,10 @@ class JacTask final : public RowTask {
       }
     }
 
-    analysis_.compute(J, s_.reference, data_.oMf[s_.frame]);
+    // the singular values alone unless vectors are needed: the null space, or the lost
+    // directions of a row the scan reports
+    analysis_.compute_values(J);
+    if (opt_.nullspace || below()) analysis_.compute(J, s_.reference, data_.oMf[s_.frame]);
     const Eigen::VectorXd& sigma = analysis_.singular_values();
     for (int k = 0; k < p_; ++k) *out++ = sigma[k];
     *out++ = analysis_.rank();
@@ -357,11 +361,13 @@ class JacTask final : public RowTask {
     print_intervals(notes, failing);
     if (dynamics_singular_ > 0) {
       notes.warning(file_ + ": J M^-1 J^T is singular in " + std::to_string(dynamics_singular_) +
-                    " rows (first at t=" + number_text(dynamics_first_t_) + "): Lambda, mu, p and "
-                    "Jbar there use the " + opt_.inverse + " inverse, eigenvalues at or below " +
-                    "max(" + number_text(dynamics_.options().tolerance.absolute) + ", " +
-                    number_text(dynamics_.options().tolerance.relative) +
-                    " * largest) " + (s_.inverse == TaskInverse::truncated ? "dropped" : "damped") +
+                    " rows (first at t=" + number_text(dynamics_first_t_) +
+                    "): Lambda, mu, p and "
+                    "Jbar there use the " +
+                    opt_.inverse + " inverse, eigenvalues at or below " + "max(" +
+                    number_text(dynamics_.options().tolerance.absolute) + ", " +
+                    number_text(dynamics_.options().tolerance.relative) + " * largest) " +
+                    (s_.inverse == TaskInverse::truncated ? "dropped" : "damped") +
                     " (Lambda_rank counts the others)");
     }
     if (!opt_.summary.empty()) summaries_.add(file_, summary_json());
@@ -429,9 +435,9 @@ class JacTask final : public RowTask {
       std::ostringstream line;
       line << file_ << ": " << what << " from t=" << in.start_t << " to t=" << in.end_t
            << " (lines " << in.start_line << "-" << in.end_line << ", " << in.rows
-           << (in.rows == 1 ? " row" : " rows") << "): worst " << measure_name() << ' '
-           << in.worst << " at t=" << in.worst_t << " (line " << in.worst_line << "), rank "
-           << in.rank << " of " << p_ << "; " << directions_text(in);
+           << (in.rows == 1 ? " row" : " rows") << "): worst " << measure_name() << ' ' << in.worst
+           << " at t=" << in.worst_t << " (line " << in.worst_line << "), rank " << in.rank
+           << " of " << p_ << "; " << directions_text(in);
       failing ? notes.error(line.str()) : notes.warning(line.str());
     }
     if (intervals_.size() > kShown) {
@@ -462,16 +468,16 @@ class JacTask final : public RowTask {
     }
     nlohmann::json rows = nlohmann::json::array();
     for (int r = 0; r < s_.task.size; ++r) rows.push_back(task_row_name(s_.task.rows[r]));
-    return {{"file", file_},
-            {"frame", frame},
-            {"reference", reference_name(s_.reference)},
-            {"task", rows},
-            {"tolerance",
-             {{"relative", s_.tolerance.relative}, {"absolute", s_.tolerance.absolute}}},
-            {"measure", s_.measure == Measure::manipulability ? "manipulability" : "sigma"},
-            {"threshold", s_.scan_threshold ? nlohmann::json(opt_.threshold)
-                                             : nlohmann::json("rank-deficient")},
-            {"intervals", intervals}};
+    return {
+        {"file", file_},
+        {"frame", frame},
+        {"reference", reference_name(s_.reference)},
+        {"task", rows},
+        {"tolerance", {{"relative", s_.tolerance.relative}, {"absolute", s_.tolerance.absolute}}},
+        {"measure", s_.measure == Measure::manipulability ? "manipulability" : "sigma"},
+        {"threshold",
+         s_.scan_threshold ? nlohmann::json(opt_.threshold) : nlohmann::json("rank-deficient")},
+        {"intervals", intervals}};
   }
 
   const Model& model_;
@@ -483,7 +489,7 @@ class JacTask final : public RowTask {
   SingularityAnalysis analysis_;
   TaskSpaceDynamics dynamics_;
   Eigen::MatrixXd analytical_;  // (3 + parameters) x nv
-  const int p_;  // singular values: min(task rows, nv)
+  const int p_;                 // singular values: min(task rows, nv)
   std::vector<Interval> intervals_;
   bool open_ = false;
   long dynamics_singular_ = 0;
@@ -527,8 +533,8 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
   };
   if (!opt.rows.quiet) {
     const std::string& frame = model.frames[s.frame].name;
-    io.err << "eom jac: " << frame << " over " << opt.sample << " configurations (seed "
-           << opt.seed << ")\n  manipulability quantiles: " << quantiles(result.manipulability)
+    io.err << "eom jac: " << frame << " over " << opt.sample << " configurations (seed " << opt.seed
+           << ")\n  manipulability quantiles: " << quantiles(result.manipulability)
            << "\n  condition quantiles: " << quantiles(result.condition)
            << "\n  rank-deficient: " << result.rank_deficient << '\n';
   }
@@ -620,11 +626,12 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--jdot", opt->jdot,
                 "Write Jdot_v.<row> = dJ/dt v (reads v, derived from q and t when absent); with "
                 "--jacobian also Jdot.<row>.<coordinate>");
-  cmd->add_option("--analytical", opt->analytical,
-                  "Write the analytical Jacobian JA.<x|y|z|param>.<coordinate>, d/dt [p; chi] "
-                  "= JA v, for euler-zyx (ez ey ex), euler-xyz (ex ey ez), quaternion (qx qy qz "
-                  "qw) or rotation-vector (rx ry rz); a row at the parametrisation's own singularity is "
-                  "an error");
+  cmd->add_option(
+      "--analytical", opt->analytical,
+      "Write the analytical Jacobian JA.<x|y|z|param>.<coordinate>, d/dt [p; chi] "
+      "= JA v, for euler-zyx (ez ey ex), euler-xyz (ex ey ez), quaternion (qx qy qz "
+      "qw) or rotation-vector (rx ry rz); a row at the parametrisation's own singularity is "
+      "an error");
   cmd->add_option("--task", opt->task,
                   "The task rows every figure uses: full (default), position, orientation, or "
                   "rows by name, comma separated (vx,vz,wy)");

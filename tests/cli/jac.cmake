@@ -113,3 +113,10 @@ jac_bad_input(sample-and-table "--sample draws its configurations: give no TABLE
 # Euler angles at pitch pi/2: the row is an error, not a table of infinities
 jac_bad_input(analytical-gimbal-lock "${J}/gimbal_lock.csv:2: --analytical euler-zyx: "
               robots/planar_3r.urdf ${J}/gimbal_lock.csv --frame ee --analytical euler-zyx)
+
+# J, dJ/dt and dJ/dt v of the planar 3R arm by hand (scripts/make_reference_jacobians.py)
+eom_cli_test(NAME jac-jdot-planar-3r
+             ARGS jac robots/planar_3r.urdf ${J}/planar_3r.motion.csv --frame ee --task vx,vz,wy
+                  --jacobian --jdot
+             STDOUT ${J}/planar_3r.jdot.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12
+             STDERR_REGEX "planar_3r.motion.csv: rank-deficient from t=2 to t=2 [^\n]*lost: linear motion along world x\n$")
