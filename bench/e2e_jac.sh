@@ -37,9 +37,9 @@ best() {
 }
 
 convert=$(best "$eom" convert "$work/in.csv" "$work/out.csv")
-jac1=$(best "$eom" jac "$robot" "$work/in.csv" --frame iiwa_link_ee -o "$work/jac.csv" --jobs 1)
-jac2=$(best "$eom" jac "$robot" "$work/in.csv" --frame iiwa_link_ee -o "$work/jac.csv" --jobs 2)
-jacobian=$(best "$eom" jac "$robot" "$work/in.csv" --frame iiwa_link_ee --jacobian -o "$work/jac.csv" --jobs 2)
+jac1=$(best "$eom" jac "$robot" "$work/in.csv" --frame iiwa_link_ee -q -o "$work/jac.csv" --jobs 1)
+jac2=$(best "$eom" jac "$robot" "$work/in.csv" --frame iiwa_link_ee -q -o "$work/jac.csv" --jobs 2)
+jacobian=$(best "$eom" jac "$robot" "$work/in.csv" --frame iiwa_link_ee -q --jacobian -o "$work/jac.csv" --jobs 2)
 echo "output columns: $(head -1 "$work/jac.csv" | tr ',' '\n' | wc -l) with --jacobian"
 awk -v c="$convert" -v a="$jac1" -v b="$jac2" -v j="$jacobian" -v n="$rows" 'BEGIN {
   printf "eom convert                       %.2f s  %.0f rows/s\n", c, n / c

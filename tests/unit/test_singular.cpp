@@ -378,13 +378,15 @@ TEST_CASE("Jacobians and the singularity analysis allocate nothing", "[singular]
     }
     frame_classical_acceleration(model, data, q, v, a, frame);
     analytical_jacobian(model, data, q, frame, OrientationParametrization::quaternion, JA);
-    // a singular configuration: lost directions are aligned and described
-    frame_jacobian(model, data, q0, frame, ReferenceFrame::local_world_aligned);
-    full.compute(data.J, ReferenceFrame::local_world_aligned, data.oMf[frame]);
-    full.compute_values(data.J);  // the SVD fallback
+    // singular values alone, from the Gram matrix
     frame_jacobian(model, data, q, frame, ReferenceFrame::local_world_aligned);
-    full.compute_values(data.J);  // the Gram matrix
+    full.compute_values(data.J);
     rows.compute_values(data.J);
+    // a singular configuration: the SVD fallback of compute_values; lost directions aligned and
+    // described
+    frame_jacobian(model, data, q0, frame, ReferenceFrame::local_world_aligned);
+    full.compute_values(data.J);
+    full.compute(data.J, ReferenceFrame::local_world_aligned, data.oMf[frame]);
   });
   CHECK(n == 0);
   CHECK(full.lost_count() == 1);
