@@ -1,5 +1,6 @@
 // Per-call time of one frame's Jacobian (O(depth of the frame) against the whole-tree forward
-// kinematics it replaced), its time variation, the Jacobian plus singularity report, task-space
+// kinematics it replaced), its time variation, the Jacobian plus singularity report (full, and
+// the singular values alone), task-space
 // dynamics, and rnea as the same-run yardstick.
 // Run: build/bench/bench_jacobian --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
@@ -35,7 +36,15 @@ const Robot kRobots[] = {
     {"solo12_floating", EOM_SOURCE_DIR "/robots/solo12.urdf", true, "HR_FOOT"},
 };
 
-enum class Work { jacobian, jacobian_full_fk, jacobian_dot, jacobian_svd, task_space, rnea };
+enum class Work {
+  jacobian,
+  jacobian_full_fk,
+  jacobian_dot,
+  jacobian_svd,
+  jacobian_values,  // the singular values alone (eom jac's report rows)
+  task_space,
+  rnea
+};
 
 void run(benchmark::State& state, const Robot& robot, Work work) {
   eom::UrdfOptions options;
@@ -74,6 +83,11 @@ void run(benchmark::State& state, const Robot& robot, Work work) {
         analysis.compute(data.J, lwa, data.oMf[frame]);
         benchmark::DoNotOptimize(analysis.manipulability());
         break;
+      case Work::jacobian_values:
+        eom::frame_jacobian(model, data, q[k], frame, lwa);
+        analysis.compute_values(data.J);
+        benchmark::DoNotOptimize(analysis.manipulability());
+        break;
       case Work::task_space:
         task_space.compute(model, data, q[k], v[k], frame, lwa);
         benchmark::DoNotOptimize(task_space.inertia().data());
@@ -88,10 +102,13 @@ void run(benchmark::State& state, const Robot& robot, Work work) {
 }
 
 const int kRegistered = [] {
-  const std::pair<const char*, Work> works[] = {
-      {"jacobian", Work::jacobian},         {"jacobian_full_fk", Work::jacobian_full_fk},
-      {"jacobian_dot", Work::jacobian_dot}, {"jacobian_svd", Work::jacobian_svd},
-      {"task_space", Work::task_space},     {"rnea", Work::rnea}};
+  const std::pair<const char*, Work> works[] = {{"jacobian", Work::jacobian},
+                                                {"jacobian_full_fk", Work::jacobian_full_fk},
+                                                {"jacobian_dot", Work::jacobian_dot},
+                                                {"jacobian_svd", Work::jacobian_svd},
+                                                {"jacobian_values", Work::jacobian_values},
+                                                {"task_space", Work::task_space},
+                                                {"rnea", Work::rnea}};
   for (const auto& [name, work] : works) {
     for (const Robot& r : kRobots) {
       benchmark::RegisterBenchmark((std::string(name) + "/" + r.name).c_str(), run, r, work);

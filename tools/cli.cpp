@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <mutex>
+#include <sstream>
 
 #include <optional>
 #include <ostream>
@@ -136,15 +137,22 @@ void assign_coordinates(const std::string& option, const std::vector<std::string
   }
 }
 
-void refuse_singular_mass_matrix(const Model& model) {
+std::string number_text(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+void refuse_singular_mass_matrix(const Model& model, const std::string& context,
+                                 const std::string& needs) {
   const std::vector<int> joints = joints_without_inertia(model);
   if (joints.empty()) return;
   std::string names;
   for (int j : joints) names += (names.empty() ? "'" : ", '") + model.joint_names[j] + "'";
-  throw InputError((joints.size() == 1 ? "joint " : "joints ") + names +
+  throw InputError(context + (joints.size() == 1 ? "joint " : "joints ") + names +
                    (joints.size() == 1 ? " moves" : " move") +
-                   " no mass or inertia along its motion: the mass matrix is singular and "
-                   "forward dynamics undefined (give the links they move mass and inertia)");
+                   " no mass or inertia along its motion: the mass matrix is singular and " +
+                   needs + " undefined (give the links they move mass and inertia)");
 }
 
 struct Progress::State {
@@ -222,6 +230,7 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_sim(app, dispatch);
   register_ik(app, dispatch);
   register_deriv(app, dispatch);
+  register_jac(app, dispatch);
   std::string commands;
   for (const CLI::App* command : app.get_subcommands({})) {
     commands += (commands.empty() ? "" : ", ") + command->get_name();

@@ -40,8 +40,13 @@ Model load_robot(const RobotOptions& opt, Streams& io, const std::string& comman
                  bool quiet = false);
 
 /// Forward dynamics is undefined when a joint moves no mass or inertia (M singular): throws
-/// InputError naming those joints, before any row is computed.
-void refuse_singular_mass_matrix(const Model& model);
+/// InputError naming those joints, before any row is computed. The message starts with
+/// `context` and says what is undefined (`needs`).
+void refuse_singular_mass_matrix(const Model& model, const std::string& context = "",
+                                 const std::string& needs = "forward dynamics");
+
+/// A number for messages: the shortest of 6 significant digits ("0.001", "1e+200").
+std::string number_text(double x);
 
 /// Sets out[k] for each NAME=VALUE item, k the index of NAME in names (coordinate names such as
 /// model.q_names); the other entries are untouched. Throws InputError naming the option and the
@@ -132,5 +137,6 @@ void register_fd(CLI::App& app, Dispatch& dispatch);
 void register_sim(CLI::App& app, Dispatch& dispatch);
 void register_ik(CLI::App& app, Dispatch& dispatch);
 void register_deriv(CLI::App& app, Dispatch& dispatch);
+void register_jac(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace eom::cli

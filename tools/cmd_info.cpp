@@ -27,7 +27,7 @@ nlohmann::ordered_json finite_or_null(double x) {
   return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
 }
 
-std::string number_text(double x) {
+std::string cell_text(double x) {
   if (!std::isfinite(x)) return "-";
   std::ostringstream s;
   s << std::setprecision(6) << x;
@@ -143,8 +143,8 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
   out << "root link: " << root_text(model) << "\n";
   out << "nq: " << model.nq << "  nv: " << model.nv << "  moving joints: " << model.njoints - 1
       << "  frames: " << model.frames.size() << "\n";
-  out << "mass: " << number_text(model.total_mass) << " kg in all, "
-      << number_text(moving_mass(model)) << " kg moving\n";
+  out << "mass: " << cell_text(model.total_mass) << " kg in all, "
+      << cell_text(moving_mass(model)) << " kg moving\n";
   out << "gravity: " << model.gravity.x() << " " << model.gravity.y() << " " << model.gravity.z()
       << "\n";
   out << "joints:\n";
@@ -159,10 +159,10 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
                         info.child_link;
     if (info.mimic_joint) links += "  (mimics " + *info.mimic_joint + ")";
     rows.push_back({model.joint_names[i], info.urdf_type, axis_text(j), std::to_string(j.idx_q),
-                    std::to_string(j.idx_v), number_text(info.lower), number_text(info.upper),
-                    number_text(info.effort), number_text(info.velocity),
-                    number_text(info.damping), number_text(info.friction),
-                    number_text(model.inertia[i].m), links});
+                    std::to_string(j.idx_v), cell_text(info.lower), cell_text(info.upper),
+                    cell_text(info.effort), cell_text(info.velocity),
+                    cell_text(info.damping), cell_text(info.friction),
+                    cell_text(model.inertia[i].m), links});
   }
   print_columns(out, rows);
   out << "frames:\n";

@@ -49,11 +49,6 @@ const std::vector<std::pair<std::string, Integrator>> kIntegrators = {
 const std::vector<std::string> kControllers = {"zero", "constant",   "table",          "gravity",
                                                "pd",   "pd-gravity", "computed-torque"};
 
-std::string format_time(double t) {
-  std::ostringstream s;
-  s << t;
-  return s.str();
-}
 
 // one value for every coordinate, or one per coordinate
 Eigen::VectorXd gains(const std::string& option, const std::vector<double>& values,
@@ -84,7 +79,7 @@ class TimeTable {
       if (!times_.empty() && !(t > times_.back())) {
         throw InputError(
             path, reader->line(), t_col + 1,
-            "t must increase strictly: " + format_time(t) + " after " + format_time(times_.back()));
+            "t must increase strictly: " + number_text(t) + " after " + number_text(times_.back()));
       }
       times_.push_back(t);
       values_.insert(values_.end(), row.begin(), row.end());
@@ -121,8 +116,8 @@ class TimeTable {
   void note_range(double t0, double t_end, const std::string& what, Streams& io, bool quiet) const {
     if (quiet || (t0 >= times_.front() && t_end <= times_.back())) return;
     warn(io, "sim",
-         file_ + ": the " + what + " cover t = " + format_time(times_.front()) + " .. " +
-             format_time(times_.back()) + " s; the first and last rows hold outside");
+         file_ + ": the " + what + " cover t = " + number_text(times_.front()) + " .. " +
+             number_text(times_.back()) + " s; the first and last rows hold outside");
   }
 
  private:
@@ -250,15 +245,15 @@ void initial_state(const Model& model, const SimOptions& opt, Eigen::VectorXd& q
   const double off = normalize(model, q);  // throws for a quaternion of zero norm
   if (off > 1e-6 && !opt.quiet) {
     warn(io, "sim",
-         "the initial floating-base quaternion was not unit (off by " + format_time(off) +
+         "the initial floating-base quaternion was not unit (off by " + number_text(off) +
              "): normalised");
   }
   for (int i = 0; i < model.nq && !opt.quiet; ++i) {
     if (q[i] < model.lower_limit[i] || q[i] > model.upper_limit[i]) {
       warn(io, "sim",
-           "the initial " + model.q_names[i] + " = " + format_time(q[i]) +
-               " is outside its limits [" + format_time(model.lower_limit[i]) + ", " +
-               format_time(model.upper_limit[i]) + "]");
+           "the initial " + model.q_names[i] + " = " + number_text(q[i]) +
+               " is outside its limits [" + number_text(model.lower_limit[i]) + ", " +
+               number_text(model.upper_limit[i]) + "]");
     }
   }
 }
@@ -430,8 +425,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
     const double ratio = opt.output_dt / opt.dt;
     if (std::abs(ratio - std::round(ratio)) > 1e-9 * ratio && !opt.quiet) {
       warn(io, "sim",
-           "--output-dt " + format_time(opt.output_dt) + " is not a multiple of --dt " +
-               format_time(opt.dt) + ": steps are shortened to land on every output time");
+           "--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
+               number_text(opt.dt) + ": steps are shortened to land on every output time");
     }
   }
   OutputOptions output = opt.output;
@@ -485,7 +480,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
     s << opt.integrator << ": " << stats.steps << " steps";
     if (sim.integrator == Integrator::rk45) s << " accepted, " << stats.rejected << " rejected";
     s << ", " << stats.evaluations << " evaluations, " << times.size()
-      << " rows to t = " << format_time(t_end) << " s";
+      << " rows to t = " << number_text(t_end) << " s";
     io.err << "eom sim: " << s.str() << '\n';
   }
   if (opt.saturate && stats.saturated_steps > 0) {
@@ -507,8 +502,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
     warn(io, "sim",
          "joint '" + model.joint_names[ev.joint] + "' " +
              (ev.leaving ? "left" : "came back within") + " its " + (ev.upper ? "upper" : "lower") +
-             " limit (" + format_time(ev.upper ? info.upper : info.lower) +
-             ") at t = " + format_time(ev.t) + " s");
+             " limit (" + number_text(ev.upper ? info.upper : info.lower) +
+             ") at t = " + number_text(ev.t) + " s");
   }
   if (events.size() > kShown && !opt.quiet) {
     warn(io, "sim", "and " + std::to_string(events.size() - kShown) + " more limit events");

@@ -143,6 +143,8 @@ SingularityAnalysis::SingularityAnalysis(int nv, TaskRows task, RankTolerance to
       nv_(nv),
       J_(Eigen::MatrixXd::Zero(task.size, nv)),
       svd_(task.size, std::max(nv, 1), Eigen::ComputeFullU | Eigen::ComputeFullV),
+      gram_(std::min(task.size, nv), std::min(task.size, nv)),
+      gram_eigen_(std::min(task.size, nv)),
       sigma_(Eigen::VectorXd::Zero(std::min(task.size, nv))),
       U_(Eigen::MatrixXd::Zero(task.size, task.size)),
       V_(Eigen::MatrixXd::Zero(nv, nv)),
@@ -150,11 +152,12 @@ SingularityAnalysis::SingularityAnalysis(int nv, TaskRows task, RankTolerance to
   if (task.size < 1 || task.size > 6) throw InputError("a task has 1 to 6 rows");
 }
 
-void SingularityAnalysis::compute(const Eigen::Matrix<double, 6, Eigen::Dynamic>& J,
-                                  ReferenceFrame reference, const SE3& oMf) {
+void SingularityAnalysis::take_task_rows(const Eigen::Matrix<double, 6, Eigen::Dynamic>& J) {
   detail::check_size(J.cols(), nv_, "the Jacobian's columns");
-  const int m = task_.size;
-  for (int k = 0; k < m; ++k) J_.row(k) = J.row(task_.rows[k]);
+  for (int k = 0; k < task_.size; ++k) J_.row(k) = J.row(task_.rows[k]);
+}
+
+void SingularityAnalysis::svd_values() {
   if (nv_ > 0) {
     svd_.compute(J_);
     sigma_ = svd_.singularValues();
@@ -163,7 +166,10 @@ void SingularityAnalysis::compute(const Eigen::Matrix<double, 6, Eigen::Dynamic>
   } else {
     U_.setIdentity();  // nothing moves: every direction is lost
   }
+}
 
+void SingularityAnalysis::figures() {
+  const int m = task_.size;
   const int p = static_cast<int>(sigma_.size());
   const double sigma_max = p > 0 ? sigma_[0] : 0;
   threshold_ = tolerance_.threshold(sigma_max);
@@ -178,7 +184,36 @@ void SingularityAnalysis::compute(const Eigen::Matrix<double, 6, Eigen::Dynamic>
   }
   condition_ = p > 0 && sigma_[p - 1] > 0 ? sigma_max / sigma_[p - 1]
                                           : std::numeric_limits<double>::infinity();
+}
 
+void SingularityAnalysis::compute_values(const Eigen::Matrix<double, 6, Eigen::Dynamic>& J) {
+  take_task_rows(J);
+  const int p = static_cast<int>(sigma_.size());
+  if (p > 0) {
+    if (task_.size <= nv_) {
+      gram_.noalias() = J_ * J_.transpose();
+    } else {
+      gram_.noalias() = J_.transpose() * J_;
+    }
+    gram_eigen_.compute(gram_, Eigen::EigenvaluesOnly);
+    const auto& lambda = gram_eigen_.eigenvalues();  // ascending
+    const double limit = kGramConditionLimit * kGramConditionLimit;
+    if (gram_eigen_.info() == Eigen::Success && lambda[0] * limit > lambda[p - 1]) {
+      for (int i = 0; i < p; ++i) sigma_[i] = std::sqrt(lambda[p - 1 - i]);
+      figures();
+      return;
+    }
+  }
+  svd_values();
+  figures();
+}
+
+void SingularityAnalysis::compute(const Eigen::Matrix<double, 6, Eigen::Dynamic>& J,
+                                  ReferenceFrame reference, const SE3& oMf) {
+  take_task_rows(J);
+  svd_values();
+  figures();
+  const int m = task_.size;
   align_lost_directions(reference, oMf);
   for (int k = 0; k < lost_count(); ++k) {
     descriptions_[k] = describe_direction(task_, lost_.col(k), reference, oMf);

@@ -316,6 +316,45 @@ TEST_CASE("workspace sampling is deterministic and consistent", "[singular]") {
   CHECK(r.manipulability[3] == Approx((all[99] + all[100]) / 2).epsilon(1e-15));
 }
 
+TEST_CASE(
+    "singular values alone: the Gram matrix agrees with the SVD, which takes over when "
+    "ill conditioned",
+    "[singular]") {
+  Rng rng(17);
+  for (const char* robot : {"panda.urdf", "ur5.urdf", "planar_3r.urdf"}) {
+    const Model model = load_urdf(kRobotsDir + "/" + robot);
+    Data data(model);
+    const int frame = static_cast<int>(model.frames.size()) - 1;
+    for (const TaskRows& task :
+         {TaskRows::full(), TaskRows::position(), TaskRows::named({"vx", "wz"})}) {
+      SingularityAnalysis svd(model.nv, task), values(model.nv, task);
+      for (int k = 0; k < 200; ++k) {
+        // random configurations, and the UR5 elbow near stretched (condition numbers past the
+        // limit, where the values must come from the SVD)
+        Eigen::VectorXd q = random_configuration(model, rng);
+        if (model.nv == 6 && k % 2) q[2] = std::pow(10.0, -rng.uniform(1, 9));
+        frame_jacobian(model, data, q, frame, ReferenceFrame::local_world_aligned);
+        svd.compute(data.J, ReferenceFrame::local_world_aligned, data.oMf[frame]);
+        values.compute_values(data.J);
+        INFO(robot << " k " << k << " condition " << svd.condition());
+        // |d sigma_i| <= 60 eps kappa sigma_1 below the limit
+        const double kappa = std::min(svd.condition(), SingularityAnalysis::kGramConditionLimit);
+        const double sigma_1 = svd.singular_values()[0];
+        CHECK_THAT(values.singular_values(),
+                   AllClose(svd.singular_values(), 60 * 2.3e-16 * kappa * sigma_1, 0));
+        if (svd.condition() >= SingularityAnalysis::kGramConditionLimit) {
+          CHECK(values.singular_values() == svd.singular_values());
+        }
+        CHECK(values.rank() == svd.rank());
+        CHECK(values.threshold() == Approx(svd.threshold()).epsilon(1e-12));
+        // the product of p values, each within 60 eps kappa^2 relative
+        CHECK(values.manipulability() ==
+              Approx(svd.manipulability()).epsilon(6 * 60 * 2.3e-16 * kappa * kappa));
+      }
+    }
+  }
+}
+
 TEST_CASE("Jacobians and the singularity analysis allocate nothing", "[singular][allocation]") {
   const Model model = load_urdf(kRobotsDir + "/panda.urdf");
   Data data(model);
@@ -339,8 +378,14 @@ TEST_CASE("Jacobians and the singularity analysis allocate nothing", "[singular]
     }
     frame_classical_acceleration(model, data, q, v, a, frame);
     analytical_jacobian(model, data, q, frame, OrientationParametrization::quaternion, JA);
-    // a singular configuration: lost directions are aligned and described
+    // singular values alone, from the Gram matrix
+    frame_jacobian(model, data, q, frame, ReferenceFrame::local_world_aligned);
+    full.compute_values(data.J);
+    rows.compute_values(data.J);
+    // a singular configuration: the SVD fallback of compute_values; lost directions aligned and
+    // described
     frame_jacobian(model, data, q0, frame, ReferenceFrame::local_world_aligned);
+    full.compute_values(data.J);
     full.compute(data.J, ReferenceFrame::local_world_aligned, data.oMf[frame]);
   });
   CHECK(n == 0);
