@@ -146,7 +146,6 @@ JacSettings settle(const Model& model, const JacOptions& opt) {
   return s;
 }
 
-
 // sigma_m / sigma_1 in [0, 1]: the reciprocal of the condition number, 0 at a singularity, where
 // the condition number is infinite and no table could hold it (0 as well when J = 0)
 double inverse_condition(const Eigen::VectorXd& sigma) {

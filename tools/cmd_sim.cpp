@@ -49,7 +49,6 @@ const std::vector<std::pair<std::string, Integrator>> kIntegrators = {
 const std::vector<std::string> kControllers = {"zero", "constant",   "table",          "gravity",
                                                "pd",   "pd-gravity", "computed-torque"};
 
-
 // one value for every coordinate, or one per coordinate
 Eigen::VectorXd gains(const std::string& option, const std::vector<double>& values,
                       const Model& model) {
