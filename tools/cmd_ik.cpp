@@ -34,8 +34,8 @@ struct IkCliOptions {
   IkOptions solver;
   double jump_threshold = 0.3;  // rad or m, largest joint step between consecutive rows
   bool allow_failures = false;
-  bool timing = false;   // ik.time_us (wall clock, not reproducible)
-  bool summary = false;  // success rate and solve times on stderr (always when a row fails)
+  bool timing = false;    // ik.time_us (wall clock, not reproducible)
+  bool summary = false;   // success rate and solve times on stderr (always when a row fails)
   bool velocity = false;  // the velocity-level mode
   IkVelocityOptions velocity_tasks;
 };
@@ -432,7 +432,8 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
        "frame:ee:vx,vz --task joints:joint1,joint2 --priority strict"});
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
-  cmd->add_option("--frame", opt->frame, "The frame to place (any URDF link); required without --velocity");
+  cmd->add_option("--frame", opt->frame,
+                  "The frame to place (any URDF link); required without --velocity");
   cmd->add_flag("--velocity", opt->velocity,
                 "Velocity level instead: for every row (q columns), the joint velocity v that "
                 "realises the --task velocities (damped pseudo-inverse, stacked or strict "

@@ -94,10 +94,7 @@ class IkVelocityTask final : public RowTask {
  public:
   IkVelocityTask(const Model& model, const std::vector<ParsedTask>& tasks,
                  const IkVelocityOptions& opt, const Header& in, const std::string& file)
-      : model_(model),
-        strict_(opt.priority == "strict"),
-        damping_(opt.damping),
-        ik_(model, [&] {
+      : model_(model), strict_(opt.priority == "strict"), damping_(opt.damping), ik_(model, [&] {
           std::vector<VelocityTaskSpec> specs;
           for (const auto& t : tasks) specs.push_back(t.spec);
           return specs;
@@ -117,7 +114,8 @@ class IkVelocityTask final : public RowTask {
       for (int r = 0; r < target.size(); ++r) target[r] = s.row[targets_[i][r]];
     }
     ik_.update(s.q);
-    const Eigen::VectorXd& v = strict_ ? ik_.solve_prioritized(damping_) : ik_.solve_stacked(damping_);
+    const Eigen::VectorXd& v =
+        strict_ ? ik_.solve_prioritized(damping_) : ik_.solve_stacked(damping_);
     for (int k = 0; k < model_.nv; ++k) *out++ = v[k];
     for (int i = 0; i < ik_.task_count(); ++i) *out++ = ik_.residual(i);
   }
@@ -156,8 +154,9 @@ void add_ik_velocity_options(CLI::App& cmd, IkVelocityOptions& opt) {
 
 int run_ik_velocity(const IkVelocityOptions& opt, const RowOptions& rows, Streams& io) {
   if (opt.tasks.empty()) {
-    throw InputError("--velocity needs at least one --task (frame:FRAME[:COMPONENTS] or "
-                     "joints:NAME,NAME,...)");
+    throw InputError(
+        "--velocity needs at least one --task (frame:FRAME[:COMPONENTS] or "
+        "joints:NAME,NAME,...)");
   }
   if (!opt.weights.empty() && opt.weights.size() != opt.tasks.size()) {
     throw InputError("--weights: " + std::to_string(opt.weights.size()) + " given for " +

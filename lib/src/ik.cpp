@@ -695,7 +695,10 @@ VelocityTaskSpec VelocityTaskSpec::joint_velocity(std::vector<int> indices) {
 }
 
 DifferentialIk::DifferentialIk(const Model& model, std::vector<VelocityTaskSpec> tasks)
-    : model_(&model), data_(std::make_unique<Data>(model)), specs_(std::move(tasks)), nv_(model.nv) {
+    : model_(&model),
+      data_(std::make_unique<Data>(model)),
+      specs_(std::move(tasks)),
+      nv_(model.nv) {
   build();
 }
 

@@ -405,7 +405,8 @@ TEST_CASE("DifferentialIk: the notes' example from the URDF, without allocating"
   const Vec6 xz = (Vec6() << 1, 0, 1, 0, 0, 0).finished();
   const int ee = model.require_frame("ee");
 
-  DifferentialIk alone(model, {VelocityTaskSpec::frame_velocity(ee, ReferenceFrame::local_world_aligned, xz)});
+  DifferentialIk alone(
+      model, {VelocityTaskSpec::frame_velocity(ee, ReferenceFrame::local_world_aligned, xz)});
   REQUIRE(alone.rows(0) == 2);
   alone.target(0) = Eigen::Vector2d(1, -1);
   alone.update(q);
@@ -413,8 +414,9 @@ TEST_CASE("DifferentialIk: the notes' example from the URDF, without allocating"
   CHECK((alone.solve_prioritized() - single).norm() < 1e-12);
   CHECK(alone.residual(0) < 1e-12);
 
-  DifferentialIk ik(model, {VelocityTaskSpec::frame_velocity(ee, ReferenceFrame::local_world_aligned, xz),
-                            VelocityTaskSpec::joint_velocity({0, 1})});
+  DifferentialIk ik(model,
+                    {VelocityTaskSpec::frame_velocity(ee, ReferenceFrame::local_world_aligned, xz),
+                     VelocityTaskSpec::joint_velocity({0, 1})});
   ik.target(0) = Eigen::Vector2d(1, -1);
   ik.update(q);
   CHECK((ik.solve_stacked() - stacked).norm() < 1e-12);
@@ -426,8 +428,9 @@ TEST_CASE("DifferentialIk: the notes' example from the URDF, without allocating"
   CHECK(ik.residual(1) == Approx(prioritized.head<2>().norm()));
   // the free functions give the same
   Data data(model);
-  const VelocityTask task = frame_velocity_task(model, data, q, ee, ReferenceFrame::local_world_aligned,
-                                                (Vec6() << 1, 0, -1, 0, 0, 0).finished(), xz);
+  const VelocityTask task =
+      frame_velocity_task(model, data, q, ee, ReferenceFrame::local_world_aligned,
+                          (Vec6() << 1, 0, -1, 0, 0, 0).finished(), xz);
   const VelocityTask joints = joint_velocity_task(model, {0, 1}, Eigen::Vector2d(0, 0));
   CHECK((differential_ik_stacked({task, joints}, 3) - stacked).norm() < 1e-12);
   CHECK((differential_ik_prioritized({task, joints}, 3) - prioritized).norm() < 1e-12);

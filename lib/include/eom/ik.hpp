@@ -175,7 +175,8 @@ class IkSolver {
 // Velocity-level (differential) IK with several tasks
 
 /// A task {J_i, w_i*} of the lecture notes eq. (2.213): rows of J qdot should equal w. `weights`
-/// (one per row, empty = all 1) weight the rows in the stacked solution (eq. 2.215).
+/// (one per row, empty = all 1) weight the rows in the stacked solution (eq. 2.215), and within
+/// the task in the prioritized one (where they matter only when the task cannot be met).
 struct VelocityTask {
   Eigen::MatrixXd J;        // (rows x nv)
   Eigen::VectorXd w;        // (rows)
@@ -201,6 +202,7 @@ Eigen::MatrixXd damped_pseudo_inverse(const Eigen::MatrixXd& J, double damping =
 Eigen::VectorXd differential_ik_stacked(const std::vector<VelocityTask>& tasks, int nv,
                                         double damping = 0);
 /// Strict priority, tasks[0] first: recursive null-space projection (eq. 2.220).
+/// Both run through DifferentialIk.
 Eigen::VectorXd differential_ik_prioritized(const std::vector<VelocityTask>& tasks, int nv,
                                             double damping = 0);
 
@@ -248,12 +250,18 @@ class DifferentialIk {
   const VelocityTaskSpec& spec(int task) const { return specs_[task]; }
 
   /// The task's target velocity w_i (rows(task)); zero until set.
-  Eigen::VectorBlock<Eigen::VectorXd> target(int task) { return w_.segment(offset_[task], count_[task]); }
+  Eigen::VectorBlock<Eigen::VectorXd> target(int task) {
+    return w_.segment(offset_[task], count_[task]);
+  }
   /// The task's Jacobian J_i (rows(task) x nv): written by the caller for `rows` tasks, by
   /// update() for frame tasks.
-  Eigen::Block<Eigen::MatrixXd> jacobian(int task) { return J_.middleRows(offset_[task], count_[task]); }
+  Eigen::Block<Eigen::MatrixXd> jacobian(int task) {
+    return J_.middleRows(offset_[task], count_[task]);
+  }
   /// The task's row weights (rows(task)); from the spec, changeable per solve.
-  Eigen::VectorBlock<Eigen::VectorXd> weights(int task) { return weights_.segment(offset_[task], count_[task]); }
+  Eigen::VectorBlock<Eigen::VectorXd> weights(int task) {
+    return weights_.segment(offset_[task], count_[task]);
+  }
 
   /// The Jacobians of the frame tasks at q (one forward pass).
   void update(ConstVec q);
@@ -279,12 +287,12 @@ class DifferentialIk {
   std::vector<VelocityTaskSpec> specs_;
   int nv_ = 0;
   std::vector<int> offset_, count_;
-  Eigen::MatrixXd J_, Jw_;        // stacked Jacobian, and with rows scaled by sqrt(weight)
+  Eigen::MatrixXd J_, Jw_;  // stacked Jacobian, and with rows scaled by sqrt(weight)
   Eigen::VectorXd w_, ww_, weights_, achieved_;
   Eigen::VectorXd qdot_;
-  Eigen::MatrixXd N_;             // null-space projector of the tasks above
+  Eigen::MatrixXd N_;  // null-space projector of the tasks above
   std::vector<std::unique_ptr<PseudoInverse>> task_inverse_;  // per task: rows_i x nv
-  std::unique_ptr<PseudoInverse> stacked_inverse_;           // total rows x nv
+  std::unique_ptr<PseudoInverse> stacked_inverse_;            // total rows x nv
 };
 
 }  // namespace eom
