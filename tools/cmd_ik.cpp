@@ -1,6 +1,7 @@
 // eom ik: inverse kinematics for every row of a table of target poses: the joint configuration
 // that places a frame at the row's pose (IkSolver of eom/ik.hpp), written as q columns so the
-// output feeds eom fk, eom id and eom jac.
+// output feeds eom fk, eom id and eom jac. With --velocity, the velocity level instead
+// (ik_velocity.cpp).
 
 #include <algorithm>
 #include <array>
@@ -15,6 +16,7 @@
 #include <eom/ik.hpp>
 
 #include "cli.hpp"
+#include "ik_velocity.hpp"
 #include "row_engine.hpp"
 
 namespace eom::cli {
@@ -32,8 +34,10 @@ struct IkCliOptions {
   IkOptions solver;
   double jump_threshold = 0.3;  // rad or m, largest joint step between consecutive rows
   bool allow_failures = false;
-  bool timing = false;   // ik.time_us (wall clock, not reproducible)
-  bool summary = false;  // success rate and solve times on stderr (always when a row fails)
+  bool timing = false;    // ik.time_us (wall clock, not reproducible)
+  bool summary = false;   // success rate and solve times on stderr (always when a row fails)
+  bool velocity = false;  // the velocity-level mode
+  IkVelocityOptions velocity_tasks;
 };
 
 // Target columns of <frame>: the position, and the orientation in one of three forms.
@@ -351,6 +355,12 @@ class IkTask final : public RowTask {
 };
 
 int run_ik(IkCliOptions& opt, Streams& io) {
+  if (opt.velocity) {
+    if (!opt.frame.empty()) throw InputError("--frame places a pose; with --velocity use --task");
+    return run_ik_velocity(opt.velocity_tasks, opt.rows, io);
+  }
+  if (opt.frame.empty()) throw InputError("--frame is required (or --velocity with --task)");
+  if (!opt.velocity_tasks.tasks.empty()) throw InputError("--task needs --velocity");
   const Model model = load_robot(opt.rows, io, "ik");
   IkProblem problem;
   problem.frame = model.require_frame(opt.frame);
@@ -414,16 +424,25 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
       "or <frame>.R.<row>.<col> (rows and columns x, y, z), or <frame>.roll .pitch .yaw; optional\n"
       "q.<joint> seeds and ik.weight.x .y .z .rx .ry .rz per-row weights. Writes t, q.* and\n"
       "ik.status (1 converged, 0 failed), ik.position_error, ik.orientation_error,\n"
-      "ik.iterations, ik.restarts. Exit 1 when a row fails, unless --allow-failures.",
+      "ik.iterations, ik.restarts. Exit 1 when a row fails, unless --allow-failures.\n"
+      "--velocity: multi-task differential IK per row (see --task).",
       {"eom fk robots/iiwa14.urdf trajectories/iiwa14_wave.csv --frames iiwa_link_ee | eom ik "
        "robots/iiwa14.urdf - --frame iiwa_link_ee",
        "eom ik robots/iiwa14.urdf trajectories/iiwa_circle_targets.csv --frame iiwa_link_ee "
        "--posture seed -o circle_q.csv",
        "eom ik robots/iiwa14.urdf tests/data/ik/iiwa_position_only.csv --frame iiwa_link_ee "
-       "--mask position --q0 iiwa_joint_4=1.5 --summary"});
+       "--mask position --q0 iiwa_joint_4=1.5 --summary",
+       "eom ik robots/planar_3r.urdf tests/data/ik/planar3_velocity.csv --velocity --task "
+       "frame:ee:vx,vz --task joints:joint1,joint2 --priority strict"});
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
-  cmd->add_option("--frame", opt->frame, "The frame to place (any URDF link)")->required();
+  cmd->add_option("--frame", opt->frame,
+                  "The frame to place (any URDF link); required without --velocity");
+  cmd->add_flag("--velocity", opt->velocity,
+                "Velocity level instead: for every row (q columns), the joint velocity v that "
+                "realises the --task velocities (damped pseudo-inverse, stacked or strict "
+                "priority); writes v.<joint> and ik.residual.<k>, |J_k v - w_k| of the k-th task");
+  add_ik_velocity_options(*cmd, opt->velocity_tasks);
   cmd->add_option("--relative-to", opt->relative_to,
                   "Targets are placements in this frame (default: the world); it may move with q");
   cmd->add_option("--mask", opt->mask,

@@ -113,3 +113,63 @@ target_compile_definitions(eom_ik_checks PRIVATE EOM_BINARY="$<TARGET_FILE:eom_c
 target_link_libraries(eom_ik_checks PRIVATE eom Catch2::Catch2)
 add_dependencies(eom_ik_checks eom_cli)
 catch_discover_tests(eom_ik_checks TEST_PREFIX "cli: " PROPERTIES LABELS cli)
+
+# --velocity: the lecture notes' multi-task example (Hutter et al., Robot Dynamics Lecture Notes,
+# section 2.9.2): planar_3r has unit links and moves in the world x-z plane (joints about +y), so
+# the notes' end-effector rows (2.224) are (-z, x) of ee and their velocity (1, 1) is ee.vx = 1,
+# ee.vz = -1 (world axes); the second task keeps joints 1 and 2 still. The expected tables are the
+# closed forms derived by hand from J_E = [0 -s3 -s3; -4 -3 -1]/2, w = (1, 1), s3 = sqrt(3):
+#   single  J^T (J J^T)^-1 w, (J J^T)^-1 = [26 -4 s3; -4 s3 6]/27:
+#           ((8 s3 - 12)/27, -(7 s3 + 3)/27, (3 - 11 s3)/27) = (0.069, -0.560, -0.595) in the notes
+#   stacked (Jbar^T Jbar)^-1 J^T w, Jbar^T Jbar = [5 3 1; 3 4 1.5; 1 1.5 1] (det 19/4):
+#           ((2 s3 - 6)/19, (s3 - 3)/19, (1 - 13 s3)/19) = (-0.133, -0.067, -1.132); residuals
+#           |J_E v - w| = sqrt(16 - 8 s3)/19 (squared 0.0059, eq. 2.232), |v_1,2| = sqrt(5)(3 - s3)/19
+#   strict  N1 = n n^T, n = (1, -2, 2)/3, v = v_single - (v1 - 2 v2)/5 (1, -2, 2):
+#           ((2 s3 - 6)/15, (s3 - 3)/15, (3 - 11 s3)/15) = (-0.169, -0.085, -1.070); residuals 0
+#           and sqrt(5)(3 - s3)/15
+set(IKV ik robots/planar_3r.urdf ${IKD}/planar3_velocity.csv --velocity)
+eom_cli_test(NAME ik-velocity-single ARGS ${IKV} --task frame:ee:vx,vz
+             STDOUT ${IKD}/planar3_velocity.single.csv COMPARE numeric ATOL 1e-12)
+eom_cli_test(NAME ik-velocity-stacked ARGS ${IKV} --task frame:ee:vx,vz --task joints:joint1,joint2
+             STDOUT ${IKD}/planar3_velocity.stacked.csv COMPARE numeric ATOL 1e-12)
+eom_cli_test(NAME ik-velocity-strict
+             ARGS ${IKV} --task frame:ee:vx,vz --task joints:joint1,joint2 --priority strict
+             STDOUT ${IKD}/planar3_velocity.strict.csv COMPARE numeric ATOL 1e-12)
+# the notes' three decimals, as printed
+eom_cli_test(NAME ik-velocity-strict-decimals
+             ARGS ${IKV} --task frame:ee:vx,vz --task joints:joint1,joint2 --priority strict
+             STDOUT_REGEX "\n-0\\.169[0-9]*,-0\\.084[5-9][0-9]*,-1\\.070[0-9]*,")
+# a heavy weight on the joint task holds joints 1 and 2 (v ~ 1e-7), leaving joint 3 to the
+# end-effector task alone: by hand, column 3 of J_E is (-s3/2, -1/2) (unit norm), so the damped
+# least-squares v3 = -(s3 + 1)/2 / (1 + lambda^2) = -1.36589 with lambda = 0.01
+eom_cli_test(NAME ik-velocity-weights-damping
+             ARGS ${IKV} --task frame:ee:vx,vz --task joints:joint1,joint2 --weights 1,1e6 --damping 0.01
+             STDOUT_REGEX "^v.joint1,v.joint2,v.joint3,ik.residual.1,ik.residual.2\n-?[0-9.]+e-0[67],-?[0-9.]+e-0[67],-1\.3658[89]")
+
+# bad input
+eom_cli_test(NAME ik-velocity-unknown-frame ARGS ${IKV} --task frame:eee:vx -o ${EOM_CLI_OUT}/ikv.csv
+             RC 2 ABSENT ${EOM_CLI_OUT}/ikv.csv
+             STDERR_REGEX "eom ik: error: --task frame:eee:vx: unknown frame 'eee' \\(did you mean 'ee'")
+eom_cli_test(NAME ik-velocity-unknown-joint ARGS ${IKV} --task joints:joint1,joint7
+             RC 2 STDERR_REGEX "eom ik: error: --task joints:joint1,joint7: the model has no joint velocity coordinate 'joint7'")
+eom_cli_test(NAME ik-velocity-unknown-component ARGS ${IKV} --task frame:ee:vq
+             RC 2 STDERR_REGEX "--task frame:ee:vq: unknown component 'vq' \\(expected vx, vy, vz, wx, wy, wz, linear, angular or all\\)")
+eom_cli_test(NAME ik-velocity-empty-frame-selection ARGS ${IKV} --task frame:ee:
+             RC 2 STDERR_REGEX "--task frame:ee:: the task selects no component")
+eom_cli_test(NAME ik-velocity-empty-joint-selection ARGS ${IKV} --task joints:
+             RC 2 STDERR_REGEX "--task joints:: the task selects no joint")
+eom_cli_test(NAME ik-velocity-bad-kind ARGS ${IKV} --task link:ee
+             RC 2 STDERR_REGEX "--task link:ee: expected frame:FRAME\\[:COMPONENTS\\] or joints:NAME,NAME,...")
+eom_cli_test(NAME ik-velocity-no-task ARGS ${IKV}
+             RC 2 STDERR_REGEX "--velocity needs at least one --task")
+eom_cli_test(NAME ik-velocity-missing-columns ARGS ${IKV} --task frame:ee:linear -o ${EOM_CLI_OUT}/ikv.csv
+             RC 2 ABSENT ${EOM_CLI_OUT}/ikv.csv
+             STDERR_REGEX "planar3_velocity.csv:1: missing column ee.vy")
+eom_cli_test(NAME ik-velocity-missing-joint-columns ARGS ${IKV} --task joints:joint3
+             RC 2 STDERR_REGEX "planar3_velocity.csv:1: missing column vref.joint3")
+eom_cli_test(NAME ik-velocity-weights-count ARGS ${IKV} --task frame:ee:vx,vz --weights 1,2
+             RC 2 STDERR_REGEX "--weights: 2 given for 1 tasks; give one per --task")
+eom_cli_test(NAME ik-velocity-with-frame ARGS ${IKV} --task frame:ee:vx --frame ee
+             RC 2 STDERR_REGEX "--frame places a pose; with --velocity use --task")
+eom_cli_test(NAME ik-no-frame ARGS ${IK} ${IKD}/iiwa_quaternion.csv
+             RC 2 STDERR_REGEX "--frame is required \\(or --velocity with --task\\)")

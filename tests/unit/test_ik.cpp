@@ -388,6 +388,84 @@ TEST_CASE("differential IK: weights, damping and frame velocity tasks", "[ik]") 
       InputError);
 }
 
+// The same example through the workspace with the arm itself: planar_3r moves in the world x-z
+// plane (joints about +y), so the notes' end-effector rows (2.224) are (-z, x) of `ee` and their
+// velocity (1, 1) is vx = 1, vz = -1 in world axes. Closed forms by hand from J_E, w = (1, 1):
+// single J^T (J J^T)^-1 w = ((8 s3 - 12)/27, -(7 s3 + 3)/27, (3 - 11 s3)/27); stacked
+// (Jbar^T Jbar)^-1 J^T w with Jbar^T Jbar = [5 3 1; 3 4 1.5; 1 1.5 1] gives
+// ((2 s3 - 6)/19, (s3 - 3)/19, (1 - 13 s3)/19); prioritized, N1 = n n^T with n = (1, -2, 2)/3,
+// qdot = single - (u1 - 2 u2)/5 (1, -2, 2) = ((2 s3 - 6)/15, (s3 - 3)/15, (3 - 11 s3)/15).
+TEST_CASE("DifferentialIk: the notes' example from the URDF, without allocating", "[ik]") {
+  const Model model = load_urdf(kRobotsDir + "/planar_3r.urdf");
+  const double s3 = std::sqrt(3.0);
+  const Eigen::Vector3d q(M_PI / 6, M_PI / 3, M_PI / 3);
+  const Eigen::Vector3d single((8 * s3 - 12) / 27, -(7 * s3 + 3) / 27, (3 - 11 * s3) / 27);
+  const Eigen::Vector3d stacked((2 * s3 - 6) / 19, (s3 - 3) / 19, (1 - 13 * s3) / 19);
+  const Eigen::Vector3d prioritized((2 * s3 - 6) / 15, (s3 - 3) / 15, (3 - 11 * s3) / 15);
+  const Vec6 xz = (Vec6() << 1, 0, 1, 0, 0, 0).finished();
+  const int ee = model.require_frame("ee");
+
+  DifferentialIk alone(
+      model, {VelocityTaskSpec::frame_velocity(ee, ReferenceFrame::local_world_aligned, xz)});
+  REQUIRE(alone.rows(0) == 2);
+  alone.target(0) = Eigen::Vector2d(1, -1);
+  alone.update(q);
+  CHECK((alone.solve_stacked() - single).norm() < 1e-12);
+  CHECK((alone.solve_prioritized() - single).norm() < 1e-12);
+  CHECK(alone.residual(0) < 1e-12);
+
+  DifferentialIk ik(model,
+                    {VelocityTaskSpec::frame_velocity(ee, ReferenceFrame::local_world_aligned, xz),
+                     VelocityTaskSpec::joint_velocity({0, 1})});
+  ik.target(0) = Eigen::Vector2d(1, -1);
+  ik.update(q);
+  CHECK((ik.solve_stacked() - stacked).norm() < 1e-12);
+  // J_E qdot - w = ((s3 - 1)/19, (s3 - 3)/19), squared norm (16 - 8 s3)/361 = 0.0059 (2.232)
+  CHECK(ik.residual(0) == Approx(std::sqrt(16 - 8 * s3) / 19).epsilon(1e-12));
+  CHECK(ik.residual(1) == Approx(stacked.head<2>().norm()));
+  CHECK((ik.solve_prioritized() - prioritized).norm() < 1e-12);
+  CHECK(ik.residual(0) < 1e-12);
+  CHECK(ik.residual(1) == Approx(prioritized.head<2>().norm()));
+  // the free functions give the same
+  Data data(model);
+  const VelocityTask task =
+      frame_velocity_task(model, data, q, ee, ReferenceFrame::local_world_aligned,
+                          (Vec6() << 1, 0, -1, 0, 0, 0).finished(), xz);
+  const VelocityTask joints = joint_velocity_task(model, {0, 1}, Eigen::Vector2d(0, 0));
+  CHECK((differential_ik_stacked({task, joints}, 3) - stacked).norm() < 1e-12);
+  CHECK((differential_ik_prioritized({task, joints}, 3) - prioritized).norm() < 1e-12);
+
+  // per row: update and both solves allocate nothing, damped or not
+  CHECK(allocations_during([&] {
+          ik.target(0) = Eigen::Vector2d(0.5, 0.25);
+          ik.update(q);
+          ik.solve_stacked();
+          ik.solve_prioritized(0.1);
+          ik.solve_stacked(0.1);
+          ik.solve_prioritized();
+          (void)ik.residual(1);
+        }) == 0);
+}
+
+TEST_CASE("DifferentialIk: bad tasks", "[ik]") {
+  const Model model = load_urdf(kRobotsDir + "/planar_3r.urdf");
+  const auto frame = [&](const Vec6& mask) {
+    return VelocityTaskSpec::frame_velocity(model.require_frame("ee"),
+                                            ReferenceFrame::local_world_aligned, mask);
+  };
+  CHECK_THROWS_WITH(DifferentialIk(model, {frame(Vec6::Zero())}),
+                    Catch::Contains("the mask selects nothing"));
+  CHECK_THROWS_WITH(DifferentialIk(model, {VelocityTaskSpec::joint_velocity({})}),
+                    Catch::Contains("no joint selected"));
+  CHECK_THROWS_WITH(DifferentialIk(model, {VelocityTaskSpec::joint_velocity({3})}),
+                    Catch::Contains("velocity index 3 is out of range"));
+  CHECK_THROWS_WITH(DifferentialIk(model, {VelocityTaskSpec::frame_velocity(
+                                              999, ReferenceFrame::world, Vec6::Ones())}),
+                    Catch::Contains("frame index 999 is out of range"));
+  CHECK_THROWS_AS(DifferentialIk(3, {VelocityTaskSpec::frame_velocity(0, ReferenceFrame::world)}),
+                  InputError);
+}
+
 TEST_CASE("IK with a floating base: the free-flyer moves, its quaternion stays unit", "[ik]") {
   UrdfOptions urdf;
   urdf.floating_base = true;

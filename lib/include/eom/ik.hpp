@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -174,7 +175,8 @@ class IkSolver {
 // Velocity-level (differential) IK with several tasks
 
 /// A task {J_i, w_i*} of the lecture notes eq. (2.213): rows of J qdot should equal w. `weights`
-/// (one per row, empty = all 1) weight the rows in the stacked solution (eq. 2.215).
+/// (one per row, empty = all 1) weight the rows in the stacked solution (eq. 2.215), and within
+/// the task in the prioritized one (where they matter only when the task cannot be met).
 struct VelocityTask {
   Eigen::MatrixXd J;        // (rows x nv)
   Eigen::VectorXd w;        // (rows)
@@ -200,7 +202,97 @@ Eigen::MatrixXd damped_pseudo_inverse(const Eigen::MatrixXd& J, double damping =
 Eigen::VectorXd differential_ik_stacked(const std::vector<VelocityTask>& tasks, int nv,
                                         double damping = 0);
 /// Strict priority, tasks[0] first: recursive null-space projection (eq. 2.220).
+/// Both run through DifferentialIk.
 Eigen::VectorXd differential_ik_prioritized(const std::vector<VelocityTask>& tasks, int nv,
                                             double damping = 0);
+
+/// One task of a DifferentialIk workspace, fixed at construction (its targets change per solve).
+struct VelocityTaskSpec {
+  enum class Kind {
+    frame,   // a frame's velocity: Jacobian rows selected by `mask`, filled by update(q)
+    joints,  // velocity coordinates `joints`: rows of the identity
+    rows,    // `rows` rows whose Jacobian the caller writes (DifferentialIk::jacobian)
+  };
+  Kind kind = Kind::rows;
+  int frame = -1;  // model.frames index
+  ReferenceFrame reference = ReferenceFrame::local_world_aligned;
+  Vec6 mask = Vec6::Ones();  // frame: per twist component (linear first) its weight; 0 drops it
+  std::vector<int> joints;   // joints: velocity indices
+  int rows = 0;              // rows
+  Eigen::VectorXd weights;   // joints, rows: one per row, or empty for all 1
+
+  static VelocityTaskSpec frame_velocity(int frame, ReferenceFrame reference,
+                                         const Vec6& mask = Vec6::Ones());
+  static VelocityTaskSpec joint_velocity(std::vector<int> indices);
+};
+
+/// Multi-task differential IK workspace (lecture notes section 2.9.2): everything is sized at
+/// construction from the model and the tasks, so update(), the solves and residual() allocate
+/// nothing. Per solve: set each task's target (and the Jacobian of `rows` tasks), call update(q)
+/// when there are frame tasks, then solve_stacked or solve_prioritized. Row weights W enter both
+/// solves as W^1/2 J qdot = W^1/2 w (eq. 2.215), within a task for the prioritized one.
+class DifferentialIk {
+ public:
+  /// Throws InputError for a frame index out of range, a mask or weights negative or not finite,
+  /// a task that selects no row, or a joint index out of range.
+  DifferentialIk(const Model& model, std::vector<VelocityTaskSpec> tasks);
+  /// Only `rows` tasks, over nv velocity coordinates (no model).
+  DifferentialIk(int nv, std::vector<VelocityTaskSpec> tasks);
+  ~DifferentialIk();
+  DifferentialIk(const DifferentialIk&) = delete;
+  DifferentialIk& operator=(const DifferentialIk&) = delete;
+
+  int task_count() const { return static_cast<int>(specs_.size()); }
+  int nv() const { return nv_; }
+  /// Rows of a task: the selected twist components of a frame task (in twist order), the joints
+  /// of a joint task (in the given order).
+  int rows(int task) const { return count_[task]; }
+  const VelocityTaskSpec& spec(int task) const { return specs_[task]; }
+
+  /// The task's target velocity w_i (rows(task)); zero until set.
+  Eigen::VectorBlock<Eigen::VectorXd> target(int task) {
+    return w_.segment(offset_[task], count_[task]);
+  }
+  /// The task's Jacobian J_i (rows(task) x nv): written by the caller for `rows` tasks, by
+  /// update() for frame tasks.
+  Eigen::Block<Eigen::MatrixXd> jacobian(int task) {
+    return J_.middleRows(offset_[task], count_[task]);
+  }
+  /// The task's row weights (rows(task)); from the spec, changeable per solve.
+  Eigen::VectorBlock<Eigen::VectorXd> weights(int task) {
+    return weights_.segment(offset_[task], count_[task]);
+  }
+
+  /// The Jacobians of the frame tasks at q (one forward pass).
+  void update(ConstVec q);
+  /// Equal priority: qdot = (W^1/2 Jbar)^+ W^1/2 wbar over all tasks (eqs. 2.214, 2.215), with
+  /// the damped pseudo-inverse.
+  const Eigen::VectorXd& solve_stacked(double damping = 0);
+  /// Strict priority in task order: qdot_i = qdot_{i-1} + (J_i N_{i-1})^+ (w_i - J_i qdot_{i-1}),
+  /// N_i = N_{i-1} - (J_i N_{i-1})^+ J_i N_{i-1}, N_0 = I (eq. 2.220).
+  const Eigen::VectorXd& solve_prioritized(double damping = 0);
+
+  /// The last solution (nv).
+  const Eigen::VectorXd& velocity() const { return qdot_; }
+  /// | J_i qdot - w_i | of the last solution, unweighted (m/s, rad/s or a mix for a frame task).
+  double residual(int task) const;
+
+  class PseudoInverse;  // the SVD workspace of one matrix size (in ik.cpp)
+
+ private:
+  void build();
+
+  const Model* model_ = nullptr;
+  std::unique_ptr<Data> data_;
+  std::vector<VelocityTaskSpec> specs_;
+  int nv_ = 0;
+  std::vector<int> offset_, count_;
+  Eigen::MatrixXd J_, Jw_;  // stacked Jacobian, and with rows scaled by sqrt(weight)
+  Eigen::VectorXd w_, ww_, weights_, achieved_;
+  Eigen::VectorXd qdot_;
+  Eigen::MatrixXd N_;  // null-space projector of the tasks above
+  std::vector<std::unique_ptr<PseudoInverse>> task_inverse_;  // per task: rows_i x nv
+  std::unique_ptr<PseudoInverse> stacked_inverse_;            // total rows x nv
+};
 
 }  // namespace eom

@@ -1,0 +1,26 @@
+// eom ik --velocity: multi-task differential IK per row (DifferentialIk of eom/ik.hpp), the
+// velocity-level mode of eom ik, kept apart from the pose solver's glue in cmd_ik.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "row_engine.hpp"
+
+namespace eom::cli {
+
+struct IkVelocityOptions {
+  std::vector<std::string> tasks;  // frame:FRAME[:COMPONENTS] | joints:NAME,NAME...; priority order
+  std::string priority = "stacked";
+  double damping = 0;
+  std::vector<double> weights;  // one per task, or empty
+};
+
+/// Adds --task, --priority, --damping and --weights.
+void add_ik_velocity_options(CLI::App& cmd, IkVelocityOptions& opt);
+
+/// Runs the velocity mode over opt.tables.
+int run_ik_velocity(const IkVelocityOptions& velocity, const RowOptions& rows, Streams& io);
+
+}  // namespace eom::cli
