@@ -296,7 +296,7 @@ TEST_CASE("IK bad input: clear errors", "[ik]") {
   CHECK_THROWS_AS(checked_rotation_matrix(-Mat3::Identity(), renormalised), InputError);
 }
 
-TEST_CASE("IkSolver::solve allocates nothing", "[ik][allocation]") {
+TEST_CASE("IkSolver::solve allocates nothing", "[ik]" EOM_ALLOCATION_TAG) {
   const Model model = load_urdf(kRobotsDir + "/panda.urdf");
   Data data(model);
   IkSolver solver(model);

@@ -316,7 +316,7 @@ TEST_CASE("workspace sampling is deterministic and consistent", "[singular]") {
   CHECK(r.manipulability[3] == Approx((all[99] + all[100]) / 2).epsilon(1e-15));
 }
 
-TEST_CASE("Jacobians and the singularity analysis allocate nothing", "[singular][allocation]") {
+TEST_CASE("Jacobians and the singularity analysis allocate nothing", "[singular]" EOM_ALLOCATION_TAG) {
   const Model model = load_urdf(kRobotsDir + "/panda.urdf");
   Data data(model);
   const int frame = model.require_frame("panda_hand_tcp");
