@@ -108,6 +108,14 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
   return cmd;
 }
 
+int require_frame_option(const Model& model, const std::string& option, const std::string& name) {
+  try {
+    return model.require_frame(name);
+  } catch (const InputError& e) {
+    throw InputError(option + ": " + e.message());
+  }
+}
+
 void refuse_singular_mass_matrix(const Model& model) {
   const std::vector<int> joints = joints_without_inertia(model);
   if (joints.empty()) return;

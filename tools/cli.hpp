@@ -37,6 +37,9 @@ void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity = tru
 /// Load and build the model; ModelError/InputError propagate to main (exit 2).
 Model load_robot(const RobotOptions& opt);
 
+/// The frame an option names: InputError starting with the option ("--frames: unknown frame ...").
+int require_frame_option(const Model& model, const std::string& option, const std::string& name);
+
 /// Forward dynamics is undefined when a joint moves no mass or inertia (M singular): throws
 /// InputError naming those joints, before any row is computed.
 void refuse_singular_mass_matrix(const Model& model);

@@ -349,8 +349,9 @@ class IkTask final : public RowTask {
 int run_ik(IkCliOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows);
   IkProblem problem;
-  problem.frame = model.require_frame(opt.frame);
-  if (!opt.relative_to.empty()) problem.reference = model.require_frame(opt.relative_to);
+  problem.frame = require_frame_option(model, "--frame", opt.frame);
+  if (!opt.relative_to.empty())
+    problem.reference = require_frame_option(model, "--relative-to", opt.relative_to);
   try {
     problem.weights = ik_mask_weights(opt.mask, opt.position_weight, opt.orientation_weight);
   } catch (const InputError& e) {
