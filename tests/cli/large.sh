@@ -66,6 +66,16 @@ ik)
   ok "$eom" ik "$robot" targets.csv --frame "$last" -o ik.csv
   [ "$(wc -l < ik.csv)" = 6 ] || fail "$(wc -l < ik.csv) lines"
   ;;
+deriv)
+  # order 0 is inverse dynamics
+  ok "$eom" id "$robot" "$table" -o tau.csv
+  ok "$eom" deriv "$robot" "$table" --order 0 -o deriv.csv
+  "$tabdiff" tau.csv deriv.csv 1e-8 1e-8 || fail "eom deriv --order 0 != eom id"
+  ;;
+jac)
+  ok "$eom" jac "$robot" "$table" --frame "$last" -q -o jac.csv
+  [ "$(wc -l < jac.csv)" = 6 ] || fail "$(wc -l < jac.csv) lines"
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $name $case_name"
