@@ -145,6 +145,15 @@ std::string number_text(double x) {
 
 void refuse_singular_mass_matrix(const Model& model, const std::string& context,
                                  const std::string& needs) {
+int require_frame_option(const Model& model, const std::string& option, const std::string& name) {
+  try {
+    return model.require_frame(name);
+  } catch (const InputError& e) {
+    throw InputError(option + ": " + e.message());
+  }
+}
+
+void refuse_singular_mass_matrix(const Model& model) {
   const std::vector<int> joints = joints_without_inertia(model);
   if (joints.empty()) return;
   std::string names;

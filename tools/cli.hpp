@@ -39,6 +39,9 @@ void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity = tru
 Model load_robot(const RobotOptions& opt, Streams& io, const std::string& command,
                  bool quiet = false);
 
+/// The frame an option names: InputError starting with the option ("--frames: unknown frame ...").
+int require_frame_option(const Model& model, const std::string& option, const std::string& name);
+
 /// Forward dynamics is undefined when a joint moves no mass or inertia (M singular): throws
 /// InputError naming those joints, before any row is computed. The message starts with
 /// `context` and says what is undefined (`needs`).

@@ -58,7 +58,7 @@ int run_fk(const FkOptions& opt, Streams& io) {
   // only the joints that move the chosen frames need columns
   command.joints.assign(model.njoints, false);
   for (const auto& name : opt.frames) {
-    const int f = model.require_frame(name);
+    const int f = require_frame_option(model, "--frames", name);
     if (std::find(frames.begin(), frames.end(), f) != frames.end()) {
       throw InputError("--frames: " + name + " is named twice");
     }

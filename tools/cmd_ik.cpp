@@ -363,8 +363,9 @@ int run_ik(IkCliOptions& opt, Streams& io) {
   if (!opt.velocity_tasks.tasks.empty()) throw InputError("--task needs --velocity");
   const Model model = load_robot(opt.rows, io, "ik");
   IkProblem problem;
-  problem.frame = model.require_frame(opt.frame);
-  if (!opt.relative_to.empty()) problem.reference = model.require_frame(opt.relative_to);
+  problem.frame = require_frame_option(model, "--frame", opt.frame);
+  if (!opt.relative_to.empty())
+    problem.reference = require_frame_option(model, "--relative-to", opt.relative_to);
   try {
     problem.weights = ik_mask_weights(opt.mask, opt.position_weight, opt.orientation_weight);
   } catch (const InputError& e) {

@@ -124,7 +124,7 @@ void check_positive(const char* option, double value) {
 
 JacSettings settle(const Model& model, const JacOptions& opt) {
   JacSettings s;
-  s.frame = model.require_frame(opt.frame);
+  s.frame = require_frame_option(model, "--frame", opt.frame);
   s.reference = parse_reference(opt.reference);
   if (!opt.analytical.empty()) {
     s.analytical = true;

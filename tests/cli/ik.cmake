@@ -17,10 +17,10 @@ eom_cli_test(NAME ik-quiet ARGS ${IK} ${IKD}/iiwa_unreachable.csv --frame iiwa_l
 eom_cli_test(NAME ik-unknown-frame
              ARGS ${IK} trajectories/iiwa_circle_targets.csv --frame iiwa_link_eee -o ${EOM_CLI_OUT}/ik_unknown.csv
              RC 2 ABSENT ${EOM_CLI_OUT}/ik_unknown.csv
-             STDERR_REGEX "eom ik: error: unknown frame 'iiwa_link_eee' \\(did you mean 'iiwa_link_ee', ")
+             STDERR_REGEX "eom ik: error: --frame: unknown frame 'iiwa_link_eee' \\(did you mean 'iiwa_link_ee', ")
 eom_cli_test(NAME ik-unknown-relative-to
              ARGS ${IK} trajectories/iiwa_circle_targets.csv --frame iiwa_link_ee --relative-to iiwa_link_33
-             RC 2 STDERR_REGEX "unknown frame 'iiwa_link_33' \\(did you mean 'iiwa_link_3'")
+             RC 2 STDERR_REGEX "--relative-to: unknown frame 'iiwa_link_33' \\(did you mean 'iiwa_link_3'")
 # a frame no joint moves: the world-fixed base, or a frame rigidly attached to the reference
 eom_cli_test(NAME ik-frame-without-moving-joint
              ARGS ${IK} trajectories/iiwa_circle_targets.csv --frame iiwa_link_0

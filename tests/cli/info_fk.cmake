@@ -31,7 +31,7 @@ eom_cli_test(NAME fk-all-frames-ndjson
              STDOUT_REGEX "^{\"t\":0,\"world.x\":0,\"world.y\":0,\"world.z\":0,\"world.qx\":0,\"world.qy\":0,\"world.qz\":0,\"world.qw\":1,\"base_link.x\"")
 eom_cli_test(NAME fk-unknown-frame
              ARGS fk robots/ur5.urdf trajectories/ur5_wave.csv --frames tool1 -o ${CMAKE_CURRENT_BINARY_DIR}/fk_unknown.csv
-             RC 2 STDERR_REGEX "eom fk: error: unknown frame 'tool1' \\(did you mean 'tool0'\\?\\)"
+             RC 2 STDERR_REGEX "eom fk: error: --frames: unknown frame 'tool1' \\(did you mean 'tool0'\\?\\)"
              ABSENT ${CMAKE_CURRENT_BINARY_DIR}/fk_unknown.csv)
 eom_cli_test(NAME fk-missing-column
              ARGS fk robots/ur5.urdf tests/data/id/ur5_missing_joint.csv

@@ -313,14 +313,20 @@ TEST_CASE("closed form: trees and floating bases are refused, suggesting the rec
   }
 }
 
-TEST_CASE("closed form: orders and sizes are checked, and nothing is allocated per call",
-          "[closed_form][allocation]") {
+TEST_CASE("closed form: orders and sizes are checked", "[closed_form]") {
   const Model model = load_urdf(kRobotsDir + "/iiwa14.urdf");
   ClosedFormData cf(model);
   const Eigen::VectorXd q = Eigen::VectorXd::Constant(model.nq, 0.3),
                         x = Eigen::VectorXd::Constant(model.nv, 0.1);
   CHECK_THROWS_AS(closed_form_dynamics(model, cf, q, x, x, x, x, 3), InputError);
   CHECK_THROWS_AS(closed_form_dynamics(model, cf, q, x, x, Eigen::VectorXd(), x, 1), InputError);
+}
+
+TEST_CASE("closed form: nothing is allocated per call", "[closed_form]" EOM_ALLOCATION_TAG) {
+  const Model model = load_urdf(kRobotsDir + "/iiwa14.urdf");
+  ClosedFormData cf(model);
+  const Eigen::VectorXd q = Eigen::VectorXd::Constant(model.nq, 0.3),
+                        x = Eigen::VectorXd::Constant(model.nv, 0.1);
   FrameWrench wrench;
   wrench.frame = end_effector(model);
   wrench.reference = ReferenceFrame::local_world_aligned;

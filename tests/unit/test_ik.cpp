@@ -296,7 +296,7 @@ TEST_CASE("IK bad input: clear errors", "[ik]") {
   CHECK_THROWS_AS(checked_rotation_matrix(-Mat3::Identity(), renormalised), InputError);
 }
 
-TEST_CASE("IkSolver::solve allocates nothing", "[ik][allocation]") {
+TEST_CASE("IkSolver::solve allocates nothing", "[ik]" EOM_ALLOCATION_TAG) {
   const Model model = load_urdf(kRobotsDir + "/panda.urdf");
   Data data(model);
   IkSolver solver(model);
@@ -395,7 +395,8 @@ TEST_CASE("differential IK: weights, damping and frame velocity tasks", "[ik]") 
 // (Jbar^T Jbar)^-1 J^T w with Jbar^T Jbar = [5 3 1; 3 4 1.5; 1 1.5 1] gives
 // ((2 s3 - 6)/19, (s3 - 3)/19, (1 - 13 s3)/19); prioritized, N1 = n n^T with n = (1, -2, 2)/3,
 // qdot = single - (u1 - 2 u2)/5 (1, -2, 2) = ((2 s3 - 6)/15, (s3 - 3)/15, (3 - 11 s3)/15).
-TEST_CASE("DifferentialIk: the notes' example from the URDF, without allocating", "[ik]") {
+TEST_CASE("DifferentialIk: the notes' example from the URDF, without allocating",
+          "[ik]" EOM_ALLOCATION_TAG) {
   const Model model = load_urdf(kRobotsDir + "/planar_3r.urdf");
   const double s3 = std::sqrt(3.0);
   const Eigen::Vector3d q(M_PI / 6, M_PI / 3, M_PI / 3);

@@ -36,7 +36,7 @@ TEST_CASE("partial derivatives: a joint that moves no mass makes M^-1 undefined,
   CHECK_THROWS_WITH(aba_derivatives(model, data, q, v, v), Catch::Contains("'finger_slide'"));
 }
 
-TEST_CASE("partial derivatives do not allocate", "[partial_derivatives][allocation]") {
+TEST_CASE("partial derivatives do not allocate", "[partial_derivatives]" EOM_ALLOCATION_TAG) {
   for (const char* robot : {"/solo12.urdf", "/ur5.urdf"}) {
     for (const bool floating : {false, true}) {
       UrdfOptions options;

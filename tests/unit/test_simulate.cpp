@@ -266,7 +266,7 @@ TEST_CASE("rk45 dense output agrees with a fine fixed-step run", "[simulate]") {
   }
 }
 
-TEST_CASE("simulation allocates nothing per step", "[simulate][allocation]") {
+TEST_CASE("simulation allocates nothing per step", "[simulate]" EOM_ALLOCATION_TAG) {
   UrdfOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/solo12.urdf", floating);

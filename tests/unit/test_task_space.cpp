@@ -75,7 +75,7 @@ TEST_CASE("task-space inertia at a singular configuration is truncated and flagg
       1e-9);
 }
 
-TEST_CASE("task-space dynamics allocates nothing", "[task_space][allocation]") {
+TEST_CASE("task-space dynamics allocates nothing", "[task_space]" EOM_ALLOCATION_TAG) {
   const Model model = load_urdf(kRobotsDir + "/panda.urdf");
   Data data(model);
   const int frame = model.require_frame("panda_hand_tcp");

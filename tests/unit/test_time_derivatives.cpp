@@ -14,7 +14,7 @@
 using namespace eom;
 
 TEST_CASE("rnea_time_derivatives allocates nothing, fixed and floating base",
-          "[allocation][time_derivatives]") {
+          "[time_derivatives]" EOM_ALLOCATION_TAG) {
   for (const bool floating : {false, true}) {
     UrdfOptions options;
     options.floating_base = floating;

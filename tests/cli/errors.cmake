@@ -1,0 +1,73 @@
+# The error contract as a matrix (tests/cli/errors.sh runs one cell and says what it asserts): each
+# subcommand that reads a ROBOT or a TABLE against every class of bad input that applies to it, one
+# ctest per (subcommand, class). One line per subcommand:
+#   eom_error_matrix(NAME ARGS <command line> [ROBOT urdf] [TABLE table] [FRAME frame]
+#                    [DROP column] [BAD_OPTION --opt=value] [MODEL_RC rc] [REPORT_ON_STDOUT])
+# ARGS holds the placeholders @ROBOT@, @TABLE@, @OUT@ and @FRAME@, which stand for the valid ROBOT,
+# TABLE and FRAME, and an output file; DROP is a column whose absence is an error; BAD_OPTION an
+# option value the command refuses. Which classes apply follows from them.
+set(eom_robot_error_classes robot-missing robot-unreadable robot-directory malformed-xml
+                            non-physical-inertia unknown-joint-type cycle)
+set(eom_table_error_classes table-missing table-unreadable table-directory text-in-number nan
+                            ragged-row duplicate-column empty-input)
+
+function(eom_error_matrix name)
+  cmake_parse_arguments(M "REPORT_ON_STDOUT" "ROBOT;TABLE;FRAME;DROP;BAD_OPTION;MODEL_RC" "ARGS" ${ARGN})
+  set(classes)
+  set(options)
+  if(DEFINED M_ROBOT)
+    list(APPEND classes ${eom_robot_error_classes})
+    list(APPEND options --robot ${M_ROBOT})
+  endif()
+  if(DEFINED M_TABLE)
+    list(APPEND classes ${eom_table_error_classes})
+    list(APPEND options --table ${M_TABLE})
+  endif()
+  if(DEFINED M_DROP)
+    list(APPEND classes missing-column)
+    list(APPEND options --drop ${M_DROP})
+  endif()
+  if(DEFINED M_FRAME)
+    list(APPEND classes unknown-frame)
+    list(APPEND options --frame ${M_FRAME})
+  endif()
+  if(DEFINED M_BAD_OPTION)
+    list(APPEND classes bad-option)
+    list(APPEND options --bad-option ${M_BAD_OPTION})
+  endif()
+  if(DEFINED M_MODEL_RC)
+    list(APPEND options --model-rc ${M_MODEL_RC})
+  endif()
+  if(M_REPORT_ON_STDOUT)
+    list(APPEND options --report-on-stdout)
+  endif()
+  foreach(class IN LISTS classes)
+    add_test(NAME "cli: errors ${name} ${class}"
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/errors.sh $<TARGET_FILE:eom_cli> ${PROJECT_SOURCE_DIR}
+                     ${class} ${options} -- ${M_ARGS})
+    set_tests_properties("cli: errors ${name} ${class}" PROPERTIES LABELS "cli;errors" SKIP_RETURN_CODE 77)
+  endforeach()
+endfunction()
+
+# eom check reports what it finds in a model on stdout and exits 1 (its documented contract); a file
+# it cannot read or parse is exit 2 there too
+eom_error_matrix(check ARGS check @ROBOT@ ROBOT robots/planar_2r.urdf BAD_OPTION --format=xml
+                 MODEL_RC 1 REPORT_ON_STDOUT)
+eom_error_matrix(info ARGS info @ROBOT@ ROBOT robots/planar_2r.urdf BAD_OPTION --format=xml)
+eom_error_matrix(fk ARGS fk @ROBOT@ @TABLE@ --frames @FRAME@ -o @OUT@ ROBOT robots/planar_2r.urdf
+                 TABLE trajectories/planar_2r_small.csv FRAME tip DROP q.joint1 BAD_OPTION --jobs=-1)
+eom_error_matrix(convert ARGS convert @TABLE@ @OUT@ TABLE trajectories/planar_2r_small.csv
+                 BAD_OPTION --from=xml)
+eom_error_matrix(id ARGS id @ROBOT@ @TABLE@ -o @OUT@ ROBOT robots/planar_2r.urdf
+                 TABLE trajectories/planar_2r_small.csv DROP q.joint1 BAD_OPTION --time-scale=0)
+eom_error_matrix(fd ARGS fd @ROBOT@ @TABLE@ -o @OUT@ ROBOT robots/planar_2r.urdf
+                 TABLE tests/data/errors/planar_2r_fd.csv DROP tau.joint1 BAD_OPTION --method=lu)
+eom_error_matrix(sim ARGS sim @ROBOT@ --torques @TABLE@ --duration 1 -o @OUT@ ROBOT robots/planar_2r.urdf
+                 TABLE tests/data/errors/planar_2r_torques.csv DROP tau.joint1 BAD_OPTION --integrator=rk9)
+eom_error_matrix(ik ARGS ik @ROBOT@ @TABLE@ --frame @FRAME@ -o @OUT@ ROBOT robots/iiwa14.urdf
+                 TABLE trajectories/iiwa_circle_targets.csv FRAME iiwa_link_ee DROP iiwa_link_ee.x
+                 BAD_OPTION --mask=xyz)
+eom_error_matrix(deriv ARGS deriv @ROBOT@ @TABLE@ -o @OUT@ ROBOT robots/planar_2r.urdf
+                 TABLE trajectories/planar_2r_small.csv DROP q.joint1 BAD_OPTION --order=-1)
+eom_error_matrix(jac ARGS jac @ROBOT@ @TABLE@ --frame @FRAME@ -o @OUT@ ROBOT robots/planar_2r.urdf
+                 TABLE trajectories/planar_2r_small.csv FRAME tip DROP q.joint1 BAD_OPTION --task=sideways)

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# The error contract, one cell of the matrix (tests/cli/errors.cmake lists the cells):
+#   errors.sh EOM SOURCE_DIR CLASS [--robot R] [--table T] [--frame F] [--drop COLUMN]
+#             [--bad-option OPT] [--model-rc RC] [--report-on-stdout] -- ARGUMENTS...
+# ARGUMENTS is the subcommand's command line with the placeholders @ROBOT@, @TABLE@, @OUT@ and
+# @FRAME@; the cell replaces one of them by the bad input of CLASS (the others by the valid R, T,
+# F) and asserts: exit 2 (--model-rc for model errors a command reports as findings: eom check),
+# a message naming the file with its line (and column for a cell), or the option; and, when the
+# command writes @OUT@, that no output file was created and an existing one was left untouched.
+# Exit 77 (ctest: skipped) for a cell that cannot be tested here, saying why.
+set -uo pipefail
+eom=$1
+src=$2
+class=$3
+shift 3
+robot=
+table=
+frame=
+drop=
+bad_option=
+model_rc=2
+report_on_stdout=false
+while [ $# -gt 0 ]; do
+  case $1 in
+  --robot) robot=$src/$2 && shift 2 ;;
+  --table) table=$src/$2 && shift 2 ;;
+  --frame) frame=$2 && shift 2 ;;
+  --drop) drop=$2 && shift 2 ;;
+  --bad-option) bad_option=$2 && shift 2 ;;
+  --model-rc) model_rc=$2 && shift 2 ;;
+  --report-on-stdout) report_on_stdout=true && shift ;;
+  --) shift && break ;;
+  *) echo "errors.sh: unknown argument $1" && exit 2 ;;
+  esac
+done
+template=("$@")
+
+work=$(mktemp -d)
+trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
+cd "$work" || exit 2
+
+fail() {
+  echo "FAILED ($class): $*"
+  exit 1
+}
+skip() {
+  echo "SKIPPED ($class): $*"
+  exit 77
+}
+
+# The valid inputs, copied so that messages name short relative paths. Tables keep their header
+# and five rows: every bad cell below is on line 3.
+robot_arg=robot.urdf
+[ -n "$robot" ] && cp "$robot" robot.urdf
+table_arg=table.csv
+[ -n "$table" ] && head -n 6 "$table" > table.csv
+frame_arg=$frame
+expected_rc=2
+expected=()  # extended regexes the message must match
+# the option just before @FRAME@ in the template, named by the unknown-frame message
+frame_option=
+for ((i = 1; i < ${#template[@]}; ++i)); do
+  [ "${template[i]}" = @FRAME@ ] && frame_option=${template[i - 1]}
+done
+
+# column number (1-based) of a header name in table.csv
+column_of() {
+  head -1 table.csv | tr ',' '\n' | grep -nx -F "$1" | cut -d: -f1
+}
+# replace field 2 of line 3 of table.csv by $1
+set_cell() {
+  awk -F, -v OFS=, -v value="$1" 'NR == 3 { $2 = value } 1' table.csv > t && mv t table.csv
+}
+bad_robot() {
+  cp "$src/tests/data/urdf/$1" robot.urdf
+  expected+=("robot\.urdf:$2: ")
+  expected_rc=$model_rc
+}
+
+case $class in
+robot-missing)
+  robot_arg=no_such_robot.urdf
+  expected+=("no_such_robot\.urdf")
+  ;;
+robot-unreadable)
+  [ "$(id -u)" = 0 ] && skip "running as root, which reads a file of mode 000 all the same"
+  chmod 000 robot.urdf
+  expected+=("robot\.urdf")
+  ;;
+robot-directory)
+  robot_arg=robot_dir.urdf && mkdir robot_dir.urdf
+  expected+=("robot_dir\.urdf")
+  ;;
+malformed-xml) bad_robot malformed_xml.urdf 4 && expected_rc=2 ;;  # unparseable: 2 for every command
+non-physical-inertia) bad_robot indefinite_inertia.urdf 5 ;;
+unknown-joint-type) bad_robot unknown_joint_type.urdf 10 ;;
+cycle) bad_robot cycle.urdf '[0-9]+' ;;
+table-missing)
+  table_arg=no_such_table.csv
+  expected+=("no_such_table\.csv")
+  ;;
+table-unreadable)
+  [ "$(id -u)" = 0 ] && skip "running as root, which reads a file of mode 000 all the same"
+  chmod 000 table.csv
+  expected+=("table\.csv")
+  ;;
+table-directory)
+  table_arg=table_dir.csv && mkdir table_dir.csv
+  expected+=("table_dir\.csv")
+  ;;
+text-in-number)
+  set_cell abc
+  expected+=("table\.csv:3:[0-9]+: .*'abc'")
+  ;;
+nan)
+  set_cell nan
+  expected+=("table\.csv:3:[0-9]+: .*'nan'")
+  ;;
+ragged-row)
+  awk -F, -v OFS=, 'NR == 3 { NF = NF - 1 } 1' table.csv > t && mv t table.csv
+  expected+=("table\.csv:3(:[0-9]+)?: ")
+  ;;
+duplicate-column)
+  # column 2 once more at the end of every line
+  awk -F, -v OFS=, '{ $(NF + 1) = $2 } 1' table.csv > t && mv t table.csv
+  expected+=("table\.csv:1(:[0-9]+)?: .*$(head -1 table.csv | cut -d, -f2 | sed 's/\./\\./g')")
+  ;;
+missing-column)
+  column=$(column_of "$drop")
+  [ -n "$column" ] || fail "the table has no column $drop to drop"
+  cut -d, -f"$column" --complement table.csv > t && mv t table.csv
+  expected+=("table\.csv:1(:[0-9]+)?: .*${drop//./\\.}")
+  ;;
+empty-input)
+  : > table.csv
+  expected+=("table\.csv")
+  ;;
+unknown-frame)
+  frame_arg=no_such_frame
+  expected+=("no_such_frame" "${frame_option}")
+  ;;
+bad-option)
+  report_on_stdout=false  # a usage error is on stderr for every command
+  template+=("$bad_option")
+  expected+=("${bad_option%%[= ]*}")
+  ;;
+*) fail "unknown class" ;;
+esac
+
+writes_output=false
+for word in "${template[@]}"; do [ "$word" = @OUT@ ] && writes_output=true; done
+
+# run OUT: the command line with the placeholders replaced; checks rc and message
+run() {
+  local args=() word
+  for word in "${template[@]}"; do
+    word=${word//@ROBOT@/$robot_arg}
+    word=${word//@TABLE@/$table_arg}
+    word=${word//@FRAME@/$frame_arg}
+    word=${word//@OUT@/$1}
+    args+=("$word")
+  done
+  "$eom" "${args[@]}" > stdout.txt 2> stderr.txt < /dev/null
+  local rc=$?
+  local message=stderr.txt
+  $report_on_stdout && message=stdout.txt
+  [ "$rc" = "$expected_rc" ] || fail "exit $rc, expected $expected_rc: eom ${args[*]}
+$(cat stderr.txt stdout.txt)"
+  local regex
+  for regex in "${expected[@]}"; do
+    grep -Eq -- "$regex" "$message" || fail "the message does not match '$regex': eom ${args[*]}
+$(cat "$message")"
+  done
+  if $report_on_stdout; then
+    [ -s stderr.txt ] && fail "stderr should be empty: $(cat stderr.txt)"
+  elif ! $writes_output; then
+    [ -s stdout.txt ] && fail "stdout should be empty on error: $(head -c 300 stdout.txt)"
+  fi
+  return 0
+}
+
+if $writes_output; then
+  run out.csv
+  [ -e out.csv ] && fail "out.csv was created"
+  echo "existing output" > kept.csv
+  cp kept.csv kept.orig
+  run kept.csv
+  cmp -s kept.csv kept.orig || fail "the existing output kept.csv was changed"
+  left=$(ls -A | grep -vxE 'robot(_dir)?\.urdf|table(_dir)?\.csv|std(out|err)\.txt|kept\.(csv|orig)')
+  [ -z "$left" ] || fail "left behind: $left"
+else
+  run -
+fi
+echo "ok: $class"
