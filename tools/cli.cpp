@@ -143,8 +143,6 @@ std::string number_text(double x) {
   return s.str();
 }
 
-void refuse_singular_mass_matrix(const Model& model, const std::string& context,
-                                 const std::string& needs) {
 int require_frame_option(const Model& model, const std::string& option, const std::string& name) {
   try {
     return model.require_frame(name);
@@ -153,7 +151,8 @@ int require_frame_option(const Model& model, const std::string& option, const st
   }
 }
 
-void refuse_singular_mass_matrix(const Model& model) {
+void refuse_singular_mass_matrix(const Model& model, const std::string& context,
+                                 const std::string& needs) {
   const std::vector<int> joints = joints_without_inertia(model);
   if (joints.empty()) return;
   std::string names;
