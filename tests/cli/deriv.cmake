@@ -72,3 +72,12 @@ eom_cli_test(NAME deriv-iiwa-gaz-verify
 eom_cli_test(NAME deriv-planar-2r-christoffel
              ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 0 --christoffel --no-derive
              STDOUT tests/data/deriv/planar_2r.christoffel.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12)
+
+# external wrenches on two frames: the recursive method takes them, the closed form one frame only
+eom_cli_test(NAME deriv-two-wrenches-recursive
+             ARGS deriv robots/iiwa14.urdf tests/data/deriv/iiwa_two_wrenches.csv --order 0 --no-derive
+             STDOUT_REGEX "^t,tau.iiwa_joint_1")
+eom_cli_test(NAME deriv-two-wrenches-closed-form
+             ARGS deriv robots/iiwa14.urdf tests/data/deriv/iiwa_two_wrenches.csv --order 0 --no-derive --method closed-form -o ${EOM_CLI_OUT}/deriv_two.csv
+             RC 2 ABSENT ${EOM_CLI_OUT}/deriv_two.csv
+             STDERR_REGEX "iiwa_two_wrenches.csv:1: --method closed-form takes the wrench of one frame, the table has 2")
