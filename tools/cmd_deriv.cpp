@@ -365,7 +365,8 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
       "d<K+2>q (missing ones derived from q and t); writes t, tau.<joint> and d1tau.<joint> ...\n"
       "d<K>tau.<joint>. For a floating base, v is the body twist and a, d3q, ... are the time\n"
       "derivatives of its components. External wrenches on the robot: wrench.<frame>.fx .fy .fz\n"
-      ".mx .my .mz (as eom id) with their derivatives d1wrench.<frame>.* ... d<K>wrench.<frame>.*,\n"
+      ".mx .my .mz (as eom id) with their derivatives d1wrench.<frame>.* ... "
+      "d<K>wrench.<frame>.*,\n"
       "all required (never derived from the table).",
       {"eom deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 -o dtau.csv",
        "eom deriv robots/ur5.urdf trajectories/ur5_wave.csv --order 0 --partials",

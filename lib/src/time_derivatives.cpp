@@ -68,8 +68,8 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
                            const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
                            Eigen::Ref<Eigen::MatrixXd> out) {
   static const std::vector<int> no_frames;
-  rnea_time_derivatives(model, data, q, dq, order, no_frames, Eigen::MatrixXd(), ReferenceFrame::local,
-                        out);
+  rnea_time_derivatives(model, data, q, dq, order, no_frames, Eigen::MatrixXd(),
+                        ReferenceFrame::local, out);
 }
 
 void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
@@ -101,8 +101,9 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
                        std::to_string(wrenches.cols()));
     }
     if (reference == ReferenceFrame::world) {
-      throw InputError("external wrenches in time derivatives act at their frame's origin: "
-                       "reference local or local_world_aligned");
+      throw InputError(
+          "external wrenches in time derivatives act at their frame's origin: "
+          "reference local or local_world_aligned");
     }
     for (const int f : frames) {
       if (f < 0 || f >= static_cast<int>(model.frames.size())) {

@@ -120,9 +120,10 @@ TEST_CASE("each order of rnea_time_derivatives is the central difference of the 
   }
 }
 
-TEST_CASE("external wrenches in rnea_time_derivatives: order 0 is rnea - J^T F, each order the "
-          "central difference of the order below",
-          "[property][time_derivatives]") {
+TEST_CASE(
+    "external wrenches in rnea_time_derivatives: order 0 is rnea - J^T F, each order the "
+    "central difference of the order below",
+    "[property][time_derivatives]") {
   const TestModel robot = GENERATE(from_range(test_models()));
   INFO(robot.name);
   const Model model = robot.load();
@@ -134,8 +135,8 @@ TEST_CASE("external wrenches in rnea_time_derivatives: order 0 is rnea - J^T F, 
   // two frames on moving bodies (the last and one half-way), each pushed by a polynomial wrench
   // W(t) = sum_m coefficients.col(m) t^m / m!
   std::vector<int> frames;
-  for (const int f : {static_cast<int>(model.frames.size()) - 1,
-                      static_cast<int>(model.frames.size()) / 2}) {
+  for (const int f :
+       {static_cast<int>(model.frames.size()) - 1, static_cast<int>(model.frames.size()) / 2}) {
     if (model.frames[f].parent > 0) frames.push_back(f);
   }
   REQUIRE(!frames.empty());
@@ -168,14 +169,14 @@ TEST_CASE("external wrenches in rnea_time_derivatives: order 0 is rnea - J^T F, 
     CHECK_THAT(actual, AllClose(expected, kTolRoundoff * (1 + expected.norm()), 1e-12));
     auto orders = [&](double t) {
       Eigen::MatrixXd tau(model.nv, kTop);
-      rnea_time_derivatives(model, series, path.q(model, t), path.dq(t, kTop + 1), kTop - 1,
-                            frames, wrench(t, kTop - 1), rf, tau);
+      rnea_time_derivatives(model, series, path.q(model, t), path.dq(t, kTop + 1), kTop - 1, frames,
+                            wrench(t, kTop - 1), rf, tau);
       return tau;
     };
     const double h = 1e-3;
-    const Eigen::MatrixXd difference = (8 * (orders(t0 + h) - orders(t0 - h)) -
-                                        (orders(t0 + 2 * h) - orders(t0 - 2 * h))) /
-                                       (12 * h);
+    const Eigen::MatrixXd difference =
+        (8 * (orders(t0 + h) - orders(t0 - h)) - (orders(t0 + 2 * h) - orders(t0 - 2 * h))) /
+        (12 * h);
     for (int k = 1; k <= kTop; ++k) {
       INFO("order " << k);
       const Eigen::VectorXd derivative = exact.col(k), numeric = difference.col(k - 1);

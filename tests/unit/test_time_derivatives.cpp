@@ -58,18 +58,18 @@ TEST_CASE("rnea_time_derivatives refuses wrong sizes and orders", "[time_derivat
   CHECK_THROWS_AS(TimeDerivativeData(model, -1), InputError);
   const std::vector<int> frames = {static_cast<int>(model.frames.size()) - 1};
   const Eigen::MatrixXd wrenches = Eigen::MatrixXd::Zero(6, 3);
-  CHECK_NOTHROW(rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches,
-                                      ReferenceFrame::local, tau));
+  CHECK_NOTHROW(
+      rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches, ReferenceFrame::local, tau));
   CHECK_THROWS_WITH(rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches.leftCols(2),
                                           ReferenceFrame::local, tau),
                     Catch::Contains("needs 3 derivative columns of the external wrenches"));
   CHECK_THROWS_AS(rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches.topRows(5),
                                         ReferenceFrame::local, tau),
                   InputError);
-  CHECK_THROWS_AS(rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches,
-                                        ReferenceFrame::world, tau),
-                  InputError);
-  CHECK_THROWS_AS(rnea_time_derivatives(model, series, q, dq, 2, {-1}, wrenches,
-                                        ReferenceFrame::local, tau),
-                  InputError);
+  CHECK_THROWS_AS(
+      rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches, ReferenceFrame::world, tau),
+      InputError);
+  CHECK_THROWS_AS(
+      rnea_time_derivatives(model, series, q, dq, 2, {-1}, wrenches, ReferenceFrame::local, tau),
+      InputError);
 }
