@@ -9,6 +9,7 @@
 #include <Eigen/Cholesky>
 
 #include <eom/closed_form.hpp>
+#include <eom/columns.hpp>
 #include <eom/data.hpp>
 #include <eom/dynamics.hpp>
 #include <eom/errors.hpp>
@@ -17,6 +18,7 @@
 #include <eom/time_derivatives.hpp>
 
 #include "cli.hpp"
+#include "forces.hpp"
 #include "row_engine.hpp"
 
 namespace eom::cli {
@@ -28,6 +30,7 @@ constexpr int kMaxOrder = 10;
 
 struct DerivOptions {
   RowOptions rows;
+  ForceOptions forces;               // external wrenches (friction is refused)
   int order = 1;                     // K: tau and its first K time derivatives
   bool partials = false;             // dtau_dq and dtau_dv
   bool matrices = false;             // M, C, g (and d1M with --order >= 1)
@@ -56,9 +59,10 @@ class Verifier {
     }
   }
 
-  // quantity 0: tau = M a + C v + g; 1..K: dktau; K + 1: dM/dt
+  // quantity 0: tau = M a + C v + g + external (-J^T F of the wrenches); 1..K: dktau; K + 1:
+  // dM/dt
   void observe(const Model& model, Data& data, TimeDerivativeData& series, const Sample& s,
-               const Eigen::MatrixXd& tau) {
+               const Eigen::MatrixXd& tau, ConstVec external) {
     Row& row = rows_[count_ % 3];
     row.t = s.t;
     row.line = s.line;
@@ -74,6 +78,7 @@ class Verifier {
     residual.noalias() = row.M * s.dq.col(1);
     residual.noalias() += C * s.dq.col(0);
     residual += gravity_torque(model, data, s.q);
+    residual += external;
     residual -= tau.col(0);
     record(0, residual.cwiseAbs().maxCoeff(), tau.col(0).cwiseAbs().maxCoeff(), s.line);
     if (++count_ < 3) return;
@@ -106,7 +111,7 @@ class Verifier {
     }
     for (int k = 0; k <= order_ + 1; ++k) {
       const std::string what =
-          k == 0        ? "tau - (M a + C v + g)"
+          k == 0        ? "tau - (M a + C v + g - J^T F)"
           : k <= order_ ? "d" + std::to_string(k) + "tau - finite differences of " +
                               (k == 1 ? std::string("tau") : "d" + std::to_string(k - 1) + "tau")
                         : "C + C^T - finite differences of M (dM/dt)";
@@ -152,10 +157,14 @@ class Verifier {
 
 class DerivTask final : public RowTask {
  public:
-  DerivTask(const Model& model, const DerivOptions& opt, const std::string& file)
+  DerivTask(const Model& model, const DerivOptions& opt, const Header& header,
+            const std::string& file)
       : model_(model),
         opt_(opt),
         file_(file),
+        wrenches_(model, header, file, opt.forces),
+        wrench_series_(6 * static_cast<Eigen::Index>(wrenches_.frames().size()), opt.order + 1),
+        external_(Eigen::VectorXd::Zero(model.nv)),
         series_(model, opt.order),
         closed_form_(opt.method == "closed-form" ? std::make_unique<ClosedFormData>(model)
                                                  : nullptr),
@@ -163,6 +172,7 @@ class DerivTask final : public RowTask {
         tau_(model.nv, opt.order + 1),
         unit_(Eigen::VectorXd::Zero(model.nv)),
         verifier_(model, opt.order) {
+    bind_wrench_derivatives(header, file);
     for (int k = 0; k <= opt.order; ++k) {
       const std::string prefix = k == 0 ? "tau" : "d" + std::to_string(k) + "tau";
       for (auto& n : coordinate_columns(model, prefix, Space::tau)) columns.push_back(std::move(n));
@@ -190,17 +200,30 @@ class DerivTask final : public RowTask {
 
   void compute(const Sample& s, double* out) override {
     const int nv = model_.nv;
+    for (int k = 0; k <= opt_.order; ++k) {
+      for (Eigen::Index r = 0; r < wrench_series_.rows(); ++r) {
+        wrench_series_(r, k) = s.row[wrench_columns_[k * wrench_series_.rows() + r]];
+      }
+    }
     if (closed_form_) {
       ClosedFormData& cf = *closed_form_;
       const int K = opt_.order;
       const ConstVec d3q = K >= 1 ? ConstVec(s.dq.col(2)) : ConstVec(none_);
       const ConstVec d4q = K >= 2 ? ConstVec(s.dq.col(3)) : ConstVec(none_);
-      closed_form_dynamics(model_, cf, s.q, s.dq.col(0), s.dq.col(1), d3q, d4q, K);
+      FrameWrench* wrench = nullptr;
+      if (!wrenches_.empty()) {
+        wrench = &frame_wrench_;
+        wrench->W = wrench_series_.col(0);
+        if (K >= 1) wrench->dW = wrench_series_.col(1);
+        if (K >= 2) wrench->d2W = wrench_series_.col(2);
+      }
+      closed_form_dynamics(model_, cf, s.q, s.dq.col(0), s.dq.col(1), d3q, d4q, K, wrench);
       tau_.col(0) = cf.tau;
       if (K >= 1) tau_.col(1) = cf.dtau;
       if (K >= 2) tau_.col(2) = cf.d2tau;
     } else {
-      rnea_time_derivatives(model_, series_, s.q, s.dq, opt_.order, tau_);
+      rnea_time_derivatives(model_, series_, s.q, s.dq, opt_.order, wrenches_.frames(),
+                            wrench_series_, wrenches_.reference(), tau_);
     }
     for (int k = 0; k <= opt_.order; ++k) {
       for (int i = 0; i < nv; ++i) *out++ = tau_(i, k);
@@ -248,7 +271,10 @@ class DerivTask final : public RowTask {
       }
       out += nv * nv * nv;
     }
-    if (opt_.verify) verifier_.observe(model_, data_, series_, s, tau_);
+    if (opt_.verify) {
+      if (!wrenches_.empty()) wrenches_.term(model_, data_, s.q, s.row, external_);
+      verifier_.observe(model_, data_, series_, s, tau_, external_);
+    }
   }
 
   int finish(const Notes& notes) override {
@@ -257,9 +283,43 @@ class DerivTask final : public RowTask {
   }
 
  private:
+  // d<k>wrench.<frame>.* for k = 1..K after the wrench.<frame>.* columns, all required: the
+  // derivatives of a measured wrench are not derived here
+  void bind_wrench_derivatives(const Header& header, const std::string& file) {
+    if (closed_form_ && wrenches_.frames().size() > 1) {
+      throw InputError(file, 1, 0,
+                       "--method closed-form takes the wrench of one frame, the table has " +
+                           std::to_string(wrenches_.frames().size()) +
+                           " (the recursive method takes any number)");
+    }
+    static const char* const suffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
+    wrench_columns_ = wrenches_.columns();
+    std::vector<std::string> names;
+    for (int k = 1; k <= opt_.order; ++k) {
+      for (const int f : wrenches_.frames()) {
+        for (const char* suffix : suffixes) {
+          names.push_back("d" + std::to_string(k) + "wrench." + model_.frames[f].name + "." +
+                          suffix);
+        }
+      }
+    }
+    const std::vector<int> derivatives = bind_columns(header, names, file);
+    wrench_columns_.insert(wrench_columns_.end(), derivatives.begin(), derivatives.end());
+    inputs = wrench_columns_;
+    if (!wrenches_.empty()) {
+      frame_wrench_.frame = wrenches_.frames().front();
+      frame_wrench_.reference = wrenches_.reference();
+    }
+  }
+
   const Model& model_;
   const DerivOptions& opt_;
   const std::string file_;
+  ExternalWrenches wrenches_;
+  std::vector<int> wrench_columns_;  // input column of row r, order k at [k * 6 frames + r]
+  Eigen::MatrixXd wrench_series_;    // (6 frames x order + 1): column k the k-th derivative
+  FrameWrench frame_wrench_;         // the one frame's, for --method closed-form
+  Eigen::VectorXd external_;         // -J^T F, for --verify
   TimeDerivativeData series_;
   std::unique_ptr<ClosedFormData> closed_form_;  // with --method closed-form
   const Eigen::VectorXd none_;                   // d3q, d4q when the order does not read them
@@ -269,19 +329,12 @@ class DerivTask final : public RowTask {
   Verifier verifier_;
 };
 
-// external wrenches and friction are not differentiated yet: refuse them rather than ignore them
-void refuse_wrenches(const Header& header, const std::string& file) {
-  const auto it = std::find_if(header.names.begin(), header.names.end(),
-                               [](const auto& n) { return n.compare(0, 7, "wrench.") == 0; });
-  if (it != header.names.end()) {
-    throw InputError(file, 1, 0,
-                     "column " + *it +
-                         ": eom deriv does not take external wrenches (eom id does); remove the "
-                         "wrench.* columns");
-  }
-}
-
 int run_deriv(const DerivOptions& opt, Streams& io) {
+  if (opt.forces.friction) {
+    throw InputError(
+        "--friction: eom deriv does not differentiate joint friction (sgn(v) has no time "
+        "derivatives where v crosses 0); eom id applies it");
+  }
   const Model model = load_robot(opt.rows, io, "deriv");
   if (opt.method == "closed-form") {
     require_serial_chain(model);
@@ -296,8 +349,7 @@ int run_deriv(const DerivOptions& opt, Streams& io) {
   command.name = "deriv";
   command.order = opt.order + 2;  // tau^(K) needs q^(K + 2)
   command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
-    refuse_wrenches(header, file);
-    return std::make_unique<DerivTask>(model, opt, file);
+    return std::make_unique<DerivTask>(model, opt, header, file);
   };
   return run_rows(opt.rows, model, command, io);
 }
@@ -312,12 +364,16 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
       "row. Reads t, q.<joint> and its derivatives v, a, d3q (or jerk), d4q (or snap), ... up to\n"
       "d<K+2>q (missing ones derived from q and t); writes t, tau.<joint> and d1tau.<joint> ...\n"
       "d<K>tau.<joint>. For a floating base, v is the body twist and a, d3q, ... are the time\n"
-      "derivatives of its components.",
+      "derivatives of its components. External wrenches on the robot: wrench.<frame>.fx .fy .fz\n"
+      ".mx .my .mz (as eom id) with their derivatives d1wrench.<frame>.* ... "
+      "d<K>wrench.<frame>.*,\n"
+      "all required (never derived from the table).",
       {"eom deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 -o dtau.csv",
        "eom deriv robots/ur5.urdf trajectories/ur5_wave.csv --order 0 --partials",
        "eom deriv robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base"});
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
+  add_force_options(*cmd, opt->forces);
   cmd->add_option("--order", opt->order,
                   "K: write tau and its first K time derivatives d1tau ... dKtau (default 1, at "
                   "most " +

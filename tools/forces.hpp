@@ -1,5 +1,5 @@
 // Joint friction and external wrenches, read the same way by every subcommand that applies
-// forces (eom id, eom fd).
+// forces (eom id, eom fd, eom deriv).
 #pragma once
 
 #include <string>
@@ -36,8 +36,11 @@ class ExternalWrenches {
   ExternalWrenches(const Model& model, const Header& header, const std::string& file,
                    const ForceOptions& opt);
   bool empty() const { return frames_.empty(); }
-  /// The input columns they are read from.
+  /// The input columns they are read from, six per frame (fx fy fz mx my mz).
   const std::vector<int>& columns() const { return columns_; }
+  /// The frames (model.frames indices) they act on, and the axes they are given in.
+  const std::vector<int>& frames() const { return frames_; }
+  ReferenceFrame reference() const { return reference_; }
   /// The term they add to the joint forces tau of the equations of motion: -J^T F (the actuators
   /// need J^T F less when the environment pushes with F). Allocates nothing.
   void term(const Model& model, Data& data, ConstVec q, const std::vector<double>& row, VecRef out);

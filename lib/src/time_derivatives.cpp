@@ -47,6 +47,9 @@ TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
   c.assign(max_order + 3, Vec3::Zero());
   J.assign(max_order + 1, Mat3::Zero());
   L.assign(max_order + 2, Vec3::Zero());
+  p.assign(max_order + 1, Vec3::Zero());
+  R.assign(max_order + 1, Mat3::Zero());
+  W.assign(max_order + 1, Force::Zero());
   Ycrb.assign(model.njoints, Mat6::Zero());
   Bcrb.assign(model.njoints, Mat6::Zero());
   C = Eigen::MatrixXd::Zero(model.nv, model.nv);
@@ -64,6 +67,16 @@ TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
 void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
                            const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
                            Eigen::Ref<Eigen::MatrixXd> out) {
+  static const std::vector<int> no_frames;
+  rnea_time_derivatives(model, data, q, dq, order, no_frames, Eigen::MatrixXd(),
+                        ReferenceFrame::local, out);
+}
+
+void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
+                           const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
+                           const std::vector<int>& frames,
+                           const Eigen::Ref<const Eigen::MatrixXd>& wrenches,
+                           ReferenceFrame reference, Eigen::Ref<Eigen::MatrixXd> out) {
   detail::check_size(q.size(), model.nq, "q");
   detail::check_size(dq.rows(), model.nv, "each derivative column of q");
   detail::check_size(out.rows(), model.nv, "each column of the output");
@@ -78,6 +91,25 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
   if (out.cols() < order + 1) {
     throw InputError("order " + std::to_string(order) + " needs " + std::to_string(order + 1) +
                      " output columns, got " + std::to_string(out.cols()));
+  }
+  if (!frames.empty()) {
+    detail::check_size(wrenches.rows(), 6 * static_cast<Eigen::Index>(frames.size()),
+                       "the rows of the external wrenches");
+    if (wrenches.cols() < order + 1) {
+      throw InputError("order " + std::to_string(order) + " needs " + std::to_string(order + 1) +
+                       " derivative columns of the external wrenches, got " +
+                       std::to_string(wrenches.cols()));
+    }
+    if (reference == ReferenceFrame::world) {
+      throw InputError(
+          "external wrenches in time derivatives act at their frame's origin: "
+          "reference local or local_world_aligned");
+    }
+    for (const int f : frames) {
+      if (f < 0 || f >= static_cast<int>(model.frames.size())) {
+        throw InputError("external wrench on frame " + std::to_string(f) + ": no such frame");
+      }
+    }
   }
   const int K = order, n = data.stride;
   Motion* V = data.V.data();
@@ -153,6 +185,58 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
       Vec3 moment = L[k + 1];
       for (int m = 0; m <= k; ++m) moment += data.choose(k, m) * c[m].cross(Fi[k - m].lin);
       Fi[k].ang = moment;
+    }
+  }
+
+  // external wrenches, subtracted from their body's: at the world origin n_o = n + p x f, where
+  // the frame origin moves with the body, p' = V.lin + w x p; a wrench in the frame's axes is
+  // first rotated to world axes, (R x)^(k) = sum_m C(k, m) R^(m) x^(k - m) with R' = [w] R
+  Vec3* p = data.p.data();
+  Mat3* R = data.R.data();
+  for (size_t j = 0; j < frames.size(); ++j) {
+    const Frame& frame = model.frames[frames[j]];
+    if (frame.parent == 0) continue;  // on the world: no joint feels it
+    const Motion* Vi = V + frame.parent * n;
+    const SE3 oMf = data.oMi[frame.parent] * frame.placement;
+    p[0] = oMf.p;
+    for (int k = 0; k < K; ++k) {
+      Vec3 next = Vi[k].lin;
+      for (int m = 0; m <= k; ++m) next += data.choose(k, m) * Vi[m].ang.cross(p[k - m]);
+      p[k + 1] = next;
+    }
+    const bool local = reference == ReferenceFrame::local;
+    if (local) {
+      R[0] = oMf.R;
+      for (int k = 0; k < K; ++k) {
+        Mat3 next = Mat3::Zero();
+        for (int m = 0; m <= k; ++m) {
+          for (int col = 0; col < 3; ++col) {
+            next.col(col) += data.choose(k, m) * Vi[m].ang.cross(R[k - m].col(col));
+          }
+        }
+        R[k + 1] = next;
+      }
+    }
+    // the wrench's derivatives in world axes at the frame origin
+    Force* Wk = data.W.data();
+    const auto Wj = wrenches.middleRows<6>(6 * static_cast<Eigen::Index>(j));
+    for (int k = 0; k <= K; ++k) {
+      if (local) {
+        Wk[k] = Force::Zero();
+        for (int m = 0; m <= k; ++m) {
+          Wk[k].lin.noalias() += data.choose(k, m) * (R[m] * Wj.col(k - m).head<3>());
+          Wk[k].ang.noalias() += data.choose(k, m) * (R[m] * Wj.col(k - m).tail<3>());
+        }
+      } else {
+        Wk[k] = Force::from(Wj.col(k));
+      }
+    }
+    Force* Fi = F + frame.parent * n;
+    for (int k = 0; k <= K; ++k) {
+      Vec3 moment = Wk[k].ang;
+      for (int m = 0; m <= k; ++m) moment += data.choose(k, m) * p[m].cross(Wk[k - m].lin);
+      Fi[k].lin -= Wk[k].lin;
+      Fi[k].ang -= moment;
     }
   }
 

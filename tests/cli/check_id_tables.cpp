@@ -333,16 +333,22 @@ TEST_CASE("eom fd --partials --minv: the derivative matrices under their names",
 
 // eom deriv's two methods, the recursion and Mueller & Kumar's closed form, agree on tau, its first
 // two derivatives, M, dM/dt and g along the shipped trajectories of the serial robots (C may
-// differ: only dM/dt - 2C skew-symmetric is required of it)
+// differ: only dM/dt - 2C skew-symmetric is required of it), and with the Gaz trajectory's
+// end-effector wrench and its derivative columns (Mueller & Kumar's iiwa example)
 TEST_CASE("eom deriv --method closed-form agrees with the recursive method", "[cli][deriv]") {
-  const std::pair<const char*, const char*> cases[] = {
-      {"robots/iiwa14.urdf", "trajectories/iiwa14_wave.csv"},
-      {"robots/ur5.urdf", "trajectories/ur5_wave.csv"},
-      {"robots/planar_3r.urdf", "trajectories/planar_3r_wave.csv"},
+  struct Case {
+    const char *robot, *table, *options;
   };
-  for (const auto& [robot, table] : cases) {
+  const Case cases[] = {
+      {"robots/iiwa14.urdf", "trajectories/iiwa14_wave.csv", ""},
+      {"robots/ur5.urdf", "trajectories/ur5_wave.csv", ""},
+      {"robots/planar_3r.urdf", "trajectories/planar_3r_wave.csv", ""},
+      {"robots/iiwa14.urdf", "trajectories/iiwa_gaz.csv", " --gravity 0,0,-9.80665 --no-derive"},
+  };
+  for (const auto& [robot, table, options] : cases) {
     INFO(table);
-    const std::string args = std::string(robot) + " " + table + " --order 2 --matrices -q";
+    const std::string args =
+        std::string(robot) + " " + table + options + " --order 2 --matrices -q";
     const Table recursive = run_eom("deriv " + args, "deriv_recursive");
     const Table closed = run_eom("deriv --method closed-form " + args, "deriv_closed");
     REQUIRE(recursive.rows() == closed.rows());

@@ -31,9 +31,17 @@ eom_cli_test(NAME deriv-too-few-rows
              ARGS deriv robots/planar_2r.urdf tests/data/rows/planar_2r_measured.csv --order 2 -o ${EOM_CLI_OUT}/deriv_few.csv
              RC 2 ABSENT ${EOM_CLI_OUT}/deriv_few.csv
              STDERR_REGEX "deriving d3q needs at least 25 rows, the table has 5")
-eom_cli_test(NAME deriv-wrench-columns
-             ARGS deriv robots/block.urdf tests/data/id/block_push.csv
-             RC 2 STDERR_REGEX "column wrench.block.fx: eom deriv does not take external wrenches")
+eom_cli_test(NAME deriv-wrench-missing-derivatives
+             ARGS deriv robots/block.urdf tests/data/id/block_push.csv -o ${EOM_CLI_OUT}/deriv_wrench.csv
+             RC 2 ABSENT ${EOM_CLI_OUT}/deriv_wrench.csv
+             STDERR_REGEX "block_push.csv:1: missing columns d1wrench.block.fx, d1wrench.block.fy")
+eom_cli_test(NAME deriv-wrench-order-beyond-columns
+             ARGS deriv robots/iiwa14.urdf trajectories/iiwa_gaz.csv --order 3 --no-derive -o ${EOM_CLI_OUT}/deriv_wrench3.csv
+             RC 2 ABSENT ${EOM_CLI_OUT}/deriv_wrench3.csv
+             STDERR_REGEX "iiwa_gaz.csv:1: missing columns d3wrench.iiwa_link_ee.fx")
+eom_cli_test(NAME deriv-friction-refused
+             ARGS deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --friction
+             RC 2 STDERR_REGEX "--friction: eom deriv does not differentiate joint friction")
 
 # the planar 2R arm's closed form (Lagrangian by sympy: scripts/make_planar_2r_deriv_tables.py):
 # tau and four derivatives along a sinusoidal path, and M, the Christoffel C, g and dM/dt
@@ -55,10 +63,21 @@ eom_cli_test(NAME deriv-verify-inconsistent
              STDERR_REGEX "d1tau - finite differences of tau: worst [0-9.e+-]+ relative .*, over the tolerance")
 
 # Mueller & Kumar's iiwa example: the Gaz et al. trajectory (scripts/make_gaz_trajectory.py), g =
-# 9.80665: d1tau and d2tau against three-point differences of tau and d1tau along it at 0.5 ms
+# 9.80665, with the paper's end-effector wrench 10 sin(pi t) and its derivative columns: tau
+# against M a + C v + g - J^T F, d1tau and d2tau against three-point differences of tau and
+# d1tau along it at 0.5 ms
 eom_cli_test(NAME deriv-iiwa-gaz-verify
              ARGS deriv robots/iiwa14.urdf trajectories/iiwa_gaz.csv --gravity 0,0,-9.80665 --order 2 --no-derive --verify --tolerance 1e-5 -o ${EOM_CLI_OUT}/deriv_gaz.csv
-             STDERR_REGEX "d1tau - finite differences of tau: worst [0-9.e-]+ relative.*d2tau - finite differences of d1tau: worst [0-9.e-]+ relative")
+             STDERR_REGEX "tau - \\(M a \\+ C v \\+ g - J\\^T F\\): worst [0-9.e-]+ relative.*d1tau - finite differences of tau: worst [0-9.e-]+ relative.*d2tau - finite differences of d1tau: worst [0-9.e-]+ relative")
 eom_cli_test(NAME deriv-planar-2r-christoffel
              ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 0 --christoffel --no-derive
              STDOUT tests/data/deriv/planar_2r.christoffel.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12)
+
+# external wrenches on two frames: the recursive method takes them, the closed form one frame only
+eom_cli_test(NAME deriv-two-wrenches-recursive
+             ARGS deriv robots/iiwa14.urdf tests/data/deriv/iiwa_two_wrenches.csv --order 0 --no-derive
+             STDOUT_REGEX "^t,tau.iiwa_joint_1")
+eom_cli_test(NAME deriv-two-wrenches-closed-form
+             ARGS deriv robots/iiwa14.urdf tests/data/deriv/iiwa_two_wrenches.csv --order 0 --no-derive --method closed-form -o ${EOM_CLI_OUT}/deriv_two.csv
+             RC 2 ABSENT ${EOM_CLI_OUT}/deriv_two.csv
+             STDERR_REGEX "iiwa_two_wrenches.csv:1: --method closed-form takes the wrench of one frame, the table has 2")

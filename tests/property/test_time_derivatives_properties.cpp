@@ -120,6 +120,72 @@ TEST_CASE("each order of rnea_time_derivatives is the central difference of the 
   }
 }
 
+TEST_CASE(
+    "external wrenches in rnea_time_derivatives: order 0 is rnea - J^T F, each order the "
+    "central difference of the order below",
+    "[property][time_derivatives]") {
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  Data data(model);
+  constexpr int kTop = 5;
+  TimeDerivativeData series(model, kTop);
+  Rng rng(robot.seed + 7);
+  const PolynomialTrajectory path(model, rng);
+  // two frames on moving bodies (the last and one half-way), each pushed by a polynomial wrench
+  // W(t) = sum_m coefficients.col(m) t^m / m!
+  std::vector<int> frames;
+  for (const int f :
+       {static_cast<int>(model.frames.size()) - 1, static_cast<int>(model.frames.size()) / 2}) {
+    if (model.frames[f].parent > 0) frames.push_back(f);
+  }
+  REQUIRE(!frames.empty());
+  const int rows = 6 * static_cast<int>(frames.size());
+  Eigen::MatrixXd coefficients(rows, kDegree + 1);
+  for (int m = 0; m <= kDegree; ++m) {
+    for (int r = 0; r < rows; ++r) coefficients(r, m) = rng.uniform(-1, 1);
+  }
+  // columns 0..order: the wrench and its derivatives at t
+  const auto wrench = [&](double t, int order) {
+    Eigen::MatrixXd out = Eigen::MatrixXd::Zero(rows, order + 1);
+    for (int k = 0; k <= order; ++k) {
+      for (int m = k; m <= kDegree; ++m) {
+        out.col(k) += coefficients.col(m) * std::pow(t, m - k) / std::tgamma(m - k + 1);
+      }
+    }
+    return out;
+  };
+  for (const ReferenceFrame rf : {ReferenceFrame::local, ReferenceFrame::local_world_aligned}) {
+    INFO("wrench reference " << static_cast<int>(rf));
+    const double t0 = 0.3;
+    Eigen::MatrixXd exact(model.nv, kTop + 1);
+    rnea_time_derivatives(model, series, path.q(model, t0), path.dq(t0, kTop + 2), kTop, frames,
+                          wrench(t0, kTop), rf, exact);
+    Eigen::VectorXd external(model.nv);
+    external_torque(model, data, path.q(model, t0), frames, wrench(t0, 0).col(0), rf, external);
+    const Eigen::VectorXd expected =
+        rnea(model, data, path.q(model, t0), path.delta(1, t0), path.delta(2, t0)) - external;
+    const Eigen::VectorXd actual = exact.col(0);
+    CHECK_THAT(actual, AllClose(expected, kTolRoundoff * (1 + expected.norm()), 1e-12));
+    auto orders = [&](double t) {
+      Eigen::MatrixXd tau(model.nv, kTop);
+      rnea_time_derivatives(model, series, path.q(model, t), path.dq(t, kTop + 1), kTop - 1, frames,
+                            wrench(t, kTop - 1), rf, tau);
+      return tau;
+    };
+    const double h = 1e-3;
+    const Eigen::MatrixXd difference =
+        (8 * (orders(t0 + h) - orders(t0 - h)) - (orders(t0 + 2 * h) - orders(t0 - 2 * h))) /
+        (12 * h);
+    for (int k = 1; k <= kTop; ++k) {
+      INFO("order " << k);
+      const Eigen::VectorXd derivative = exact.col(k), numeric = difference.col(k - 1);
+      CHECK_THAT(derivative,
+                 AllClose(numeric, 1e-8 * tol_scale() * (1 + numeric.cwiseAbs().maxCoeff()), 0));
+    }
+  }
+}
+
 TEST_CASE("the Coriolis matrix: C v = c(q, v), dM/dt = C + C^T, and Christoffel symbols",
           "[property][coriolis]") {
   const TestModel robot = GENERATE(from_range(test_models()));

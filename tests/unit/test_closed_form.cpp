@@ -14,6 +14,7 @@
 #include <eom/dynamics.hpp>
 #include <eom/errors.hpp>
 #include <eom/kinematics.hpp>
+#include <eom/time_derivatives.hpp>
 #include <eom/urdf.hpp>
 
 #include "allocations.hpp"
@@ -333,4 +334,34 @@ TEST_CASE("closed form: nothing is allocated per call", "[closed_form]" EOM_ALLO
   CHECK(allocations_during([&] {
           closed_form_dynamics(model, cf, q, x, x, x, x, 2, &wrench);
         }) == 0);
+}
+
+TEST_CASE("closed form and rnea_time_derivatives agree with an end-effector wrench",
+          "[closed_form][time_derivatives]") {
+  // two independent paths to tau, dtau/dt, d2tau/dt2 with a wrench and its derivatives, in both
+  // references, at random states of the iiwa
+  const Model model = load_urdf(kRobotsDir + "/iiwa14.urdf");
+  ClosedFormData cf(model);
+  TimeDerivativeData series(model, 2);
+  Rng rng(21);
+  FrameWrench wrench;
+  wrench.frame = end_effector(model);
+  Eigen::MatrixXd dq(model.nv, 4), wrenches(6, 3), tau(model.nv, 3);
+  for (const ReferenceFrame rf : {ReferenceFrame::local, ReferenceFrame::local_world_aligned}) {
+    INFO("wrench reference " << static_cast<int>(rf));
+    wrench.reference = rf;
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::VectorXd q = random_configuration(model, rng);
+      for (int k = 0; k < 4; ++k) dq.col(k) = random_tangent(model, rng);
+      for (int k = 0; k < 3; ++k) wrenches.col(k) = 10 * Vec6::Random();
+      wrench.W = wrenches.col(0);
+      wrench.dW = wrenches.col(1);
+      wrench.d2W = wrenches.col(2);
+      closed_form_dynamics(model, cf, q, dq.col(0), dq.col(1), dq.col(2), dq.col(3), 2, &wrench);
+      rnea_time_derivatives(model, series, q, dq, 2, {wrench.frame}, wrenches, rf, tau);
+      Eigen::MatrixXd expected(model.nv, 3);
+      expected << cf.tau, cf.dtau, cf.d2tau;
+      CHECK(relative_error(tau, expected) < 1e-12);
+    }
+  }
 }

@@ -25,9 +25,15 @@ TEST_CASE("rnea_time_derivatives allocates nothing, fixed and floating base",
     Eigen::MatrixXd dq(model.nv, 8);
     for (int k = 0; k < 8; ++k) dq.col(k) = random_tangent(model, rng);
     Eigen::MatrixXd tau(model.nv, 7);
+    const std::vector<int> frames = {static_cast<int>(model.frames.size()) - 1};
+    const Eigen::MatrixXd wrenches = Eigen::MatrixXd::Ones(6, 7);
     const long n = test::allocations_during([&] {
       for (int order = 0; order <= 6; ++order) {
         rnea_time_derivatives(model, series, q, dq, order, tau);
+        for (const ReferenceFrame rf :
+             {ReferenceFrame::local, ReferenceFrame::local_world_aligned}) {
+          rnea_time_derivatives(model, series, q, dq, order, frames, wrenches, rf, tau);
+        }
       }
     });
     CHECK(n == 0);
@@ -50,4 +56,20 @@ TEST_CASE("rnea_time_derivatives refuses wrong sizes and orders", "[time_derivat
   CHECK_THROWS_AS(rnea_time_derivatives(model, series, Eigen::VectorXd::Zero(3), dq, 2, tau),
                   InputError);
   CHECK_THROWS_AS(TimeDerivativeData(model, -1), InputError);
+  const std::vector<int> frames = {static_cast<int>(model.frames.size()) - 1};
+  const Eigen::MatrixXd wrenches = Eigen::MatrixXd::Zero(6, 3);
+  CHECK_NOTHROW(
+      rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches, ReferenceFrame::local, tau));
+  CHECK_THROWS_WITH(rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches.leftCols(2),
+                                          ReferenceFrame::local, tau),
+                    Catch::Contains("needs 3 derivative columns of the external wrenches"));
+  CHECK_THROWS_AS(rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches.topRows(5),
+                                        ReferenceFrame::local, tau),
+                  InputError);
+  CHECK_THROWS_AS(
+      rnea_time_derivatives(model, series, q, dq, 2, frames, wrenches, ReferenceFrame::world, tau),
+      InputError);
+  CHECK_THROWS_AS(
+      rnea_time_derivatives(model, series, q, dq, 2, {-1}, wrenches, ReferenceFrame::local, tau),
+      InputError);
 }

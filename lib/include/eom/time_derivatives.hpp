@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 
 #include "eom/joint.hpp"
+#include "eom/kinematics.hpp"
 #include "eom/model.hpp"
 #include "eom/spatial.hpp"
 
@@ -47,6 +48,10 @@ struct TimeDerivativeData {
                                  // axes, and derivatives                                (K + 1)
   std::vector<Vec3> L;           // its angular momentum about the centre of mass and
                                  // derivatives                                         (K + 2)
+  std::vector<Vec3> p;           // one wrench frame's world origin and derivatives   (K + 1)
+  std::vector<Mat3> R;           // its world rotation and derivatives (local wrenches) (K + 1)
+  std::vector<Force> W;          // the wrench on it, world axes at its origin, and
+                                 // derivatives                                         (K + 1)
   std::vector<double> binomial;  // C(n, k) at [n * stride + k], n <= K + 1
   double choose(int n, int k) const { return binomial[n * stride + k]; }
 
@@ -65,6 +70,20 @@ struct TimeDerivativeData {
 void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
                            const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
                            Eigen::Ref<Eigen::MatrixXd> out);
+
+/// The same with external wrenches acting ON the robot, as external_torque takes them: wrench j
+/// [f; n] acts at the origin of model frame frames[j], in world axes (reference
+/// local_world_aligned) or the frame's own (local). wrenches is (6 * frames.size()) x at least
+/// order + 1, rows 6j..6j+5 the wrench on frames[j], column k its k-th time derivative in those
+/// axes. out.col(0) equals rnea - external_torque; each wrench's series is moved to the world
+/// origin (n + p x f, p(t) the frame origin moving with its body) or first rotated to world
+/// axes (R(t) with dR/dt = [w] R) and subtracted from its body's wrench series. Throws
+/// InputError also for an unknown frame, the world reference or wrong sizes. Allocates nothing.
+void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
+                           const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
+                           const std::vector<int>& frames,
+                           const Eigen::Ref<const Eigen::MatrixXd>& wrenches,
+                           ReferenceFrame reference, Eigen::Ref<Eigen::MatrixXd> out);
 
 /// The Coriolis matrix C(q, v) in the Christoffel arrangement: C v = C(q, v) v of rnea, dM/dt =
 /// C + C^T along any motion with velocity v (so dM/dt - 2C is skew-symmetric), and, for
