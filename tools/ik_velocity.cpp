@@ -101,10 +101,9 @@ class IkVelocityTask final : public RowTask {
         }()) {
     for (size_t i = 0; i < tasks.size(); ++i) {
       targets_.push_back(bind_columns(in, tasks[i].columns, file));  // throws naming the missing
-      inputs.insert(
-          inputs.end(), targets_.back().begin(),
-          targets_.back().end());  // they must hold numbers      if (!opt.weights.empty())
-                                   // ik_.weights(static_cast<int>(i)) *= opt.weights[i];
+      const std::vector<int>& target = targets_.back();
+      inputs.insert(inputs.end(), target.begin(), target.end());  // they must hold numbers
+      if (!opt.weights.empty()) ik_.weights(static_cast<int>(i)) *= opt.weights[i];
     }
     for (auto& n : coordinate_columns(model, "v", Space::v)) columns.push_back(std::move(n));
     for (size_t i = 0; i < tasks.size(); ++i)

@@ -88,7 +88,7 @@ function(jac_bad_input name message)
   eom_cli_test(NAME jac-${name} ARGS jac ${ARGN} -o ${EOM_CLI_OUT}/jac_${name}.csv
                RC 2 ABSENT ${EOM_CLI_OUT}/jac_${name}.csv STDERR_REGEX "eom jac: error: ${message}")
 endfunction()
-jac_bad_input(unknown-frame "unknown frame 'tool1' \\(did you mean 'tool0'\\?\\)"
+jac_bad_input(unknown-frame "--frame: unknown frame 'tool1' \\(did you mean 'tool0'\\?\\)"
               robots/ur5.urdf ${J}/ur5_singular.csv --frame tool1)
 jac_bad_input(zero-tolerance "--tol 0: must be a positive number"
               robots/ur5.urdf ${J}/ur5_singular.csv --frame tool0 --tol 0)
