@@ -139,6 +139,21 @@ blow-up)
   [ ! -e blown.csv ] || fail "output written"
   stderr_has "blown.truncated.csv"
   ;;
+inputs-kept)
+  # no output replaces an input: -o naming the --initial or --torques table, directly or through
+  # a link, is refused before anything is written
+  robot=$src/robots/planar_2r.urdf
+  head -3 "$src/trajectories/planar_2r_swing.csv" > init.csv && cp init.csv init.orig
+  printf 't,tau.joint1,tau.joint2\n0,1,1\n' > tau.csv && cp tau.csv tau.orig && ln -s init.csv link.csv
+  for out in init.csv ./init.csv link.csv; do
+    expect 2 "$eom" sim "$robot" --initial init.csv --duration 0.1 -o "$out"
+    stderr_has "refusing to replace an input"
+  done
+  expect 2 "$eom" sim "$robot" --initial init.csv --torques tau.csv --duration 0.1 -o tau.csv
+  stderr_has "refusing to replace an input"
+  cmp -s init.csv init.orig && cmp -s tau.csv tau.orig || fail "an input was replaced"
+  [ -L link.csv ] || fail "the link was replaced"
+  ;;
 bad-input)
   robot=$src/robots/planar_2r.urdf
   expect 2 "$eom" sim "$robot" --duration 1 --controller bogus
