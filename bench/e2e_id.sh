@@ -26,18 +26,7 @@ awk -v n="$rows" 'BEGIN {
 }' > "$work/in.csv"
 echo "input: $rows rows, $(du -m "$work/in.csv" | cut -f1) MB"
 
-# best of 3 wall-clock seconds of a command
-best() {
-  local best=""
-  for _ in 1 2 3; do
-    local start end
-    start=$(date +%s.%N)
-    "$@" > /dev/null
-    end=$(date +%s.%N)
-    best=$(echo "$start $end ${best:-1e9}" | awk '{ d = $2 - $1; print (d < $3 ? d : $3) }')
-  done
-  echo "$best"
-}
+. "$(dirname "$0")/timing.sh"
 
 convert=$(best "$eom" convert "$work/in.csv" "$work/out.csv")
 id1=$(best "$eom" id "$robot" "$work/in.csv" -o "$work/tau.csv" --jobs 1)
