@@ -1,5 +1,7 @@
-// Per-call time of rnea_time_derivatives for orders 1 to 6, with rnea in the same run as the
-// yardstick (the targets: d1tau at most 3 and d2tau at most 6 rnea calls).
+// Per-call time of rnea_time_derivatives for orders 0 to 6 (and orders 0 to 2 with an external
+// wrench on the last frame), of mass_coriolis_gravity_time_derivatives for orders 0 to 2, with
+// rnea and crba in the same run as yardsticks (the targets: d1tau at most 3 and d2tau
+// at most 6 rnea calls).
 // Run: build/bench/bench_time_derivatives --benchmark_repetitions=5
 //        --benchmark_report_aggregates_only=true
 
@@ -35,8 +37,9 @@ const Robot kRobots[] = {
 
 constexpr int kTopOrder = 6;
 
-// order -1 is rnea itself
-void run(benchmark::State& state, const Robot& robot, int order) {
+enum class Kind { rnea, crba, series, series_wrench, matrices };
+
+void run(benchmark::State& state, const Robot& robot, Kind kind, int order) {
   eom::UrdfOptions options;
   options.floating_base = robot.floating_base;
   const eom::Model model = eom::load_urdf(robot.path, options);
@@ -52,14 +55,32 @@ void run(benchmark::State& state, const Robot& robot, int order) {
     dq.emplace_back(model.nv, kTopOrder + 2);
     for (int c = 0; c < kTopOrder + 2; ++c) dq.back().col(c) = eom::random_tangent(model, rng);
   }
+  // a wrench and its derivatives on the last frame, in world axes
+  const std::vector<int> frames = {static_cast<int>(model.frames.size()) - 1};
+  const Eigen::MatrixXd wrench = Eigen::MatrixXd::Random(6, kTopOrder + 1);
   Eigen::MatrixXd tau(model.nv, kTopOrder + 1);
   int k = 0;
   for (auto _ : state) {
-    if (order < 0) {
-      benchmark::DoNotOptimize(eom::rnea(model, data, q[k], dq[k].col(0), dq[k].col(1)).data());
-    } else {
-      eom::rnea_time_derivatives(model, series, q[k], dq[k], order, tau);
-      benchmark::DoNotOptimize(tau.data());
+    switch (kind) {
+      case Kind::rnea:
+        benchmark::DoNotOptimize(eom::rnea(model, data, q[k], dq[k].col(0), dq[k].col(1)).data());
+        break;
+      case Kind::crba:
+        benchmark::DoNotOptimize(eom::crba(model, data, q[k]).data());
+        break;
+      case Kind::series:
+        eom::rnea_time_derivatives(model, series, q[k], dq[k], order, tau);
+        benchmark::DoNotOptimize(tau.data());
+        break;
+      case Kind::series_wrench:
+        eom::rnea_time_derivatives(model, series, q[k], dq[k], order, frames, wrench,
+                                   eom::ReferenceFrame::local_world_aligned, tau);
+        benchmark::DoNotOptimize(tau.data());
+        break;
+      case Kind::matrices:
+        eom::mass_coriolis_gravity_time_derivatives(model, series, q[k], dq[k], order);
+        benchmark::DoNotOptimize(series.C[0].data());
+        break;
     }
     benchmark::ClobberMemory();
     k = (k + 1) % kStates;
@@ -70,10 +91,22 @@ void run(benchmark::State& state, const Robot& robot, int order) {
 const int kRegistered = [] {
   for (const Robot& r : kRobots) {
     const std::string n = r.name;
-    benchmark::RegisterBenchmark(("rnea/" + n).c_str(), run, r, -1);
+    benchmark::RegisterBenchmark(("rnea/" + n).c_str(), run, r, Kind::rnea, 0);
     for (int order = 0; order <= kTopOrder; ++order) {
       benchmark::RegisterBenchmark(
-          ("time_derivatives/" + n + "/order:" + std::to_string(order)).c_str(), run, r, order);
+          ("time_derivatives/" + n + "/order:" + std::to_string(order)).c_str(), run, r,
+          Kind::series, order);
+    }
+    for (int order = 0; order <= 2; ++order) {
+      benchmark::RegisterBenchmark(
+          ("time_derivatives_wrench/" + n + "/order:" + std::to_string(order)).c_str(), run, r,
+          Kind::series_wrench, order);
+    }
+    benchmark::RegisterBenchmark(("crba/" + n).c_str(), run, r, Kind::crba, 0);
+    for (int order = 0; order <= 2; ++order) {
+      benchmark::RegisterBenchmark(
+          ("matrices/" + n + "/order:" + std::to_string(order)).c_str(), run, r, Kind::matrices,
+          order);
     }
   }
   return 0;

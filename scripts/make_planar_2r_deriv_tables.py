@@ -4,7 +4,8 @@ the Lagrangian M(q), Christoffel C(q, qd) and g(q) of the planar 2R arm, tau alo
 q1(t) = 0.3 + 0.8 sin(1.3 t), q2(t) = -0.5 + 0.6 cos(2.1 t) + 0.1 t and its time derivatives,
 all by sympy from the energies, independent of eom. Writes tests/data/deriv/planar_2r.csv
 (t, q, v, a, d3q ... d6q, exact), planar_2r.dtau.csv (tau, d1tau ... d4tau),
-planar_2r.matrices.csv (tau, d1tau, M, C, g, d1M) and planar_2r.christoffel.csv (tau, Gamma).
+planar_2r.matrices.csv (tau, d1tau, d2tau, M, C, g and their first two time derivatives) and
+planar_2r.christoffel.csv (tau, Gamma).
 Run from the repository root: python3 scripts/make_planar_2r_deriv_tables.py"""
 import os
 
@@ -29,7 +30,8 @@ on_path = {Q[0]: q[0], Q[1]: q[1], QD[0]: sp.diff(q[0], t), QD[1]: sp.diff(q[1],
 qdd = sp.Matrix([sp.diff(q[i], t, 2) for i in range(2)])
 qd = sp.Matrix([sp.diff(q[i], t) for i in range(2)])
 tau = M.subs(on_path) * qdd + C.subs(on_path) * qd + G.subs(on_path)
-dM = M.subs(on_path).diff(t)
+# M, C and g along the path, whose time derivatives d<k>M, d<k>C, d<k>g eom deriv --matrices writes
+M_t, C_t, G_t = M.subs(on_path), C.subs(on_path), G.subs(on_path)
 
 names = ['joint1', 'joint2']
 prefixes = ['q', 'v', 'a'] + [f'd{k}q' for k in range(3, 7)]
@@ -57,14 +59,21 @@ write('tests/data/deriv/planar_2r.dtau.csv',
       ['t'] + [p + '.' + n for p in tau_names for n in names],
       [[s] + [num(sp.diff(tau[i], t, k), s) for k in range(5) for i in range(2)] for s in times])
 matrix = lambda m: [m + '.' + r + '.' + c for r in names for c in names]
+vector = lambda v: [v + '.' + n for n in names]
+
+
+def orders(k, s):
+    d = lambda e: num(sp.diff(e, t, k), s)
+    return ([d(M_t[i, j]) for i in range(2) for j in range(2)] +
+            [d(C_t[i, j]) for i in range(2) for j in range(2)] + [d(G_t[i]) for i in range(2)])
+
+
 write('tests/data/deriv/planar_2r.matrices.csv',
-      ['t'] + ['tau.' + n for n in names] + ['d1tau.' + n for n in names] + matrix('M') +
-      matrix('C') + ['g.' + n for n in names] + matrix('d1M'),
-      [[s] + [num(tau[i], s) for i in range(2)] + [num(sp.diff(tau[i], t), s) for i in range(2)] +
-       [num(M.subs(on_path)[i, j], s) for i in range(2) for j in range(2)] +
-       [num(C.subs(on_path)[i, j], s) for i in range(2) for j in range(2)] +
-       [num(G.subs(on_path)[i], s) for i in range(2)] +
-       [num(dM[i, j], s) for i in range(2) for j in range(2)]
+      ['t'] + vector('tau') + vector('d1tau') + vector('d2tau') + matrix('M') + matrix('C') +
+      vector('g') + [c for k in (1, 2) for c in matrix(f'd{k}M') + matrix(f'd{k}C') +
+                     vector(f'd{k}g')],
+      [[s] + [num(sp.diff(tau[i], t, k), s) for k in range(3) for i in range(2)] +
+       orders(0, s) + orders(1, s) + orders(2, s)
        for s in times])
 # Christoffel symbols of the first kind, Gamma.<i>.<j>.<k>
 gamma = lambda i, j, k: (sp.diff(M[i, j], Q[k]) + sp.diff(M[i, k], Q[j]) - sp.diff(M[j, k], Q[i])) / 2

@@ -33,7 +33,7 @@ struct DerivOptions {
   ForceOptions forces;               // external wrenches (friction is refused)
   int order = 1;                     // K: tau and its first K time derivatives
   bool partials = false;             // dtau_dq and dtau_dv
-  bool matrices = false;             // M, C, g (and d1M with --order >= 1)
+  bool matrices = false;             // M, C, g and their first K time derivatives
   bool christoffel = false;          // Gamma_ijk, n^3 columns
   bool verify = false;               // check the structure and the derivatives along the table
   double tolerance = 1e-3;           // of --verify, relative
@@ -185,12 +185,13 @@ class DerivTask final : public RowTask {
       append(columns, matrix_columns(model, "M"));
       append(columns, matrix_columns(model, "C"));
       for (auto& n : coordinate_columns(model, "g", Space::tau)) columns.push_back(std::move(n));
-      if (opt.order >= 1) append(columns, matrix_columns(model, "d1M"));
-      // the closed form has the derivatives of C and the second of M as well
-      if (closed_form_ && opt.order >= 1) append(columns, matrix_columns(model, "d1C"));
-      if (closed_form_ && opt.order >= 2) {
-        append(columns, matrix_columns(model, "d2M"));
-        append(columns, matrix_columns(model, "d2C"));
+      for (int k = 1; k <= opt.order; ++k) {
+        const std::string d = "d" + std::to_string(k);
+        append(columns, matrix_columns(model, d + "M"));
+        append(columns, matrix_columns(model, d + "C"));
+        for (auto& n : coordinate_columns(model, d + "g", Space::tau)) {
+          columns.push_back(std::move(n));
+        }
       }
     }
     if (opt.christoffel) {
@@ -235,28 +236,14 @@ class DerivTask final : public RowTask {
     }
     if (opt_.matrices && closed_form_) {
       const ClosedFormData& cf = *closed_form_;
-      out = write_row_major(cf.M, out);
-      out = write_row_major(cf.C, out);
-      for (int i = 0; i < nv; ++i) *out++ = cf.Q_grav[i];
-      if (opt_.order >= 1) {
-        out = write_row_major(cf.dM, out);
-        out = write_row_major(cf.dC, out);
-      }
-      if (opt_.order >= 2) {
-        out = write_row_major(cf.d2M, out);
-        out = write_row_major(cf.d2C, out);
-      }
+      const Eigen::MatrixXd* M[] = {&cf.M, &cf.dM, &cf.d2M};
+      const Eigen::MatrixXd* C[] = {&cf.C, &cf.dC, &cf.d2C};
+      const Eigen::VectorXd* g[] = {&cf.Q_grav, &cf.dQ_grav, &cf.d2Q_grav};
+      for (int k = 0; k <= opt_.order; ++k) out = write_matrices(*M[k], *C[k], *g[k], out);
     } else if (opt_.matrices) {
-      out = write_row_major(crba(model_, data_, s.q), out);
-      const Eigen::MatrixXd& C = coriolis_matrix(model_, series_, s.q, s.dq.col(0));
-      out = write_row_major(C, out);
-      const Eigen::VectorXd& g = gravity_torque(model_, data_, s.q);
-      for (int i = 0; i < nv; ++i) *out++ = g[i];
-      // dM/dt = C + C^T exactly (the Christoffel arrangement)
-      if (opt_.order >= 1) {
-        for (int r = 0; r < nv; ++r) {
-          for (int c = 0; c < nv; ++c) *out++ = C(r, c) + C(c, r);
-        }
+      mass_coriolis_gravity_time_derivatives(model_, series_, s.q, s.dq, opt_.order);
+      for (int k = 0; k <= opt_.order; ++k) {
+        out = write_matrices(series_.M[k], series_.C[k], series_.g.col(k), out);
       }
     }
     if (opt_.christoffel) {
@@ -275,6 +262,15 @@ class DerivTask final : public RowTask {
       if (!wrenches_.empty()) wrenches_.term(model_, data_, s.q, s.row, external_);
       verifier_.observe(model_, data_, series_, s, tau_, external_);
     }
+  }
+
+  // one order of M, C and g, in the columns' order
+  static double* write_matrices(const Eigen::MatrixXd& M, const Eigen::MatrixXd& C, ConstVec g,
+                                double* out) {
+    out = write_row_major(M, out);
+    out = write_row_major(C, out);
+    for (Eigen::Index i = 0; i < g.size(); ++i) *out++ = g[i];
+    return out;
   }
 
   int finish(const Notes& notes) override {
@@ -386,7 +382,8 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--matrices", opt->matrices,
                 "Also write M.<row>.<col>, the Coriolis matrix C.<row>.<col> (Christoffel "
                 "arrangement: dM/dt - 2C skew-symmetric; Echeandia & Wensing 2021) and "
-                "g.<coordinate>; with --order 1 or more also d1M.<row>.<col> = C + C^T");
+                "g.<coordinate>, then their time derivatives d<k>M, d<k>C, d<k>g for k = 1..K, "
+                "exact (2 nv^2 + nv columns per order)");
   cmd->add_flag("--christoffel", opt->christoffel,
                 "Also write the Christoffel symbols of the first kind Gamma.<i>.<j>.<k> "
                 "(C_ij = sum_k Gamma_ijk v_k): nv^3 columns, 5832 for nv = 18");
@@ -400,9 +397,9 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
                   "recursive: Taylor series through the Newton-Euler recursion, O(n) per order, "
                   "any tree, fixed or floating; closed-form: Mueller & Kumar's closed form "
                   "(J = A X, M = J^T M_b J, C, gravity and their first two derivatives), serial "
-                  "chains on a fixed base, --order at most 2, an independent check; with "
-                  "--matrices it also writes d1C (and d2M, d2C with --order 2), and its C is "
-                  "the paper's arrangement (dM/dt - 2C skew-symmetric)")
+                  "chains on a fixed base, --order at most 2, an independent check (its C is "
+                  "the paper's arrangement: dM/dt - 2C skew-symmetric and C v as the recursive "
+                  "method's Christoffel one, the entries can differ)")
       ->capture_default_str()
       ->check(CLI::IsMember({"recursive", "closed-form"}));
   cmd->add_option("--tolerance", opt->tolerance,

@@ -35,6 +35,45 @@ Mat6 world_inertia(const Inertia& I, const SE3& oMi) {
   return out;
 }
 
+// Joint i's world placement, the derivatives 0..column_order of its world columns of S and
+// 0..twist_order of its body's world twist (column_order <= twist_order + 1; dq has at least
+// twist_order + 1 columns). V_i = V_parent + S qd, so V_i^(k) = V_parent^(k) + sum_m C(k, m)
+// S^(m) qd^(k - m); S is fixed in the body, dS/dt = V_i x S, so S^(k+1) = sum_m C(k, m) V_i^(m)
+// x S^(k - m).
+void propagate_motion(const Model& model, TimeDerivativeData& data, int i, ConstVec q,
+                      const Eigen::Ref<const Eigen::MatrixXd>& dq, int twist_order,
+                      int column_order) {
+  const int n = data.stride;
+  const Joint& joint = model.joints[i];
+  const int parent = model.parent[i];
+  data.oMi[i] = data.oMi[parent] * joint_placement(joint, model.placement[i], q);
+  Motion* Vi = data.V.data() + i * n;
+  const Motion* Vp = data.V.data() + parent * n;
+  Motion* Si = data.S.data() + joint.idx_v * n;  // column r of the joint at Si[r * n + k]
+  for (int r = 0; r < joint.nv; ++r) joint_column(joint, r, data.oMi[i], Si[r * n]);
+  for (int k = 0; k <= twist_order; ++k) {
+    Motion Vk = Vp[k];
+    for (int r = 0; r < joint.nv; ++r) {
+      const auto qd = dq.row(joint.idx_v + r);
+      for (int m = 0; m <= k; ++m) Vk += Si[r * n + m] * (data.choose(k, m) * qd[k - m]);
+    }
+    Vi[k] = Vk;
+    if (k + 1 > column_order) continue;
+    for (int r = 0; r < joint.nv; ++r) {
+      Motion next = Motion::Zero();
+      for (int m = 0; m <= k; ++m) next += cross(Vi[m], Si[r * n + k - m]) * data.choose(k, m);
+      Si[r * n + k + 1] = next;
+    }
+  }
+}
+
+void check_order(int order, const TimeDerivativeData& data) {
+  if (order < 0 || order > data.max_order) {
+    throw InputError("order " + std::to_string(order) + " of time derivatives is outside 0.." +
+                     std::to_string(data.max_order) + " (the workspace's)");
+  }
+}
+
 }  // namespace
 
 TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
@@ -50,9 +89,13 @@ TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
   p.assign(max_order + 1, Vec3::Zero());
   R.assign(max_order + 1, Mat3::Zero());
   W.assign(max_order + 1, Force::Zero());
-  Ycrb.assign(model.njoints, Mat6::Zero());
-  Bcrb.assign(model.njoints, Mat6::Zero());
-  C = Eigen::MatrixXd::Zero(model.nv, model.nv);
+  Ycrb.assign(static_cast<size_t>(model.njoints) * stride, Mat6::Zero());
+  Bcrb.assign(static_cast<size_t>(model.njoints) * stride, Mat6::Zero());
+  Vcross.assign(max_order + 1, Mat6::Zero());
+  column.assign(4 * static_cast<size_t>(stride), Vec6::Zero());
+  M.assign(max_order + 1, Eigen::MatrixXd::Zero(model.nv, model.nv));
+  C.assign(max_order + 1, Eigen::MatrixXd::Zero(model.nv, model.nv));
+  g = Eigen::MatrixXd::Zero(model.nv, max_order + 1);
   // Pascal's triangle
   binomial.assign(static_cast<size_t>(stride) * stride, 0.0);
   for (int n = 0; n < stride; ++n) {
@@ -80,10 +123,7 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
   detail::check_size(q.size(), model.nq, "q");
   detail::check_size(dq.rows(), model.nv, "each derivative column of q");
   detail::check_size(out.rows(), model.nv, "each column of the output");
-  if (order < 0 || order > data.max_order) {
-    throw InputError("order " + std::to_string(order) + " of time derivatives is outside 0.." +
-                     std::to_string(data.max_order) + " (the workspace's)");
-  }
+  check_order(order, data);
   if (dq.cols() < order + 2) {
     throw InputError("order " + std::to_string(order) + " needs " + std::to_string(order + 2) +
                      " derivative columns of q, got " + std::to_string(dq.cols()));
@@ -122,30 +162,9 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
 
   // forward pass: twist series, then each body's wrench series
   for (int i = 1; i < model.njoints; ++i) {
-    const Joint& joint = model.joints[i];
-    const int parent = model.parent[i];
-    data.oMi[i] = data.oMi[parent] * joint_placement(joint, model.placement[i], q);
+    propagate_motion(model, data, i, q, dq, K + 1, K + 1);
     const SE3& oMi = data.oMi[i];
-    Motion* Vi = V + i * n;
-    const Motion* Vp = V + parent * n;
-    Motion* Si = data.S.data() + joint.idx_v * n;  // column r of the joint at Si[r * n + k]
-    for (int r = 0; r < joint.nv; ++r) joint_column(joint, r, oMi, Si[r * n]);
-    for (int k = 0; k <= K + 1; ++k) {
-      // V_i = V_parent + S qd, so V_i^(k) = V_parent^(k) + sum_m C(k, m) S^(m) qd^(k - m)
-      Motion Vk = Vp[k];
-      for (int r = 0; r < joint.nv; ++r) {
-        const auto qd = dq.row(joint.idx_v + r);
-        for (int m = 0; m <= k; ++m) Vk += Si[r * n + m] * (data.choose(k, m) * qd[k - m]);
-      }
-      Vi[k] = Vk;
-      if (k == K + 1) break;
-      // S is fixed in the body: dS/dt = V_i x S, so S^(k+1) = sum_m C(k, m) V_i^(m) x S^(k - m)
-      for (int r = 0; r < joint.nv; ++r) {
-        Motion next = Motion::Zero();
-        for (int m = 0; m <= k; ++m) next += cross(Vi[m], Si[r * n + k - m]) * data.choose(k, m);
-        Si[r * n + k + 1] = next;
-      }
-    }
+    const Motion* Vi = V + i * n;
 
     // the body's centre of mass moves with the body's point there: c' = V.lin + w x c
     const Inertia& I = model.inertia[i];
@@ -261,64 +280,122 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
   }
 }
 
-const Eigen::MatrixXd& coriolis_matrix(const Model& model, TimeDerivativeData& data, ConstVec q,
-                                       ConstVec v) {
+void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeData& data,
+                                            ConstVec q,
+                                            const Eigen::Ref<const Eigen::MatrixXd>& dq,
+                                            int order) {
   detail::check_size(q.size(), model.nq, "q");
-  detail::check_size(v.size(), model.nv, "v");
-  const int n = data.stride;
-  Motion* V = data.V.data();
-  V[0] = Motion::Zero();
-  // forward pass: placements, twists, world columns of S and their rates dS/dt = V x S, and each
-  // body's I and B(I, V) = (V x* I - I V x + (I V) x-bar*) / 2, with V x* = -(V x)^T
-  for (int i = 1; i < model.njoints; ++i) {
-    const Joint& joint = model.joints[i];
-    const int parent = model.parent[i];
-    data.oMi[i] = data.oMi[parent] * joint_placement(joint, model.placement[i], q);
-    Motion* Si = data.S.data() + joint.idx_v * n;
-    Motion Vi = V[parent * n];
-    for (int r = 0; r < joint.nv; ++r) {
-      joint_column(joint, r, data.oMi[i], Si[r * n]);
-      Vi += Si[r * n] * v[joint.idx_v + r];
-    }
-    V[i * n] = Vi;
-    for (int r = 0; r < joint.nv; ++r) Si[r * n + 1] = cross(Vi, Si[r * n]);
-    const Mat6 Y = world_inertia(model.inertia[i], data.oMi[i]);
-    const Mat6 P = Y * motion_cross_matrix(Vi);
-    const Force h = Force::from(Y * Vi.vector());
-    data.Ycrb[i] = Y;
-    data.Bcrb[i] = 0.5 * (-P.transpose() - P + force_cross_bar_matrix(h));
+  detail::check_size(dq.rows(), model.nv, "each derivative column of q");
+  check_order(order, data);
+  if (dq.cols() < order + 1) {
+    throw InputError("order " + std::to_string(order) + " of the matrices needs " +
+                     std::to_string(order + 1) + " derivative columns of q, got " +
+                     std::to_string(dq.cols()));
   }
-  // backward pass: subtree sums; C_rc = S_r . (Ycrb dS_c/dt + Bcrb S_c) for the columns r of the
-  // joint of c and of its ancestors, and C_cr = (Ycrb S_c) . dS_r/dt + (Bcrb^T S_c) . S_r for
-  // the columns r of its strict ancestors (Echeandia & Wensing 2021, Algorithm 2)
-  data.C.setZero();
+  const int K = order, n = data.stride;
+  Motion* V = data.V.data();
+  for (int k = 0; k <= K; ++k) V[k] = Motion::Zero();
+  Mat6* X = data.Vcross.data();
+  // forward pass: twists to order K, columns of S to K + 1 (C has dS/dt), and each body's
+  // inertia Y (dY/dt = V x* Y - Y V x, with V x* = -(V x)^T) and B(Y, V) = (V x* Y - Y V x +
+  // (Y V) x-bar*) / 2, bilinear in Y and V, to order K
+  for (int i = 1; i < model.njoints; ++i) {
+    propagate_motion(model, data, i, q, dq, K, K + 1);
+    const Motion* Vi = V + i * n;
+    Mat6* Y = data.Ycrb.data() + i * n;
+    Mat6* B = data.Bcrb.data() + i * n;
+    for (int k = 0; k <= K; ++k) X[k] = motion_cross_matrix(Vi[k]);
+    Y[0] = world_inertia(model.inertia[i], data.oMi[i]);
+    for (int k = 0; k < K; ++k) {
+      Mat6 next = Mat6::Zero();
+      for (int m = 0; m <= k; ++m) {
+        next.noalias() -= data.choose(k, m) * (X[m].transpose() * Y[k - m] + Y[k - m] * X[m]);
+      }
+      Y[k + 1] = next;
+    }
+    for (int k = 0; k <= K; ++k) {
+      Mat6 P = Mat6::Zero();
+      Vec6 h = Vec6::Zero();
+      for (int m = 0; m <= k; ++m) {
+        P.noalias() += data.choose(k, m) * (Y[m] * X[k - m]);
+        h.noalias() += data.choose(k, m) * (Y[m] * Vi[k - m].vector());
+      }
+      B[k] = 0.5 * (-P.transpose() - P + force_cross_bar_matrix(Force::from(h)));
+    }
+  }
+  // backward pass over subtrees: for each column c of joint i and each column r of i or an
+  // ancestor, the Leibniz sums of M_rc = S_r . (Y S_c), C_rc = S_r . (Y dS_c/dt + B S_c) and,
+  // r of a strict ancestor, C_cr = (Y S_c) . dS_r/dt + (B^T S_c) . S_r; g_c = S_c . (Y (-a_g))
+  Vec6* F = data.column.data();   // d^k/dt^k of Y dS_c/dt + B S_c
+  Vec6* G1 = F + n;               // of Y S_c
+  Vec6* G2 = F + 2 * n;           // of B^T S_c
+  Vec6* weight = F + 3 * n;       // of Y (-a_g), the subtree's weight at the world origin
+  const Vec6 lift = (Vec6() << -model.gravity, Vec3::Zero()).finished();
+  for (int k = 0; k <= K; ++k) {
+    data.M[k].setZero();
+    data.C[k].setZero();
+  }
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& joint = model.joints[i];
-    const Mat6& Y = data.Ycrb[i];
-    const Mat6& B = data.Bcrb[i];
-    const Motion* Si = data.S.data() + joint.idx_v * n;
+    const Mat6* Y = data.Ycrb.data() + i * n;
+    const Mat6* B = data.Bcrb.data() + i * n;
+    for (int k = 0; k <= K; ++k) weight[k].noalias() = Y[k] * lift;
     for (int c = 0; c < joint.nv; ++c) {
-      const Vec6 S = Si[c * n].vector(), dS = Si[c * n + 1].vector();
-      const Vec6 F = Y * dS + B * S;
-      const Vec6 G1 = Y * S, G2 = B.transpose() * S;
       const int col = joint.idx_v + c;
-      for (int k = i; k > 0; k = model.parent[k]) {
-        const Joint& up = model.joints[k];
-        for (int r = 0; r < up.nv; ++r) {
-          const int row = up.idx_v + r;
+      const Motion* Sc = data.S.data() + col * n;
+      for (int k = 0; k <= K; ++k) {
+        F[k].setZero();
+        G1[k].setZero();
+        G2[k].setZero();
+        double gravity = 0;
+        for (int m = 0; m <= k; ++m) {
+          const double w = data.choose(k, m);
+          F[k].noalias() += w * (Y[m] * Sc[k - m + 1].vector() + B[m] * Sc[k - m].vector());
+          G1[k].noalias() += w * (Y[m] * Sc[k - m].vector());
+          G2[k].noalias() += w * (B[m].transpose() * Sc[k - m].vector());
+          gravity += w * Sc[m].vector().dot(weight[k - m]);
+        }
+        data.g(col, k) = gravity;
+      }
+      for (int up = i; up > 0; up = model.parent[up]) {
+        const Joint& ancestor = model.joints[up];
+        for (int r = 0; r < ancestor.nv; ++r) {
+          const int row = ancestor.idx_v + r;
           const Motion* Sr = data.S.data() + row * n;
-          data.C(row, col) = Sr[0].vector().dot(F);
-          if (k != i) data.C(col, row) = G1.dot(Sr[1].vector()) + G2.dot(Sr[0].vector());
+          for (int k = 0; k <= K; ++k) {
+            double mass = 0, coriolis = 0, transposed = 0;
+            for (int m = 0; m <= k; ++m) {
+              const double w = data.choose(k, m);
+              mass += w * Sr[m].vector().dot(G1[k - m]);
+              coriolis += w * Sr[m].vector().dot(F[k - m]);
+              transposed += w * (G1[m].dot(Sr[k - m + 1].vector()) +
+                                 G2[m].dot(Sr[k - m].vector()));
+            }
+            data.M[k](row, col) = data.M[k](col, row) = mass;
+            data.C[k](row, col) = coriolis;
+            if (up != i) data.C[k](col, row) = transposed;
+          }
         }
       }
     }
     const int parent = model.parent[i];
     if (parent > 0) {
-      data.Ycrb[parent] += Y;
-      data.Bcrb[parent] += B;
+      Mat6* Yp = data.Ycrb.data() + parent * n;
+      Mat6* Bp = data.Bcrb.data() + parent * n;
+      for (int k = 0; k <= K; ++k) {
+        Yp[k] += Y[k];
+        Bp[k] += B[k];
+      }
     }
   }
-  return data.C;
+}
+
+const Eigen::MatrixXd& coriolis_matrix(const Model& model, TimeDerivativeData& data, ConstVec q,
+                                       ConstVec v) {
+  detail::check_size(v.size(), model.nv, "v");
+  mass_coriolis_gravity_time_derivatives(
+      model, data, q, Eigen::Map<const Eigen::MatrixXd>(v.data(), model.nv, 1), 0);
+  return data.C[0];
 }
 
 }  // namespace eom

@@ -44,12 +44,19 @@ eom_cli_test(NAME deriv-friction-refused
              RC 2 STDERR_REGEX "--friction: eom deriv does not differentiate joint friction")
 
 # the planar 2R arm's closed form (Lagrangian by sympy: scripts/make_planar_2r_deriv_tables.py):
-# tau and four derivatives along a sinusoidal path, and M, the Christoffel C, g and dM/dt
+# tau and four derivatives along a sinusoidal path, and M, the Christoffel C, g and their time
+# derivatives
 eom_cli_test(NAME deriv-planar-2r-closed-form
              ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 4 --no-derive
              STDOUT tests/data/deriv/planar_2r.dtau.csv COMPARE numeric ATOL 1e-10 RTOL 1e-10)
+# M, C, g and their first two time derivatives d1M, d1C, d1g, d2M, d2C, d2g, by both methods
+# (for two joints the paper's C arrangement is the Christoffel one)
 eom_cli_test(NAME deriv-planar-2r-matrices
-             ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 1 --matrices --no-derive
+             ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 2 --matrices --no-derive
+             STDOUT tests/data/deriv/planar_2r.matrices.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12)
+eom_cli_test(NAME deriv-planar-2r-matrices-closed-form
+             ARGS deriv robots/planar_2r.urdf tests/data/deriv/planar_2r.csv --order 2 --matrices --no-derive
+                  --method closed-form
              STDOUT tests/data/deriv/planar_2r.matrices.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12)
 
 # --verify: a consistent trajectory (exact derivative columns at 1 kHz) passes and writes its

@@ -2,7 +2,9 @@
 // floating base: order 0 is rnea, and each order K = 1..6 is the central difference of order
 // K - 1 along a polynomial trajectory whose derivatives are exact. The Coriolis matrix: C v =
 // c(q, v), dM/dt = C + C^T (so dM/dt - 2C is skew-symmetric) by finite differences of M, and
-// the Christoffel symbols of M on models of 1-DoF joints.
+// the Christoffel symbols of M on models of 1-DoF joints. The time derivatives of M, C and g:
+// order 0 is crba, C and gravity; they rebuild every order of tau by the Leibniz rule; M^(k+1)
+// = C^(k) + C^(k)^T; each order is the central difference of the order below.
 
 #include <vector>
 
@@ -233,4 +235,84 @@ TEST_CASE("the Coriolis matrix: C v = c(q, v), dM/dt = C + C^T, and Christoffel 
     }
   }
   CHECK_THAT(C, AllClose(christoffel_C, tol, 0));
+}
+
+TEST_CASE(
+    "time derivatives of M, C and g: order 0 is crba, C and g; the Leibniz rule rebuilds each "
+    "order of tau; dM/dt = C + C^T at every order",
+    "[property][coriolis]") {
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  Data data(model);
+  constexpr int kTop = 6;
+  TimeDerivativeData series(model, kTop), matrices(model, kTop);
+  Rng rng(robot.seed + 11);
+  const PolynomialTrajectory path(model, rng);
+  const double t0 = 0.2;
+  const Eigen::VectorXd q = path.q(model, t0);
+  const Eigen::MatrixXd dq = path.dq(t0, kTop + 2);
+  mass_coriolis_gravity_time_derivatives(model, matrices, q, dq, kTop);
+
+  const Eigen::MatrixXd M = crba(model, data, q);
+  CHECK_THAT(matrices.M[0], AllClose(M, kTolRoundoff * (1 + M.norm()), 0));
+  const Eigen::VectorXd g = gravity_torque(model, data, q), g0 = matrices.g.col(0);
+  CHECK_THAT(g0, AllClose(g, kTolRoundoff * (1 + g.norm()), 0));
+  const Eigen::VectorXd c = nonlinear_effects(model, data, q, dq.col(0)) - g;
+  const Eigen::VectorXd Cv = matrices.C[0] * dq.col(0);
+  CHECK_THAT(Cv, AllClose(c, kTolRoundoff * (1 + c.norm()) * 100, 0));
+
+  // tau = M q'' + C q' + g, so tau^(k) = sum_m C(k, m) (M^(m) q^(k-m+2) + C^(m) q^(k-m+1)) + g^(k)
+  Eigen::MatrixXd tau(model.nv, kTop + 1);
+  rnea_time_derivatives(model, series, q, dq, kTop, tau);
+  for (int k = 0; k <= kTop; ++k) {
+    INFO("order " << k);
+    Eigen::VectorXd rebuilt = matrices.g.col(k);
+    for (int m = 0; m <= k; ++m) {
+      const double w = series.choose(k, m);
+      rebuilt += w * (matrices.M[m] * dq.col(k - m + 1) + matrices.C[m] * dq.col(k - m));
+    }
+    const Eigen::VectorXd expected = tau.col(k);
+    CHECK_THAT(rebuilt, AllClose(expected, 100 * kTolRoundoff * (1 + expected.norm()), 0));
+  }
+  for (int k = 0; k < kTop; ++k) {
+    INFO("order " << k);
+    const Eigen::MatrixXd CCt = matrices.C[k] + matrices.C[k].transpose();
+    CHECK_THAT(matrices.M[k + 1],
+               AllClose(CCt, 100 * kTolRoundoff * (1 + CCt.cwiseAbs().maxCoeff()), 0));
+  }
+}
+
+TEST_CASE("each time derivative of M, C and g is the central difference of the order below",
+          "[property][coriolis]") {
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  constexpr int kTop = 4;
+  TimeDerivativeData series(model, kTop);
+  Rng rng(robot.seed + 13);
+  const PolynomialTrajectory path(model, rng);
+  const int nv = model.nv;
+  // M, C and g of orders 0..kTop - 1 at t, stacked as columns [M | C | g] per order
+  auto orders = [&](double t, int top) {
+    mass_coriolis_gravity_time_derivatives(model, series, path.q(model, t), path.dq(t, top + 1),
+                                           top);
+    Eigen::MatrixXd out(nv, (2 * nv + 1) * (top + 1));
+    for (int k = 0; k <= top; ++k) {
+      out.middleCols((2 * nv + 1) * k, 2 * nv + 1) << series.M[k], series.C[k], series.g.col(k);
+    }
+    return out;
+  };
+  const double t0 = -0.1, h = 1e-3;
+  const Eigen::MatrixXd exact = orders(t0, kTop);
+  const Eigen::MatrixXd difference = (8 * (orders(t0 + h, kTop - 1) - orders(t0 - h, kTop - 1)) -
+                                      (orders(t0 + 2 * h, kTop - 1) - orders(t0 - 2 * h, kTop - 1))) /
+                                     (12 * h);
+  for (int k = 1; k <= kTop; ++k) {
+    INFO("order " << k);
+    const Eigen::MatrixXd actual = exact.middleCols((2 * nv + 1) * k, 2 * nv + 1);
+    const Eigen::MatrixXd expected = difference.middleCols((2 * nv + 1) * (k - 1), 2 * nv + 1);
+    CHECK_THAT(actual,
+               AllClose(expected, 1e-8 * tol_scale() * (1 + expected.cwiseAbs().maxCoeff()), 0));
+  }
 }

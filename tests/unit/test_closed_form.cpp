@@ -227,6 +227,44 @@ TEST_CASE("closed form: every derivative matches central differences along a tra
   }
 }
 
+TEST_CASE(
+    "closed form: M, g and their first two derivatives equal the recursive method's "
+    "(mass_coriolis_gravity_time_derivatives); its C, another arrangement, has the same C v and "
+    "C + C^T at every order",
+    "[closed_form]") {
+  for (const std::string& path : kSerialRobots) {
+    INFO(path);
+    const Model model = load_urdf(path);
+    ClosedFormData cf(model);
+    TimeDerivativeData series(model, 2);
+    Rng rng(17);
+    for (int sample = 0; sample < 5; ++sample) {
+      const Eigen::VectorXd q = random_configuration(model, rng);
+      Eigen::MatrixXd dq(model.nv, 4);
+      for (int k = 0; k < 4; ++k) dq.col(k) = random_tangent(model, rng);
+      closed_form_dynamics(model, cf, q, dq.col(0), dq.col(1), dq.col(2), dq.col(3), 2);
+      mass_coriolis_gravity_time_derivatives(model, series, q, dq, 2);
+      const Eigen::MatrixXd* M[] = {&cf.M, &cf.dM, &cf.d2M};
+      const Eigen::MatrixXd* C[] = {&cf.C, &cf.dC, &cf.d2C};
+      const Eigen::VectorXd* g[] = {&cf.Q_grav, &cf.dQ_grav, &cf.d2Q_grav};
+      for (int k = 0; k <= 2; ++k) {
+        INFO("order " << k);
+        CHECK(relative_error(series.M[k], *M[k]) < kTolRoundoff * 100);
+        CHECK(relative_error(series.g.col(k), *g[k]) < kTolRoundoff * 100);
+        const Eigen::MatrixXd sum = *C[k] + C[k]->transpose();
+        CHECK(relative_error(series.C[k] + series.C[k].transpose(), sum) < kTolRoundoff * 100);
+        // d^k/dt^k (C v) = sum_m C(k, m) C^(m) q^(k - m + 1)
+        Eigen::VectorXd recursive = Eigen::VectorXd::Zero(model.nv), closed = recursive;
+        for (int m = 0; m <= k; ++m) {
+          recursive += series.choose(k, m) * (series.C[m] * dq.col(k - m));
+          closed += series.choose(k, m) * (*C[m] * dq.col(k - m));
+        }
+        CHECK(relative_error(recursive, closed) < kTolRoundoff * 100);
+      }
+    }
+  }
+}
+
 TEST_CASE("closed form: the paper's iiwa example, differentiated numerically along its trajectory",
           "[closed_form]") {
   // Section 6.2: the trajectory of Gaz et al. (RA-L 2019, eq. 31), q_i = A_i cos(w_i t), with an

@@ -1,4 +1,5 @@
-// rnea_time_derivatives: argument checks and no allocation (the malloc counter of
+// rnea_time_derivatives and mass_coriolis_gravity_time_derivatives: argument checks and no
+// allocation (the malloc counter of
 // test_no_allocation.cpp).
 
 #include <catch2/catch.hpp>
@@ -13,7 +14,7 @@
 
 using namespace eom;
 
-TEST_CASE("rnea_time_derivatives allocates nothing, fixed and floating base",
+TEST_CASE("rnea_time_derivatives and the matrices allocate nothing, fixed and floating base",
           "[time_derivatives]" EOM_ALLOCATION_TAG) {
   for (const bool floating : {false, true}) {
     UrdfOptions options;
@@ -34,7 +35,9 @@ TEST_CASE("rnea_time_derivatives allocates nothing, fixed and floating base",
              {ReferenceFrame::local, ReferenceFrame::local_world_aligned}) {
           rnea_time_derivatives(model, series, q, dq, order, frames, wrenches, rf, tau);
         }
+        mass_coriolis_gravity_time_derivatives(model, series, q, dq, order);
       }
+      coriolis_matrix(model, series, q, dq.col(0));
     });
     CHECK(n == 0);
   }
@@ -72,4 +75,21 @@ TEST_CASE("rnea_time_derivatives refuses wrong sizes and orders", "[time_derivat
   CHECK_THROWS_AS(
       rnea_time_derivatives(model, series, q, dq, 2, {-1}, wrenches, ReferenceFrame::local, tau),
       InputError);
+}
+
+TEST_CASE("mass_coriolis_gravity_time_derivatives refuses wrong sizes and orders",
+          "[time_derivatives]") {
+  const Model model = load_urdf(test::kRobotsDir + "/ur5.urdf");
+  TimeDerivativeData series(model, 2);
+  const Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  const Eigen::MatrixXd dq = Eigen::MatrixXd::Zero(model.nv, 3);
+  CHECK_NOTHROW(mass_coriolis_gravity_time_derivatives(model, series, q, dq, 2));
+  CHECK_THROWS_AS(mass_coriolis_gravity_time_derivatives(model, series, q, dq, 3), InputError);
+  CHECK_THROWS_AS(mass_coriolis_gravity_time_derivatives(model, series, q, dq, -1), InputError);
+  CHECK_THROWS_WITH(mass_coriolis_gravity_time_derivatives(model, series, q, dq.leftCols(2), 2),
+                    Catch::Contains("needs 3 derivative columns"));
+  CHECK_THROWS_AS(
+      mass_coriolis_gravity_time_derivatives(model, series, q, dq.topRows(model.nv - 1), 1),
+      InputError);
+  CHECK_THROWS_AS(coriolis_matrix(model, series, q, Eigen::VectorXd::Zero(3)), InputError);
 }

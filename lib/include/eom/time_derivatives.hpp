@@ -55,10 +55,15 @@ struct TimeDerivativeData {
   std::vector<double> binomial;  // C(n, k) at [n * stride + k], n <= K + 1
   double choose(int n, int k) const { return binomial[n * stride + k]; }
 
-  // coriolis_matrix, world axes at the world origin                                  (njoints)
-  std::vector<Mat6> Ycrb;  // subtree inertias
-  std::vector<Mat6> Bcrb;  // subtree sums of the bodies' B(I, V) (see coriolis_matrix)
-  Eigen::MatrixXd C;       // (nv x nv) the Coriolis matrix
+  // mass_coriolis_gravity_time_derivatives, world axes at the world origin: d^k/dt^k at
+  // [i * stride + k] of body i's
+  std::vector<Mat6> Ycrb;    // subtree inertia                              (njoints x (K + 1))
+  std::vector<Mat6> Bcrb;    // subtree sum of the bodies' B(I, V)           (njoints x (K + 1))
+  std::vector<Mat6> Vcross;  // one body's V x matrix and derivatives                  (K + 1)
+  std::vector<Vec6> column;  // one column's Y S', B S, Y S, B^T S, each            (4 (K + 2))
+  // results: d^k/dt^k of M, C (nv x nv each, at [k]) and g (column k), k = 0..K
+  std::vector<Eigen::MatrixXd> M, C;
+  Eigen::MatrixXd g;
 };
 
 /// Time derivatives of inverse dynamics: out.col(k) = d^k tau / dt^k for k = 0..order, where
@@ -85,16 +90,30 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
                            const Eigen::Ref<const Eigen::MatrixXd>& wrenches,
                            ReferenceFrame reference, Eigen::Ref<Eigen::MatrixXd> out);
 
-/// The Coriolis matrix C(q, v) in the Christoffel arrangement: C v = C(q, v) v of rnea, dM/dt =
-/// C + C^T along any motion with velocity v (so dM/dt - 2C is skew-symmetric), and, for
-/// coordinates whose velocities are their time derivatives, C_ij = sum_k Gamma_ijk v_k with the
-/// Christoffel symbols of the first kind of M. C = sum_i J_i^T (I_i dJ_i/dt + B_i J_i) over the
-/// bodies, in world axes, with B(I, V) = (V x* I - I V x + (I V) x-bar*) / 2 (Echeandia & Wensing,
-/// "Numerical methods to compute the Coriolis matrix and Christoffel symbols for rigid-body
-/// systems", JCND 2021, eq. 18; as Pinocchio's computeCoriolisMatrix), summed over subtrees as
-/// the composite-rigid-body algorithm does: O(n d) for a tree of depth d. q (nq), v (nv). Fills
-/// data.oMi, data.S (orders 0, 1), data.V (order 0), data.Ycrb, data.Bcrb; returns data.C.
-/// Throws InputError on wrong sizes. Allocates nothing.
+/// The matrices of the equations of motion tau = M(q) a + C(q, v) v + g(q) and their time
+/// derivatives along a trajectory: data.M[k], data.C[k] and data.g.col(k) are the k-th time
+/// derivatives of M, C and g for k = 0..order, given q (nq) and dq (nv x at least order + 1,
+/// column k - 1 the k-th derivative of q: v, a, d3q, ...). C is the Christoffel arrangement: C v
+/// is the Coriolis and centrifugal term of rnea, dM/dt = C + C^T along any motion (so dM/dt - 2C
+/// is skew-symmetric) and, for coordinates whose velocities are their time derivatives, C_ij =
+/// sum_k Gamma_ijk v_k with the Christoffel symbols of the first kind of M. In world axes, summed
+/// over subtrees as the composite-rigid-body algorithm does (Echeandia & Wensing, "Numerical
+/// methods to compute the Coriolis matrix and Christoffel symbols for rigid-body systems", JCND
+/// 2021, Algorithm 2; as Pinocchio's computeCoriolisMatrix):
+///   M_rc = S_r . Y S_c,  C_rc = S_r . (Y dS_c/dt + B S_c),  g_c = S_c . Y (-a_g),
+/// with Y a subtree's inertia, B = sum over its bodies of (V x* I - I V x + (I V) x-bar*) / 2,
+/// a_g the gravity acceleration, and (ancestor joint r, joint c) filled both ways. Every factor
+/// is a product of the world columns S (dS/dt = V x S), the twists V and the inertias (dI/dt =
+/// V x* I - I V x), so the Leibniz rule gives each order exactly: O(n d K^2) for a tree of depth
+/// d. M[k + 1] = C[k] + C[k]^T holds to round-off, computed independently. Throws InputError on
+/// wrong sizes or an order outside 0..data.max_order. Allocates nothing.
+void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeData& data,
+                                            ConstVec q,
+                                            const Eigen::Ref<const Eigen::MatrixXd>& dq,
+                                            int order);
+
+/// The Coriolis matrix C(q, v) alone (order 0 of mass_coriolis_gravity_time_derivatives, which
+/// fills data.M[0] and data.g.col(0) too); returns data.C[0].
 const Eigen::MatrixXd& coriolis_matrix(const Model& model, TimeDerivativeData& data, ConstVec q,
                                        ConstVec v);
 
