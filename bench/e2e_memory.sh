@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Bounded memory: peak RSS (GNU time's "Maximum resident set size") of eom id, eom fd and
-# eom convert streaming a ~1 GB CSV (7-DoF iiwa14: t, q, v, a, tau; generated, never committed)
+# Bounded memory: peak RSS (GNU time's "Maximum resident set size") of eom id, fd, deriv, jac and
+# convert streaming a ~1 GB CSV (7-DoF iiwa14: t, q, v, a, tau; generated, never committed)
 # to /dev/null, one table with the default --jobs (reading overlapped with computing).
-# Usage: bench/e2e_memory.sh [BUILD_DIR] [MEGABYTES]     (needs /usr/bin/time: Debian's `time`)
+# Usage: bench/e2e_memory.sh [BUILD_DIR] [MEGABYTES] [COMMAND...]  (default: all; needs
+# /usr/bin/time: Debian's `time`)
 set -euo pipefail
 build=${1:-build}
 megabytes=${2:-1024}
+shift $(($# < 2 ? $# : 2))
+commands=${*:-id fd deriv jac convert pipe}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 eom="$build/eom"
@@ -37,7 +40,15 @@ measure() {
   read -r kb seconds < "$work/time.txt"
   printf '%-26s peak RSS %6.1f MB  %7.1f s\n' "$label" "$(echo "$kb" | awk '{ print $1 / 1024 }')" "$seconds"
 }
-measure "eom id" "$eom" id "$robot" "$work/in.csv" -q -o /dev/null
-measure "eom fd" "$eom" fd "$robot" "$work/in.csv" -q -o /dev/null
-measure "eom convert (to NDJSON)" "$eom" convert "$work/in.csv" -q --format ndjson -o /dev/null
-measure "eom id (stdin, NDJSON)" bash -c "'$eom' convert '$work/in.csv' --format ndjson | '$eom' id '$robot' - --from ndjson -q -o /dev/null"
+for command in $commands; do
+  case $command in
+    id) measure "eom id" "$eom" id "$robot" "$work/in.csv" -q -o /dev/null ;;
+    fd) measure "eom fd" "$eom" fd "$robot" "$work/in.csv" -q -o /dev/null ;;
+    # d3q derived from the rows (a fitted window), so the window is in the figure too
+    deriv) measure "eom deriv --order 1" "$eom" deriv "$robot" "$work/in.csv" --order 1 -q -o /dev/null ;;
+    jac) measure "eom jac" "$eom" jac "$robot" "$work/in.csv" --frame iiwa_link_ee -q -o /dev/null ;;
+    convert) measure "eom convert (to NDJSON)" "$eom" convert "$work/in.csv" -q --format ndjson -o /dev/null ;;
+    pipe) measure "eom id (stdin, NDJSON)" bash -c "'$eom' convert '$work/in.csv' --format ndjson | '$eom' id '$robot' - --from ndjson -q -o /dev/null" ;;
+    *) echo "unknown command $command" >&2; exit 2 ;;
+  esac
+done
