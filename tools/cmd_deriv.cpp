@@ -209,8 +209,10 @@ class DerivTask final : public RowTask {
     if (closed_form_) {
       ClosedFormData& cf = *closed_form_;
       const int K = opt_.order;
-      const ConstVec d3q = K >= 1 ? ConstVec(s.dq.col(2)) : ConstVec(none_);
-      const ConstVec d4q = K >= 2 ? ConstVec(s.dq.col(3)) : ConstVec(none_);
+      // objects, not ConstVec (a reference, which would bind to a temporary that dies here)
+      using Column = Eigen::Ref<const Eigen::VectorXd>;
+      const Column d3q = K >= 1 ? Column(s.dq.col(2)) : Column(none_);
+      const Column d4q = K >= 2 ? Column(s.dq.col(3)) : Column(none_);
       FrameWrench* wrench = nullptr;
       if (!wrenches_.empty()) {
         wrench = &frame_wrench_;
