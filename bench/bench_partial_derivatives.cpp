@@ -6,70 +6,48 @@
 
 #include <benchmark/benchmark.h>
 
-#include <eom/configuration.hpp>
 #include <eom/data.hpp>
 #include <eom/dynamics.hpp>
 #include <eom/partial_derivatives.hpp>
-#include <eom/urdf.hpp>
 
-#ifndef EOM_SOURCE_DIR
-#error "EOM_SOURCE_DIR must be defined"
-#endif
+#include "robots.hpp"
 
 namespace {
 
-struct Robot {
-  const char* name;
-  const char* path;
-  bool floating_base;
-};
+using namespace eom::bench;
 
-const Robot kRobots[] = {
-    {"ur5", EOM_SOURCE_DIR "/robots/ur5.urdf", false},
-    {"panda", EOM_SOURCE_DIR "/robots/panda.urdf", false},
-    {"iiwa14", EOM_SOURCE_DIR "/robots/iiwa14.urdf", false},
-    {"anymal_floating", EOM_SOURCE_DIR "/tests/data/robots/anymal.urdf", true},
-    {"solo12_floating", EOM_SOURCE_DIR "/robots/solo12.urdf", true},
-};
+const Robot kRobots[] = {kUr5, kPanda, kIiwa14, kAnymalFloating, kSolo12Floating};
 
 enum class Algorithm { rnea, rnea_derivatives, aba_derivatives, minverse };
 
 void run(benchmark::State& state, const Robot& robot, Algorithm algorithm) {
-  eom::UrdfOptions options;
-  options.floating_base = robot.floating_base;
-  const eom::Model model = eom::load_urdf(robot.path, options);
+  const eom::Model model = load(robot);
   eom::Data data(model);
-  eom::Rng rng(42);
-  // a fixed set of random states, cycled, so branch predictors see realistic variety
-  constexpr int kStates = 64;
-  std::vector<Eigen::VectorXd> q, v, a;
-  for (int k = 0; k < kStates; ++k) {
-    q.push_back(eom::random_configuration(model, rng));
-    v.push_back(eom::random_tangent(model, rng));
-    a.push_back(eom::random_tangent(model, rng));
-  }
+  const States states(model, 2);
   int k = 0;
   for (auto _ : state) {
+    const Eigen::VectorXd& q = states.q[k];
+    const auto v = states.dq[k].col(0), a = states.dq[k].col(1);
     switch (algorithm) {
       case Algorithm::rnea:
-        benchmark::DoNotOptimize(eom::rnea(model, data, q[k], v[k], a[k]).data());
+        benchmark::DoNotOptimize(eom::rnea(model, data, q, v, a).data());
         break;
       case Algorithm::rnea_derivatives:
-        eom::rnea_derivatives(model, data, q[k], v[k], a[k]);
+        eom::rnea_derivatives(model, data, q, v, a);
         benchmark::DoNotOptimize(data.dtau_dq.data());
         break;
       case Algorithm::aba_derivatives:
-        eom::aba_derivatives(model, data, q[k], v[k], a[k]);
+        eom::aba_derivatives(model, data, q, v, a);
         benchmark::DoNotOptimize(data.dqdd_dq.data());
         break;
       case Algorithm::minverse:
-        benchmark::DoNotOptimize(eom::mass_matrix_inverse(model, data, q[k]).data());
+        benchmark::DoNotOptimize(eom::mass_matrix_inverse(model, data, q).data());
         break;
     }
     benchmark::ClobberMemory();
-    k = (k + 1) % kStates;
+    k = (k + 1) % States::kCount;
   }
-  state.SetLabel("nq=" + std::to_string(model.nq) + " nv=" + std::to_string(model.nv));
+  state.SetLabel(sizes(model));
 }
 
 const int kRegistered = [] {
