@@ -242,8 +242,9 @@ void check_summary_destination(const std::string& summary,
   }
   for (const auto& output : outputs) {
     if (summary == "-" && output == "-") {
-      throw InputError("--summary-json -: the table goes to stdout; give -o FILE or write the "
-                       "summary to a file");
+      throw InputError(
+          "--summary-json -: the table goes to stdout; give -o FILE or write the "
+          "summary to a file");
     }
     if (summary != "-" && std::filesystem::path(summary).lexically_normal() ==
                               std::filesystem::path(output).lexically_normal()) {
@@ -255,9 +256,8 @@ void check_summary_destination(const std::string& summary,
 nlohmann::json summary_object(const std::string& command, const nlohmann::json& file,
                               const std::string& output, bool written, long rows, int exit_code,
                               const MessageLog& log) {
-  return {{"command", command},     {"file", file},
-          {"output", output},       {"written", written},
-          {"rows", rows},           {"exit_code", exit_code},
+  return {{"command", command},       {"file", file},        {"output", output},
+          {"written", written},       {"rows", rows},        {"exit_code", exit_code},
           {"warnings", log.warnings}, {"errors", log.errors}};
 }
 

@@ -537,7 +537,7 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
                 "Also write ik.time_us, the wall-clock solve time (differs from run to run)");
   cmd->add_flag("--summary", opt->summary,
                 "Print the success rate and the median and largest solve times on stderr (printed "
-                "anyway when a row fails)");
+                "anyway when a row fails); --summary-json FILE writes them, and more, as JSON");
   dispatch.on(cmd, [opt](Streams& io) { return run_ik(*opt, io); });
 }
 

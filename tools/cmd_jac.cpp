@@ -352,8 +352,7 @@ class JacTask final : public RowTask {
     table["frame"] = frame;
     table["reference"] = reference_name(s_.reference);
     table["task"] = rows;
-    table["tolerance"] = {{"relative", s_.tolerance.relative},
-                          {"absolute", s_.tolerance.absolute}};
+    table["tolerance"] = {{"relative", s_.tolerance.relative}, {"absolute", s_.tolerance.absolute}};
     table["measure"] = s_.measure == Measure::manipulability ? "manipulability" : "sigma";
     table["threshold"] =
         s_.scan_threshold ? nlohmann::json(opt_.threshold) : nlohmann::json("rank-deficient");

@@ -528,8 +528,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
     notes.warning("joint '" + model.joint_names[ev.joint] + "' " +
                   (ev.leaving ? "left" : "came back within") + " its " +
                   (ev.upper ? "upper" : "lower") + " limit (" +
-                  number_text(ev.upper ? info.upper : info.lower) + ") at t = " +
-                  number_text(ev.t) + " s");
+                  number_text(ev.upper ? info.upper : info.lower) +
+                  ") at t = " + number_text(ev.t) + " s");
   }
   if (events.size() > kShown) {
     notes.warning("and " + std::to_string(events.size() - kShown) + " more limit events");

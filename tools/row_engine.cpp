@@ -730,8 +730,8 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   }
   table.report();
   if (summary) {
-    *summary = summary_object(command.name, in_path, out_path, rc == kExitOk, sink.rows(), rc,
-                              *notes.log);
+    *summary =
+        summary_object(command.name, in_path, out_path, rc == kExitOk, sink.rows(), rc, *notes.log);
     (*summary)["quaternions_renormalised"] = table.renormalised();
     task->summarize(*summary);
   }
@@ -774,8 +774,8 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
     // one table: a second thread reads while this one computes and writes
     const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
     nlohmann::json summary;
-    const int rc = run_table(opt, model, command, opt.tables[0], opt.output.path, pipelined,
-                             notes, progress, summarize ? &summary : nullptr);
+    const int rc = run_table(opt, model, command, opt.tables[0], opt.output.path, pipelined, notes,
+                             progress, summarize ? &summary : nullptr);
     if (summarize) write_summary(opt.summary, nlohmann::json::array({summary}));
     return rc;
   }

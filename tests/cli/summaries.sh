@@ -184,6 +184,9 @@ assert [t["output"] for t in doc] == ["out/b.csv", "out/a.csv"]
 for t in doc:
     assert t["rows"] == len(table(t["file"])) == len(table(t["output"])) and t["written"]
 '
+  # byte-identical whatever the threads
+  expect 0 "$eom" id "$ur5" in/b.csv in/a.csv --output-dir out1 --jobs 1 --summary-json s1.json
+  sed 's/out1/out/' s1.json | cmp -s - s.json || fail "--jobs 1 and --jobs 2 summaries differ"
   # a bad table among them: exit 2 and no summary at all
   printf 't,q.shoulder_pan_joint\n0,abc\n' > in/c.csv
   expect 2 "$eom" id "$ur5" in/a.csv in/c.csv --output-dir out2 --summary-json s2.json
