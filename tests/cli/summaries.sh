@@ -172,6 +172,41 @@ assert abs(ev["t"] - 0.8 ** 0.5) < 1e-3, ev
 assert len(t["warnings"]) == 2, t["warnings"]
 '
   ;;
+deriv-verify)
+  # --verify: the checks of the stderr report, each with its figures (stderr rounds to 6 digits)
+  expect 0 "$eom" deriv "$iiwa" "$src/trajectories/iiwa14_wave.csv" --order 2 --no-derive \
+    --verify -o d.csv --summary-json s.json
+  cp err.txt report.txt
+  check s.json '
+import re
+t = doc[0]
+keys(t, ROW_ENGINE | {"verify"}, "deriv")
+v = t["verify"]
+keys(v, {"tolerance", "rows", "not_positive_definite", "checks"}, "verify")
+assert v["rows"] == t["rows"] == 3001 and v["tolerance"] == 1e-3
+assert v["not_positive_definite"] == {"rows": 0, "first_line": None}
+assert [c["quantity"] for c in v["checks"]] == ["tau", "d1tau", "d2tau", "Mdot"]
+printed = re.findall(r"worst (\S+) relative \((\S+) absolute, line (\d+)\)", open("report.txt").read())
+assert len(printed) == 4
+for c, (relative, absolute, line) in zip(v["checks"], printed):
+    keys(c, {"quantity", "checked", "relative", "absolute", "line", "pass"}, "check")
+    assert c["checked"] and c["pass"] and c["line"] == int(line)
+    assert float("%.6g" % c["relative"]) == float(relative) and float("%.6g" % c["absolute"]) == float(absolute)
+'
+  # rows of unrelated samples fail the d1tau check: exit 1, the summary says which
+  expect 1 "$eom" deriv "$src/tests/data/robots/ur5_robot.urdf" \
+    "$src/tests/data/deriv/ur5_robot.csv" --order 1 --no-derive --verify -o d1.csv \
+    --summary-json s1.json
+  check s1.json '
+t = doc[0]
+assert t["exit_code"] == 1 and t["written"] is False
+assert [c["pass"] for c in t["verify"]["checks"]][:2] == [True, False]
+'
+  # without --verify: null
+  expect 0 "$eom" deriv "$iiwa" "$src/trajectories/iiwa14_wave.csv" --order 1 -o d2.csv \
+    --summary-json s2.json -q
+  check s2.json 'assert doc[0]["verify"] is None'
+  ;;
 batch-order)
   # one object per table, in input order whatever thread finished first
   mkdir in
