@@ -240,6 +240,9 @@ void check_summary_destination(const std::string& summary,
   if (summary != "-" && !directory.empty() && !std::filesystem::is_directory(directory, error)) {
     throw InputError("--summary-json " + summary + ": no directory " + directory.string());
   }
+  if (summary != "-" && std::filesystem::is_directory(summary, error)) {
+    throw InputError("--summary-json " + summary + ": is a directory");
+  }
   for (const auto& output : outputs) {
     if (summary == "-" && output == "-") {
       throw InputError(

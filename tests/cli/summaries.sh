@@ -244,6 +244,11 @@ destinations)
     --summary-json nodir/s.json
   stderr_has "no directory nodir"
   [ ! -e t.csv ] || fail "t.csv written"
+  mkdir adir
+  expect 2 "$eom" id "$r2" "$src/tests/data/id/planar_2r_over_limit.csv" -o t.csv \
+    --summary-json adir
+  stderr_has "eom id: error: --summary-json adir: is a directory"
+  [ ! -e t.csv ] || fail "t.csv written"
   # never over an input
   cp "$src/tests/data/id/planar_2r_over_limit.csv" in.csv
   expect 2 "$eom" id "$r2" in.csv -o t.csv --summary-json in.csv
