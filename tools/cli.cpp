@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <sstream>
 
@@ -17,6 +18,8 @@
 #include <eom/dynamics.hpp>
 #include <eom/errors.hpp>
 #include <eom/urdf.hpp>
+
+#include <nlohmann/json.hpp>
 
 namespace eom::cli {
 
@@ -220,6 +223,49 @@ void Progress::tick() {
   }
   std::fflush(stderr);
   s.shown = true;
+}
+
+void add_summary_option(CLI::App& cmd, std::string& path) {
+  cmd.add_option("--summary-json", path,
+                 "Write the run's summary as JSON to FILE: an array with one object per table "
+                 "(rows, exit code, warnings and the command's figures); - writes stdout when "
+                 "the table goes to a file");
+}
+
+void check_summary_destination(const std::string& summary,
+                               const std::vector<std::string>& outputs) {
+  if (summary.empty()) return;
+  const std::filesystem::path directory = std::filesystem::path(summary).parent_path();
+  std::error_code error;
+  if (summary != "-" && !directory.empty() && !std::filesystem::is_directory(directory, error)) {
+    throw InputError("--summary-json " + summary + ": no directory " + directory.string());
+  }
+  if (summary != "-" && std::filesystem::is_directory(summary, error)) {
+    throw InputError("--summary-json " + summary + ": is a directory");
+  }
+  for (const auto& output : outputs) {
+    if (summary == "-" && output == "-") {
+      throw InputError(
+          "--summary-json -: the table goes to stdout; give -o FILE or write the "
+          "summary to a file");
+    }
+    if (summary != "-" && std::filesystem::path(summary).lexically_normal() ==
+                              std::filesystem::path(output).lexically_normal()) {
+      throw InputError("--summary-json " + summary + ": the table is written there too");
+    }
+  }
+}
+
+nlohmann::json summary_object(const std::string& command, const nlohmann::json& file,
+                              const std::string& output, bool written, long rows, int exit_code,
+                              const MessageLog& log) {
+  return {{"command", command},       {"file", file},        {"output", output},
+          {"written", written},       {"rows", rows},        {"exit_code", exit_code},
+          {"warnings", log.warnings}, {"errors", log.errors}};
+}
+
+void write_summary(const std::string& path, const nlohmann::json& tables) {
+  write_file(path, tables.dump(2) + "\n");
 }
 
 void warn(Streams& io, const std::string& command, const std::string& message) {

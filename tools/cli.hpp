@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <eom/model.hpp>
 #include <eom/table.hpp>
@@ -107,6 +108,42 @@ class Progress {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+/// The warnings and errors of one table (or one run), kept for --summary-json whatever -q says.
+struct MessageLog {
+  std::vector<std::string> warnings, errors;
+};
+
+/// Messages of one table, on stderr or (batch) collected and printed in input order; also kept
+/// in `log` when there is one (one thread at a time).
+struct Notes {
+  std::ostream& out;
+  std::string command;
+  bool quiet = false;
+  MessageLog* log = nullptr;
+
+  void warning(const std::string& message) const {
+    if (log) log->warnings.push_back(message);
+    if (!quiet) out << "eom " << command << ": warning: " << message << '\n';
+  }
+  void error(const std::string& message) const {
+    if (log) log->errors.push_back(message);
+    out << "eom " << command << ": error: " << message << '\n';
+  }
+};
+
+/// --summary-json FILE: the run's summary as JSON, one object per table (README "JSON
+/// summaries"); "-" writes stdout when the table does not go there.
+void add_summary_option(CLI::App& cmd, std::string& path);
+/// Throws InputError when the summary would go where a table goes (stdout, or the same file).
+void check_summary_destination(const std::string& summary, const std::vector<std::string>& outputs);
+/// The keys every object of a summary has (`file`: the input, null when there is none); the
+/// command adds its own.
+nlohmann::json summary_object(const std::string& command, const nlohmann::json& file,
+                              const std::string& output, bool written, long rows, int exit_code,
+                              const MessageLog& log);
+/// Writes the array of table objects to path, all or nothing (as tables are written).
+void write_summary(const std::string& path, const nlohmann::json& tables);
 
 /// Print "eom <cmd>: warning: <message>" on err.
 void warn(Streams& io, const std::string& command, const std::string& message);

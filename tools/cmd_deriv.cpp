@@ -17,6 +17,8 @@
 #include <eom/partial_derivatives.hpp>
 #include <eom/time_derivatives.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "cli.hpp"
 #include "forces.hpp"
 #include "row_engine.hpp"
@@ -115,18 +117,41 @@ class Verifier {
           : k <= order_ ? "d" + std::to_string(k) + "tau - finite differences of " +
                               (k == 1 ? std::string("tau") : "d" + std::to_string(k - 1) + "tau")
                         : "C + C^T - finite differences of M (dM/dt)";
-      if (k > 0 && count_ < 3) {
+      const Check c = check(k, tolerance);
+      if (!c.checked) {
         out << "  " << what << ": not checked (fewer than 3 rows)\n";
         continue;
       }
-      const double relative = residual_[k] / std::max(scale_[k], 1e-300);
-      const bool pass = residual_[k] == 0 || relative <= tolerance;
-      ok = ok && pass;
-      out << "  " << what << ": worst " << relative << " relative (" << residual_[k]
-          << " absolute, line " << line_[k] << ")" << (pass ? "" : ", over the tolerance") << "\n";
+      ok = ok && c.pass;
+      out << "  " << what << ": worst " << c.relative << " relative (" << residual_[k]
+          << " absolute, line " << line_[k] << ")" << (c.pass ? "" : ", over the tolerance")
+          << "\n";
     }
     notes.out << out.str();
     return ok;
+  }
+
+  // the same for --summary-json
+  nlohmann::json to_json(double tolerance) const {
+    nlohmann::json checks = nlohmann::json::array();
+    for (int k = 0; k <= order_ + 1; ++k) {
+      const Check c = check(k, tolerance);
+      const auto when = [&](auto x) { return c.checked ? nlohmann::json(x) : nlohmann::json(); };
+      checks.push_back({{"quantity", k == 0        ? std::string("tau")
+                                     : k <= order_ ? "d" + std::to_string(k) + "tau"
+                                                   : std::string("Mdot")},
+                        {"checked", c.checked},
+                        {"relative", when(c.relative)},
+                        {"absolute", when(residual_[k])},
+                        {"line", when(line_[k])},
+                        {"pass", when(c.pass)}});
+    }
+    return {{"tolerance", tolerance},
+            {"rows", count_},
+            {"not_positive_definite",
+             {{"rows", not_spd_},
+              {"first_line", not_spd_ > 0 ? nlohmann::json(not_spd_line_) : nlohmann::json()}}},
+            {"checks", checks}};
   }
 
  private:
@@ -135,6 +160,21 @@ class Verifier {
     int line;
     Eigen::MatrixXd tau, M, Mdot;
   };
+  // quantity k against the tolerance: the derivatives need three rows
+  struct Check {
+    bool checked = true, pass = true;
+    double relative = 0;
+  };
+  Check check(int k, double tolerance) const {
+    Check c;
+    if (k > 0 && count_ < 3) {
+      c.checked = false;
+      return c;
+    }
+    c.relative = residual_[k] / std::max(scale_[k], 1e-300);
+    c.pass = residual_[k] == 0 || c.relative <= tolerance;
+    return c;
+  }
   void record(int k, double residual, double scale, int line) {
     scale_[k] = std::max(scale_[k], scale);
     if (residual > residual_[k]) {
@@ -278,6 +318,10 @@ class DerivTask final : public RowTask {
   int finish(const Notes& notes) override {
     if (!opt_.verify) return kExitOk;
     return verifier_.report(file_, notes, opt_.tolerance) ? kExitOk : kExitFailure;
+  }
+
+  void summarize(nlohmann::json& table) const override {
+    table["verify"] = opt_.verify ? verifier_.to_json(opt_.tolerance) : nlohmann::json();
   }
 
  private:

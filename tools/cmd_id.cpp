@@ -10,6 +10,8 @@
 #include <eom/dynamics.hpp>
 #include <eom/errors.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "cli.hpp"
 #include "forces.hpp"
 #include "row_engine.hpp"
@@ -26,12 +28,12 @@ struct IdOptions {
   bool power = false;  // power.<joint> = tau v and power.total
 };
 
-// per-coordinate record of effort-limit excesses, for the summary on stderr
+// per-coordinate record of effort-limit excesses, for the summary on stderr and in JSON
 struct LimitReport {
   struct Excess {
     long rows = 0;
     double first_t = 0, worst = 0, worst_t = 0;
-    int first_line = 0;
+    int first_line = 0, worst_line = 0;
   };
   std::vector<Excess> excess;  // (nv)
 
@@ -47,8 +49,26 @@ struct LimitReport {
       if (std::abs(tau[k]) > std::abs(e.worst)) {
         e.worst = tau[k];
         e.worst_t = t;
+        e.worst_line = line;
       }
     }
+  }
+  // one object per coordinate that exceeded its limit, all of them
+  nlohmann::json to_json(const Model& model) const {
+    nlohmann::json out = nlohmann::json::array();
+    for (int k = 0; k < model.nv; ++k) {
+      const Excess& e = excess[k];
+      if (e.rows == 0) continue;
+      out.push_back({{"column", "tau." + model.tau_names[k]},
+                     {"limit", model.effort_limit[k]},
+                     {"rows", e.rows},
+                     {"first_t", e.first_t},
+                     {"first_line", e.first_line},
+                     {"worst", e.worst},
+                     {"worst_t", e.worst_t},
+                     {"worst_line", e.worst_line}});
+    }
+    return out;
   }
   bool exceeded() const {
     return std::any_of(excess.begin(), excess.end(), [](const Excess& e) { return e.rows > 0; });
@@ -159,6 +179,11 @@ class IdTask final : public RowTask {
     const bool failing = opt_.fail_on_limit && limits_.exceeded();
     limits_.print(model_, file_, notes, failing);
     return failing ? kExitFailure : kExitOk;
+  }
+
+  void summarize(nlohmann::json& table) const override {
+    table["effort_limits"] = limits_.to_json(model_);
+    table["fail_on_limit"] = opt_.fail_on_limit;
   }
 
  private:

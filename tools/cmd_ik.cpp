@@ -15,6 +15,8 @@
 #include <eom/errors.hpp>
 #include <eom/ik.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "cli.hpp"
 #include "ik_velocity.hpp"
 #include "row_engine.hpp"
@@ -111,6 +113,14 @@ struct Tally {
     if (rows++ == 0) first_line = line;
     if (value > worst || rows == 1) worst = value, worst_line = line;
   }
+  // lines and values are null when no row counted
+  nlohmann::json to_json() const {
+    const auto when_any = [&](auto x) { return rows > 0 ? nlohmann::json(x) : nlohmann::json(); };
+    return {{"rows", rows},
+            {"first_line", when_any(first_line)},
+            {"worst", when_any(worst)},
+            {"worst_line", when_any(worst_line)}};
+  }
 };
 
 class IkTask final : public RowTask {
@@ -159,6 +169,10 @@ class IkTask final : public RowTask {
 
     ++rows_;
     times_.add(r.time_us);
+    iterations_ += r.iterations;
+    restarts_ += r.restarts;
+    most_iterations_ = std::max<long>(most_iterations_, r.iterations);
+    most_restarts_ = std::max<long>(most_restarts_, r.restarts);
     if (r.converged()) {
       ++converged_;
       previous_ = r.q;
@@ -226,6 +240,27 @@ class IkTask final : public RowTask {
       notes.out << summary.str();
     }
     return failing ? kExitFailure : kExitOk;
+  }
+
+  void summarize(nlohmann::json& table) const override {
+    const auto when = [](bool any, auto x) { return any ? nlohmann::json(x) : nlohmann::json(); };
+    const auto when_any = [&](auto x) { return when(rows_ > 0, x); };
+    nlohmann::json failures = failures_.to_json();
+    failures["first_position_error"] = when(failures_.rows > 0, first_failure_[0]);
+    failures["first_orientation_error"] = when(failures_.rows > 0, first_failure_[1]);
+    table["frame"] = opt_.frame;
+    table["converged"] = converged_;
+    table["failed"] = failures_.rows;
+    table["success_rate"] = when_any(static_cast<double>(converged_) / std::max(rows_, 1L));
+    table["allow_failures"] = opt_.allow_failures;
+    table["solve_time_us"] = {{"median", when_any(times_.median())},
+                              {"max", when_any(times_.largest())}};
+    table["iterations"] = {{"total", iterations_}, {"max", most_iterations_}};
+    table["restarts"] = {{"total", restarts_}, {"max", most_restarts_}};
+    table["failures"] = failures;
+    table["jumps"] = jumps_.to_json();
+    table["timeouts"] = timeouts_.to_json();
+    table["targets_normalised"] = renormalised_.to_json();
   }
 
  private:
@@ -349,6 +384,7 @@ class IkTask final : public RowTask {
   std::array<int, 6> weight_{};
   // for the summary
   long rows_ = 0, converged_ = 0;
+  long iterations_ = 0, restarts_ = 0, most_iterations_ = 0, most_restarts_ = 0;
   TimeHistogram times_;
   Tally failures_, jumps_, timeouts_, renormalised_;
   std::array<double, 2> first_failure_{};  // its position and orientation errors
@@ -501,7 +537,7 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
                 "Also write ik.time_us, the wall-clock solve time (differs from run to run)");
   cmd->add_flag("--summary", opt->summary,
                 "Print the success rate and the median and largest solve times on stderr (printed "
-                "anyway when a row fails)");
+                "anyway when a row fails); --summary-json FILE writes them, and more, as JSON");
   dispatch.on(cmd, [opt](Streams& io) { return run_ik(*opt, io); });
 }
 

@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <mutex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -42,7 +40,6 @@ struct JacOptions {
   bool nullspace = false;
   double threshold = kNaN;  // scan threshold; nan: not given (rank-deficient rows)
   std::string measure = "sigma";
-  std::string summary;  // JSON summary file
   bool fail_on_singular = false;
   bool dynamics = false;
   std::string inverse = "truncated";
@@ -158,34 +155,6 @@ nlohmann::json direction_json(const DirectionDescription& d, const std::string& 
           {"world", {d.world[0], d.world[1], d.world[2], d.world[3], d.world[4], d.world[5]}}};
 }
 
-// JSON summaries of the tables, in input order whatever thread finished first.
-struct SummaryCollector {
-  std::mutex mutex;
-  std::vector<std::pair<std::string, nlohmann::json>> tables;
-
-  void add(const std::string& file, nlohmann::json summary) {
-    std::lock_guard<std::mutex> lock(mutex);
-    tables.emplace_back(file, std::move(summary));
-  }
-  nlohmann::json in_order(const std::vector<std::string>& files) {
-    auto position = [&](const std::string& f) {
-      return std::find(files.begin(), files.end(), f) - files.begin();
-    };
-    std::stable_sort(tables.begin(), tables.end(), [&](const auto& a, const auto& b) {
-      return position(a.first) < position(b.first);
-    });
-    nlohmann::json out = nlohmann::json::array();
-    for (auto& [file, summary] : tables) out.push_back(std::move(summary));
-    return out;
-  }
-};
-
-void write_json(const std::string& path, const nlohmann::json& value) {
-  std::ofstream out(path);
-  out << value.dump(2) << '\n';
-  if (!out) throw InputError("--summary " + path + ": cannot write the file");
-}
-
 // A run of consecutive rows whose measure is below the threshold.
 struct Interval {
   double start_t = 0, end_t = 0, worst = 0, worst_t = 0;
@@ -198,12 +167,11 @@ struct Interval {
 class JacTask final : public RowTask {
  public:
   JacTask(const Model& model, const JacOptions& opt, const JacSettings& settings,
-          const std::string& file, SummaryCollector& summaries)
+          const std::string& file)
       : model_(model),
         opt_(opt),
         s_(settings),
         file_(file),
-        summaries_(summaries),
         data_(model),
         analysis_(model.nv, settings.task, settings.tolerance),
         dynamics_(model,
@@ -357,8 +325,38 @@ class JacTask final : public RowTask {
                     (s_.inverse == TaskInverse::truncated ? "dropped" : "damped") +
                     " (Lambda_rank counts the others)");
     }
-    if (!opt_.summary.empty()) summaries_.add(file_, summary_json());
     return failing ? kExitFailure : kExitOk;
+  }
+
+  void summarize(nlohmann::json& table) const override {
+    const std::string& frame = model_.frames[s_.frame].name;
+    nlohmann::json intervals = nlohmann::json::array();
+    for (const Interval& in : intervals_) {
+      nlohmann::json directions = nlohmann::json::array();
+      for (int k = 0; k < std::max(in.lost, 1); ++k) {
+        directions.push_back(direction_json(in.directions[k], frame));
+      }
+      intervals.push_back({{"start", in.start_t},
+                           {"end", in.end_t},
+                           {"start_line", in.start_line},
+                           {"end_line", in.end_line},
+                           {"rows", in.rows},
+                           {"worst", in.worst},
+                           {"worst_t", in.worst_t},
+                           {"worst_line", in.worst_line},
+                           {"rank", in.rank},
+                           {in.lost > 0 ? "lost" : "weakest", directions}});
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    for (int r = 0; r < s_.task.size; ++r) rows.push_back(task_row_name(s_.task.rows[r]));
+    table["frame"] = frame;
+    table["reference"] = reference_name(s_.reference);
+    table["task"] = rows;
+    table["tolerance"] = {{"relative", s_.tolerance.relative}, {"absolute", s_.tolerance.absolute}};
+    table["measure"] = s_.measure == Measure::manipulability ? "manipulability" : "sigma";
+    table["threshold"] =
+        s_.scan_threshold ? nlohmann::json(opt_.threshold) : nlohmann::json("rank-deficient");
+    table["intervals"] = intervals;
   }
 
  private:
@@ -434,44 +432,10 @@ class JacTask final : public RowTask {
     }
   }
 
-  nlohmann::json summary_json() const {
-    const std::string& frame = model_.frames[s_.frame].name;
-    nlohmann::json intervals = nlohmann::json::array();
-    for (const Interval& in : intervals_) {
-      nlohmann::json directions = nlohmann::json::array();
-      for (int k = 0; k < std::max(in.lost, 1); ++k) {
-        directions.push_back(direction_json(in.directions[k], frame));
-      }
-      intervals.push_back({{"start", in.start_t},
-                           {"end", in.end_t},
-                           {"start_line", in.start_line},
-                           {"end_line", in.end_line},
-                           {"rows", in.rows},
-                           {"worst", in.worst},
-                           {"worst_t", in.worst_t},
-                           {"worst_line", in.worst_line},
-                           {"rank", in.rank},
-                           {in.lost > 0 ? "lost" : "weakest", directions}});
-    }
-    nlohmann::json rows = nlohmann::json::array();
-    for (int r = 0; r < s_.task.size; ++r) rows.push_back(task_row_name(s_.task.rows[r]));
-    return {
-        {"file", file_},
-        {"frame", frame},
-        {"reference", reference_name(s_.reference)},
-        {"task", rows},
-        {"tolerance", {{"relative", s_.tolerance.relative}, {"absolute", s_.tolerance.absolute}}},
-        {"measure", s_.measure == Measure::manipulability ? "manipulability" : "sigma"},
-        {"threshold",
-         s_.scan_threshold ? nlohmann::json(opt_.threshold) : nlohmann::json("rank-deficient")},
-        {"intervals", intervals}};
-  }
-
   const Model& model_;
   const JacOptions& opt_;
   const JacSettings& s_;
   const std::string file_;
-  SummaryCollector& summaries_;
   Data data_;
   SingularityAnalysis analysis_;
   TaskSpaceDynamics dynamics_;
@@ -485,7 +449,8 @@ class JacTask final : public RowTask {
 
 // --sample N: configurations drawn within the limits; the worst as a table, quantiles on stderr.
 int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, Streams& io) {
-  refuse_to_replace_inputs({}, opt.rows.robot.path, {opt.rows.output.path, opt.summary});
+  check_summary_destination(opt.rows.summary, {opt.rows.output.path});
+  refuse_to_replace_inputs({}, opt.rows.robot.path, {opt.rows.output.path, opt.rows.summary});
   WorkspaceSampleOptions options;
   options.samples = opt.sample;
   options.seed = opt.seed;
@@ -525,7 +490,7 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
            << "\n  condition quantiles: " << quantiles(result.condition)
            << "\n  rank-deficient: " << result.rank_deficient << '\n';
   }
-  if (!opt.summary.empty()) {
+  if (!opt.rows.summary.empty()) {
     nlohmann::json worst = nlohmann::json::array();
     for (const WorkspaceSamplePoint& point : result.worst) {
       worst.push_back({{"q", std::vector<double>(point.q.data(), point.q.data() + model.nq)},
@@ -533,14 +498,19 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
                        {"condition", point.condition},
                        {"rank", point.rank}});
     }
-    write_json(opt.summary, {{"frame", model.frames[s.frame].name},
-                             {"samples", opt.sample},
-                             {"seed", opt.seed},
-                             {"probabilities", result.probabilities},
-                             {"manipulability", result.manipulability},
-                             {"condition", result.condition},
-                             {"rank_deficient", result.rank_deficient},
-                             {"worst", worst}});
+    // one object, as for a table: no input file, the K worst configurations as rows
+    nlohmann::json summary =
+        summary_object("jac", nullptr, opt.rows.output.path, true,
+                       static_cast<long>(result.worst.size()), kExitOk, MessageLog{});
+    summary["frame"] = model.frames[s.frame].name;
+    summary["samples"] = opt.sample;
+    summary["seed"] = opt.seed;
+    summary["probabilities"] = result.probabilities;
+    summary["manipulability"] = result.manipulability;
+    summary["condition"] = result.condition;
+    summary["rank_deficient"] = result.rank_deficient;
+    summary["worst"] = worst;
+    write_summary(opt.rows.summary, nlohmann::json::array({summary}));
   }
   return kExitOk;
 }
@@ -555,11 +525,6 @@ int run_jac(const JacOptions& opt, Streams& io) {
     return run_sample(opt, settings, model, io);
   }
   if (opt.rows.tables.empty()) throw InputError("TABLE is required (or --sample N)");
-  if (!opt.summary.empty()) {
-    refuse_to_replace_inputs(opt.rows.tables, opt.rows.robot.path, {opt.summary});
-  }
-
-  SummaryCollector summaries;
   RowCommand command;
   command.name = "jac";
   command.order = opt.jdot || opt.dynamics ? 1 : 0;
@@ -571,11 +536,9 @@ int run_jac(const JacOptions& opt, Streams& io) {
     }
   }
   command.make_task = [&](const Header&, const std::string& file, const Notes&) {
-    return std::make_unique<JacTask>(model, opt, settings, file, summaries);
+    return std::make_unique<JacTask>(model, opt, settings, file);
   };
-  const int rc = run_rows(opt.rows, model, command, io);
-  if (!opt.summary.empty()) write_json(opt.summary, summaries.in_order(opt.rows.tables));
-  return rc;
+  return run_rows(opt.rows, model, command, io);
 }
 
 }  // namespace
@@ -586,7 +549,8 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
       app, "jac",
       "A frame's Jacobian for every row of q columns, with its singular values, rank,\n"
       "condition number, manipulability and null space over the task rows; the intervals of\n"
-      "a trajectory near singularities with the lost directions in words (stderr, --summary);\n"
+      "a trajectory near singularities with the lost directions in words (stderr,\n"
+      "--summary-json);\n"
       "task-space dynamics; or workspace sampling (--sample N, without TABLE). Writes t,\n"
       "sigma.1..sigma.m (m = min(task rows, nv)), rank, rank_margin, inverse_condition\n"
       "(sigma_m / sigma_1: 0 where the condition number is infinite), manipulability, nullity\n"
@@ -598,7 +562,7 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
        "eom jac robots/iiwa14.urdf trajectories/iiwa14_wave.csv --frame iiwa_link_ee "
        "--jacobian --reference world --task position",
        "eom jac robots/ur5.urdf trajectories/ur5_wave.csv --frame tool0 --threshold 0.01 "
-       "--summary singular.json --fail-on-singular -o /dev/null",
+       "--summary-json singular.json --fail-on-singular -o /dev/null",
        "eom jac robots/panda.urdf --frame panda_hand_tcp --sample 10000 --seed 3 -o worst.csv"});
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
@@ -636,8 +600,10 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--measure", opt->measure,
                   "sigma (the smallest singular value, default) or manipulability")
       ->check(CLI::IsMember({"sigma", "manipulability"}));
-  cmd->add_option("--summary", opt->summary,
-                  "Write the intervals (or the --sample report) as JSON to FILE");
+  cmd->add_option("--summary", opt->rows.summary,
+                  "The former name of --summary-json: the intervals (or the --sample report) are "
+                  "in its objects")
+      ->excludes("--summary-json");
   cmd->add_flag("--fail-on-singular", opt->fail_on_singular,
                 "Exit 1, writing no output table, when an interval is found");
   cmd->add_flag("--dynamics", opt->dynamics,

@@ -16,6 +16,8 @@
 #include <eom/finite_difference.hpp>
 #include <eom/simulate.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "cli.hpp"
 #include "forces.hpp"
 
@@ -39,6 +41,7 @@ struct SimOptions {
   bool saturate = false, energy = false, accelerations = false, torques_out = false;
   bool keep_truncated = false, quiet = false;
   OutputOptions output;
+  std::string summary;  // --summary-json FILE
 };
 
 const std::vector<std::pair<std::string, Integrator>> kIntegrators = {
@@ -112,11 +115,10 @@ class TimeTable {
     }
   }
   // says when the simulated interval reaches past the table
-  void note_range(double t0, double t_end, const std::string& what, Streams& io, bool quiet) const {
-    if (quiet || (t0 >= times_.front() && t_end <= times_.back())) return;
-    warn(io, "sim",
-         file_ + ": the " + what + " cover t = " + number_text(times_.front()) + " .. " +
-             number_text(times_.back()) + " s; the first and last rows hold outside");
+  void note_range(double t0, double t_end, const std::string& what, const Notes& notes) const {
+    if (t0 >= times_.front() && t_end <= times_.back()) return;
+    notes.warning(file_ + ": the " + what + " cover t = " + number_text(times_.front()) + " .. " +
+                  number_text(times_.back()) + " s; the first and last rows hold outside");
   }
 
  private:
@@ -132,7 +134,7 @@ class TimeTable {
 // manifold) when the table lacks them.
 class ReferenceTable {
  public:
-  ReferenceTable(const Model& model, const TimeTable& table, bool linear, Streams& io, bool quiet)
+  ReferenceTable(const Model& model, const TimeTable& table, bool linear, const Notes& notes)
       : model_(model),
         table_(table),
         linear_(linear),
@@ -155,11 +157,8 @@ class ReferenceTable {
                          "a reference without v and a columns needs at least 3 rows to derive "
                          "them");
       }
-      if (!quiet) {
-        warn(io, "sim",
-             table.file() + ": reference " + std::string(has_v ? "a" : "v and a") +
-                 " derived from q by three-point differences");
-      }
+      notes.warning(table.file() + ": reference " + std::string(has_v ? "a" : "v and a") +
+                    " derived from q by three-point differences");
     }
     const std::vector<int> v_cols =
         has_v ? bind_columns(table.header(), v_names, table.file()) : std::vector<int>{};
@@ -221,7 +220,7 @@ class ReferenceTable {
 
 // The initial state: the first row of --initial (v zero when absent), then --q0 / --v0.
 void initial_state(const Model& model, const SimOptions& opt, Eigen::VectorXd& q,
-                   Eigen::VectorXd& v, double& t0, Streams& io) {
+                   Eigen::VectorXd& v, double& t0, const Notes& notes) {
   q = neutral(model);
   v.setZero(model.nv);
   t0 = 0;
@@ -242,17 +241,15 @@ void initial_state(const Model& model, const SimOptions& opt, Eigen::VectorXd& q
   if (!opt.q0.empty()) assign_coordinates("--q0", opt.q0, model.q_names, q);
   if (!opt.v0.empty()) assign_coordinates("--v0", opt.v0, model.v_names, v);
   const double off = normalize(model, q);  // throws for a quaternion of zero norm
-  if (off > 1e-6 && !opt.quiet) {
-    warn(io, "sim",
-         "the initial floating-base quaternion was not unit (off by " + number_text(off) +
-             "): normalised");
+  if (off > 1e-6) {
+    notes.warning("the initial floating-base quaternion was not unit (off by " + number_text(off) +
+                  "): normalised");
   }
-  for (int i = 0; i < model.nq && !opt.quiet; ++i) {
+  for (int i = 0; i < model.nq; ++i) {
     if (q[i] < model.lower_limit[i] || q[i] > model.upper_limit[i]) {
-      warn(io, "sim",
-           "the initial " + model.q_names[i] + " = " + number_text(q[i]) +
-               " is outside its limits [" + number_text(model.lower_limit[i]) + ", " +
-               number_text(model.upper_limit[i]) + "]");
+      notes.warning("the initial " + model.q_names[i] + " = " + number_text(q[i]) +
+                    " is outside its limits [" + number_text(model.lower_limit[i]) + ", " +
+                    number_text(model.upper_limit[i]) + "]");
     }
   }
 }
@@ -267,6 +264,28 @@ std::vector<double> output_times(const SimOptions& opt, double t0) {
   if (t0 + opt.duration - times.back() > 1e-9 * step) times.push_back(t0 + opt.duration);
   return times;
 }
+
+// The energy of the first and last output rows, for the summary. Of passive frictionless motion
+// the change is the integrator's drift, relative to T(0) + |V(0)| as in the README's table.
+struct EnergyRecord {
+  long rows = 0;
+  double initial = 0, scale = 0, last = 0;
+
+  void add(double kinetic, double potential) {
+    if (rows++ == 0) {
+      initial = kinetic + potential;
+      scale = kinetic + std::abs(potential);
+    }
+    last = kinetic + potential;
+  }
+  nlohmann::json to_json() const {
+    if (rows == 0) return nullptr;
+    return {{"initial", initial},
+            {"final", last},
+            {"change", last - initial},
+            {"relative_change", scale > 0 ? nlohmann::json((last - initial) / scale) : nullptr}};
+  }
+};
 
 // "run.csv" -> "run.truncated.csv"
 std::string truncated_path(const std::string& path) {
@@ -314,9 +333,13 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (opt.keep_truncated && opt.output.path == "-") {
     throw InputError("--keep-truncated needs -o FILE: the rows so far go to FILE.truncated");
   }
+  check_summary_destination(opt.summary, {opt.output.path});
   refuse_to_replace_inputs(
       inputs, opt.robot.path,
-      {opt.output.path, opt.keep_truncated ? truncated_path(opt.output.path) : std::string("-")});
+      {opt.output.path, opt.keep_truncated ? truncated_path(opt.output.path) : std::string("-"),
+       opt.summary});
+  MessageLog log;
+  const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log};
 
   const Model model = load_robot(opt.robot, io, "sim", opt.quiet);
   refuse_singular_mass_matrix(model);
@@ -335,7 +358,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
 
   Eigen::VectorXd q0, v0;
   double t0;
-  initial_state(model, opt, q0, v0, t0, io);
+  initial_state(model, opt, q0, v0, t0, notes);
   const double t_end = t0 + opt.duration;
   if (!std::isfinite(t_end)) throw InputError("--duration: the end time is not finite");
 
@@ -350,8 +373,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
     ReferenceFunction target;
     if (!opt.reference.empty()) {
       reference_table = std::make_unique<TimeTable>(opt.reference);
-      reference_table->note_range(t0, t_end, "reference", io, opt.quiet);
-      reference = std::make_unique<ReferenceTable>(model, *reference_table, linear, io, opt.quiet);
+      reference_table->note_range(t0, t_end, "reference", notes);
+      reference = std::make_unique<ReferenceTable>(model, *reference_table, linear, notes);
       target = [r = reference.get()](double t, VecRef q, VecRef v, VecRef a) { (*r)(t, q, v, a); };
     } else {
       Eigen::VectorXd q_ref = q0;
@@ -368,7 +391,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   } else if (controller == "table") {
     torque_table = std::make_unique<TimeTable>(opt.torques);
     check_coordinate_columns(torque_table->header(), model, opt.torques);
-    torque_table->note_range(t0, t_end, "torques", io, opt.quiet);
+    torque_table->note_range(t0, t_end, "torques", notes);
     control = std::make_unique<TorqueCallback>(
         [table = torque_table.get(), linear,
          columns = bind_columns(torque_table->header(),
@@ -391,7 +414,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   Eigen::VectorXd wrench_term(model.nv);
   if (!opt.wrenches.empty()) {
     wrench_table = std::make_unique<TimeTable>(opt.wrenches);
-    wrench_table->note_range(t0, t_end, "wrenches", io, opt.quiet);
+    wrench_table->note_range(t0, t_end, "wrenches", notes);
     wrenches =
         std::make_unique<ExternalWrenches>(model, wrench_table->header(), opt.wrenches, opt.forces);
     if (wrenches->empty()) {
@@ -422,10 +445,9 @@ int run_sim(const SimOptions& opt, Streams& io) {
   const std::vector<double> times = output_times(opt, t0);
   if (sim.integrator != Integrator::rk45 && opt.output_dt > 0) {
     const double ratio = opt.output_dt / opt.dt;
-    if (std::abs(ratio - std::round(ratio)) > 1e-9 * ratio && !opt.quiet) {
-      warn(io, "sim",
-           "--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
-               number_text(opt.dt) + ": steps are shortened to land on every output time");
+    if (std::abs(ratio - std::round(ratio)) > 1e-9 * ratio) {
+      notes.warning("--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
+                    number_text(opt.dt) + ": steps are shortened to land on every output time");
     }
   }
   OutputOptions output = opt.output;
@@ -436,6 +458,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
   std::vector<double> row(header.size());
   Data energy_data(model);
   Progress progress("sim", !opt.quiet, 1, t_end - t0);
+  EnergyRecord energy;
+  const bool track_energy = opt.energy || !opt.summary.empty();
   auto write = [&](double t, ConstVec q, ConstVec v, ConstVec tau, ConstVec qdd) {
     double* out = row.data();
     *out++ = t;
@@ -447,12 +471,15 @@ int run_sim(const SimOptions& opt, Streams& io) {
     if (opt.torques_out) {
       for (int i = 0; i < model.nv; ++i) *out++ = tau[i];
     }
-    if (opt.energy) {
+    if (track_energy) {
       const double kinetic = kinetic_energy(model, energy_data, q, v);
       const double potential = potential_energy(model, energy_data, q);
-      *out++ = kinetic;
-      *out++ = potential;
-      *out++ = kinetic + potential;
+      if (opt.energy) {
+        *out++ = kinetic;
+        *out++ = potential;
+        *out++ = kinetic + potential;
+      }
+      energy.add(kinetic, potential);
     }
     writer->write_row(row.data());
     progress.done_to(t - t0);
@@ -491,21 +518,55 @@ int run_sim(const SimOptions& opt, Streams& io) {
         s << ' ' << model.tau_names[k] << " (" << stats.saturated_per_joint[k] << ")";
       }
     }
-    if (!opt.quiet) warn(io, "sim", s.str());
+    notes.warning(s.str());
   }
   constexpr size_t kShown = 10;
   const auto& events = stats.limit_events;
-  for (size_t e = 0; e < std::min(events.size(), kShown) && !opt.quiet; ++e) {
+  for (size_t e = 0; e < std::min(events.size(), kShown); ++e) {
     const LimitEvent& ev = events[e];
     const JointInfo& info = model.info[ev.joint];
-    warn(io, "sim",
-         "joint '" + model.joint_names[ev.joint] + "' " +
-             (ev.leaving ? "left" : "came back within") + " its " + (ev.upper ? "upper" : "lower") +
-             " limit (" + number_text(ev.upper ? info.upper : info.lower) +
-             ") at t = " + number_text(ev.t) + " s");
+    notes.warning("joint '" + model.joint_names[ev.joint] + "' " +
+                  (ev.leaving ? "left" : "came back within") + " its " +
+                  (ev.upper ? "upper" : "lower") + " limit (" +
+                  number_text(ev.upper ? info.upper : info.lower) +
+                  ") at t = " + number_text(ev.t) + " s");
   }
-  if (events.size() > kShown && !opt.quiet) {
-    warn(io, "sim", "and " + std::to_string(events.size() - kShown) + " more limit events");
+  if (events.size() > kShown) {
+    notes.warning("and " + std::to_string(events.size() - kShown) + " more limit events");
+  }
+  if (!opt.summary.empty()) {
+    nlohmann::json summary =
+        summary_object("sim", opt.initial.empty() ? nlohmann::json() : nlohmann::json(opt.initial),
+                       final_path, true, static_cast<long>(times.size()), kExitOk, log);
+    summary["integrator"] = opt.integrator;
+    summary["controller"] = controller;
+    summary["t_start"] = t0;
+    summary["t_end"] = t_end;
+    summary["dt"] = opt.dt;
+    summary["steps"] = stats.steps;
+    summary["rejected"] = stats.rejected;
+    summary["evaluations"] = stats.evaluations;
+    nlohmann::json per_joint = nlohmann::json::array();
+    for (int k = 0; k < model.nv; ++k) {
+      if (stats.saturated_per_joint[k] > 0) {
+        per_joint.push_back(
+            {{"column", "tau." + model.tau_names[k]}, {"steps", stats.saturated_per_joint[k]}});
+      }
+    }
+    summary["saturation"] = {
+        {"enabled", opt.saturate}, {"steps", stats.saturated_steps}, {"joints", per_joint}};
+    nlohmann::json limit_events = nlohmann::json::array();
+    for (const LimitEvent& ev : events) {
+      const JointInfo& info = model.info[ev.joint];
+      limit_events.push_back({{"joint", model.joint_names[ev.joint]},
+                              {"limit", ev.upper ? "upper" : "lower"},
+                              {"value", ev.upper ? info.upper : info.lower},
+                              {"t", ev.t},
+                              {"leaving", ev.leaving}});
+    }
+    summary["limit_events"] = limit_events;
+    summary["energy"] = energy.to_json();
+    write_summary(opt.summary, nlohmann::json::array({summary}));
   }
   return kExitOk;
 }
@@ -597,6 +658,7 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--keep-truncated", opt->keep_truncated,
                 "On a blow-up, keep the rows so far in OUT.truncated.<ext> (exit code still 2)");
   add_output_options(*cmd, opt->output);
+  add_summary_option(*cmd, opt->summary);
   cmd->add_flag("-q,--quiet", opt->quiet, "Print errors only");
   dispatch.on(cmd, [opt](Streams& io) { return run_sim(*opt, io); });
 }

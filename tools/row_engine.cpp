@@ -19,6 +19,8 @@
 #include <eom/errors.hpp>
 #include <eom/finite_difference.hpp>
 
+#include <nlohmann/json.hpp>
+
 namespace eom::cli {
 
 std::string derivative_prefix(int k) {
@@ -56,6 +58,7 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
                    "4 * degree + 1, at most 63)")
         ->check(CLI::Range(3, PolynomialFit::kMaxSamples));
   }
+  add_summary_option(cmd, opt.summary);
   cmd.add_flag("-q,--quiet", opt.quiet, "Print errors only");
 }
 
@@ -322,7 +325,8 @@ class TableSource final : public SampleSource {
         notes_(notes),
         check_time_(!b.stages.empty()) {}
 
-  ~TableSource() override {
+  // after the last row: the renormalised quaternions, said once per table
+  void report() const {
     if (quaternion_rows_ > 0) {
       notes_.warning(in_.name() + ": " + std::to_string(quaternion_rows_) + " row" +
                      (quaternion_rows_ > 1 ? "s have" : " has") +
@@ -330,6 +334,12 @@ class TableSource final : public SampleSource {
                      std::to_string(quaternion_line_) +
                      ", |norm - 1| = " + number(quaternion_deviation_) + "): renormalised");
     }
+  }
+  nlohmann::json renormalised() const {
+    const bool any = quaternion_rows_ > 0;
+    return {{"rows", quaternion_rows_},
+            {"first_line", any ? nlohmann::json(quaternion_line_) : nlohmann::json()},
+            {"first_deviation", any ? nlohmann::json(quaternion_deviation_) : nlohmann::json()}};
   }
 
   bool next(Sample& s) override {
@@ -664,10 +674,11 @@ bool stdin_is_stream() {
   return fstat(0, &s) == 0 && !S_ISREG(s.st_mode);
 }
 
-// One input table to one output; returns the exit code and leaves its messages in notes.
+// One input table to one output; returns the exit code and leaves its messages in notes and,
+// when `summary` is given, the table's summary object there (notes.log then holds its messages).
 int run_table(const RowOptions& opt, const Model& model, const RowCommand& command,
               const std::string& in_path, const std::string& out_path, bool pipelined,
-              const Notes& notes, Progress& progress) {
+              const Notes& notes, Progress& progress, nlohmann::json* summary) {
   auto in = open_input(InputOptions{in_path, opt.from});
   const Binding b = bind(model, in->header(), in->name(), opt, command, notes);
   const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
@@ -711,13 +722,20 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
     }
   }
   const int rc = task->finish(notes);
-  if (rc != kExitOk) {
+  if (rc == kExitOk) {
+    out->commit();
+  } else if (out_path != "-") {
     // like a failed Make recipe: no output file, so the next run does not think it up to date
-    if (out_path != "-") notes.error(out_path + " not written: the run failed (see above)");
-    return rc;
+    notes.error(out_path + " not written: the run failed (see above)");
   }
-  out->commit();
-  return kExitOk;
+  table.report();
+  if (summary) {
+    *summary =
+        summary_object(command.name, in_path, out_path, rc == kExitOk, sink.rows(), rc, *notes.log);
+    (*summary)["quaternions_renormalised"] = table.renormalised();
+    task->summarize(*summary);
+  }
+  return rc;
 }
 
 std::string output_path_for(const RowOptions& opt, const std::string& input) {
@@ -739,7 +757,9 @@ Model load_robot(const RowOptions& opt, Streams& io, const std::string& command)
 }
 
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io) {
-  const Notes notes{io.err, command.name, opt.quiet};
+  const bool summarize = !opt.summary.empty();
+  MessageLog log;
+  const Notes notes{io.err, command.name, opt.quiet, summarize ? &log : nullptr};
   std::error_code error;
   const auto size = opt.tables.size() == 1 && opt.tables[0] != "-"
                         ? std::filesystem::file_size(opt.tables[0], error)
@@ -749,11 +769,15 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
 
   if (opt.output_dir.empty()) {
     if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
-    refuse_to_replace_inputs(opt.tables, opt.robot.path, {opt.output.path});
+    check_summary_destination(opt.summary, {opt.output.path});
+    refuse_to_replace_inputs(opt.tables, opt.robot.path, {opt.output.path, opt.summary});
     // one table: a second thread reads while this one computes and writes
     const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
-    return run_table(opt, model, command, opt.tables[0], opt.output.path, pipelined, notes,
-                     progress);
+    nlohmann::json summary;
+    const int rc = run_table(opt, model, command, opt.tables[0], opt.output.path, pipelined, notes,
+                             progress, summarize ? &summary : nullptr);
+    if (summarize) write_summary(opt.summary, nlohmann::json::array({summary}));
+    return rc;
   }
 
   // batch: files are independent; each thread has its own task and workspace, messages are
@@ -779,18 +803,23 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
   }
   std::filesystem::create_directories(opt.output_dir, error);
   if (error) throw InputError("--output-dir " + opt.output_dir + ": " + error.message());
-  refuse_to_replace_inputs(opt.tables, opt.robot.path, outputs);
+  check_summary_destination(opt.summary, outputs);
+  std::vector<std::string> protect = outputs;
+  protect.push_back(opt.summary);
+  refuse_to_replace_inputs(opt.tables, opt.robot.path, protect);
 
   std::vector<std::string> messages(n);
   std::vector<int> rc(n, kExitOk);
+  std::vector<MessageLog> logs(n);
+  std::vector<nlohmann::json> summaries(n);
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i; (i = next++) < n;) {
       std::ostringstream out;
-      const Notes file_notes{out, command.name, opt.quiet};
+      const Notes file_notes{out, command.name, opt.quiet, summarize ? &logs[i] : nullptr};
       try {
-        rc[i] =
-            run_table(opt, model, command, opt.tables[i], outputs[i], false, file_notes, progress);
+        rc[i] = run_table(opt, model, command, opt.tables[i], outputs[i], false, file_notes,
+                          progress, summarize ? &summaries[i] : nullptr);
       } catch (const std::exception& e) {
         file_notes.error(e.what());
         rc[i] = kExitUsage;
@@ -806,7 +835,9 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
   worker();
   for (auto& t : pool) t.join();
   for (const auto& s : messages) io.err << s;
-  return *std::max_element(rc.begin(), rc.end());
+  const int worst = *std::max_element(rc.begin(), rc.end());
+  if (summarize && worst != kExitUsage) write_summary(opt.summary, summaries);  // input order
+  return worst;
 }
 
 }  // namespace eom::cli

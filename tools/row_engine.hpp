@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <nlohmann/json_fwd.hpp>
 
 #include <eom/model.hpp>
 #include <eom/table.hpp>
@@ -36,11 +37,12 @@ struct RowOptions {
   double time_scale = 1;          // seconds per unit of the time column
   int derive_window = 0;          // rows of the fits of derived orders >= 3; 0 = 2 degree + 1
   bool quiet = false;             // errors only on stderr
+  std::string summary;            // --summary-json FILE
 };
 
 /// Adds TABLE..., --from, -o/--output, --format, --output-dir, --jobs, --keep, --keep-input,
-/// --time-column, --time-scale, -q/--quiet and, when the command reads derivatives,
-/// --no-derive and --derive-window.
+/// --time-column, --time-scale, --summary-json, -q/--quiet and, when the command reads
+/// derivatives, --no-derive and --derive-window.
 void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives);
 
 /// One input row bound to the model.
@@ -52,20 +54,6 @@ struct Sample {
   Eigen::MatrixXd dq;       // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
 
   Sample(const Model& model, int order) : q(model.nq), dq(model.nv, order) {}
-};
-
-/// Messages of one table, on stderr or (batch) collected and printed in input order.
-struct Notes {
-  std::ostream& out;
-  std::string command;
-  bool quiet = false;
-
-  void warning(const std::string& message) const {
-    if (!quiet) out << "eom " << command << ": warning: " << message << '\n';
-  }
-  void error(const std::string& message) const {
-    out << "eom " << command << ": error: " << message << '\n';
-  }
 };
 
 /// A subcommand's work on one table. One per table, used by one thread: it owns its workspace.
@@ -80,6 +68,9 @@ class RowTask {
     (void)notes;
     return kExitOk;
   }
+  /// After finish(), with --summary-json: the command's own keys into its table's object (the
+  /// engine has put the shared ones there; README "JSON summaries").
+  virtual void summarize(nlohmann::json& table) const { (void)table; }
 
   std::vector<std::string> columns;  // what it writes, after the passed-through columns
   /// Input columns compute() reads from Sample::row (tau, wrench.*): like the time, q and its
@@ -105,7 +96,8 @@ struct RowCommand {
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command);
 
 /// Runs `command` over opt.tables and returns the exit code. In batch mode (--output-dir) a bad
-/// table is reported and the others are still processed.
+/// table is reported and the others are still processed. With --summary-json, writes the
+/// summary of the tables in input order, unless the run fails with exit 2.
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io);
 
 /// columns += names: building a task's output columns.

@@ -915,30 +915,14 @@ void unregister_pending_output(int slot) {
   if (slot >= 0) pending_outputs[slot] = nullptr;
 }
 
-class Writer final : public TableWriter {
+// The destination of an output: a regular file is written to a temporary next to it and renamed
+// over it by commit() (all or nothing); a stream, device or fifo is written directly.
+class OutputFile {
  public:
-  Writer(Format format, Header header) : format_(format) {
-    header_ = std::move(header);
-    buffer_.reserve(kWriteChunk + 4096);
-    const auto& names = header_.names;
-    for (size_t c = 0; c < names.size(); ++c) {
-      std::string prefix = c ? "," : "";
-      if (format == Format::csv) {
-        append_csv_name(buffer_, names[c]);
-        buffer_ += c + 1 < names.size() ? "," : "";
-      } else {
-        append_json_string(prefix, names[c]);
-        prefix += ':';
-      }
-      prefixes_.push_back(std::move(prefix));
-    }
-    if (format == Format::csv) buffer_ += '\n';
-    if (format == Format::json) buffer_ += "[\n";
-    row_start_ = format == Format::csv ? "" : "{";
-    row_end_ = format == Format::csv ? "\n" : format == Format::ndjson ? "}\n" : "}";
-  }
-
-  ~Writer() override {
+  OutputFile() = default;
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile() {
     if (fd_ >= 0) ::close(fd_);
     if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
     unregister_pending_output(pending_);
@@ -990,6 +974,75 @@ class Writer final : public TableWriter {
     pending_ = register_pending_output(temporary_.c_str());
   }
 
+  void write(const std::string& bytes) {
+    if (stream_) {
+      if (!stream_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+        throw InputError(target_, 0, 0, "cannot write");
+      }
+      return;
+    }
+    for (size_t done = 0; done < bytes.size();) {
+      const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw InputError(target_, 0, 0, system_message("cannot write"));
+      done += static_cast<size_t>(n);
+    }
+  }
+
+  void flush() {
+    if (stream_ && !stream_->flush()) throw InputError(target_, 0, 0, "cannot write");
+  }
+
+  void commit() {
+    flush();
+    if (stream_) {
+      committed_ = true;
+      return;
+    }
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) throw InputError(target_, 0, 0, system_message("cannot write"));
+    if (!temporary_.empty() && std::rename(temporary_.c_str(), target_.c_str()) != 0) {
+      throw InputError(target_, 0, 0, system_message("cannot move the finished file into place"));
+    }
+    committed_ = true;
+    unregister_pending_output(pending_);
+    pending_ = -1;
+  }
+
+ private:
+  std::ostream* stream_ = nullptr;
+  int fd_ = -1;
+  std::string target_, temporary_;
+  int pending_ = -1;  // slot in the registry of temporaries
+  bool committed_ = false;
+};
+
+class Writer final : public TableWriter {
+ public:
+  Writer(Format format, Header header) : format_(format) {
+    header_ = std::move(header);
+    buffer_.reserve(kWriteChunk + 4096);
+    const auto& names = header_.names;
+    for (size_t c = 0; c < names.size(); ++c) {
+      std::string prefix = c ? "," : "";
+      if (format == Format::csv) {
+        append_csv_name(buffer_, names[c]);
+        buffer_ += c + 1 < names.size() ? "," : "";
+      } else {
+        append_json_string(prefix, names[c]);
+        prefix += ':';
+      }
+      prefixes_.push_back(std::move(prefix));
+    }
+    if (format == Format::csv) buffer_ += '\n';
+    if (format == Format::json) buffer_ += "[\n";
+    row_start_ = format == Format::csv ? "" : "{";
+    row_end_ = format == Format::csv ? "\n" : format == Format::ndjson ? "}\n" : "}";
+  }
+
+  OutputFile& file() { return file_; }
+
   void write_row(const double* values) override {
     if (rows_ > 0 && format_ == Format::json) buffer_ += ",\n";
     buffer_ += row_start_;
@@ -1009,7 +1062,7 @@ class Writer final : public TableWriter {
 
   void flush() override {
     drain();
-    if (stream_ && !stream_->flush()) throw InputError(target_, 0, 0, "cannot write");
+    file_.flush();
   }
 
   void commit() override {
@@ -1021,36 +1074,13 @@ class Writer final : public TableWriter {
     } else if (format_ == Format::json) {
       buffer_ += rows_ > 0 ? "\n]\n" : "]\n";
     }
-    flush();
-    if (stream_) {
-      committed_ = true;
-      return;
-    }
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) throw InputError(target_, 0, 0, system_message("cannot write"));
-    if (!temporary_.empty() && std::rename(temporary_.c_str(), target_.c_str()) != 0) {
-      throw InputError(target_, 0, 0, system_message("cannot move the finished file into place"));
-    }
-    committed_ = true;
-    unregister_pending_output(pending_);
-    pending_ = -1;
+    drain();
+    file_.commit();
   }
 
  private:
   void drain() {
-    if (stream_) {
-      if (!stream_->write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()))) {
-        throw InputError(target_, 0, 0, "cannot write");
-      }
-    } else {
-      for (size_t done = 0; done < buffer_.size();) {
-        const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) throw InputError(target_, 0, 0, system_message("cannot write"));
-        done += static_cast<size_t>(n);
-      }
-    }
+    file_.write(buffer_);
     buffer_.clear();
   }
 
@@ -1060,11 +1090,7 @@ class Writer final : public TableWriter {
   const char* row_end_ = "";
   std::string buffer_;
   long long rows_ = 0;
-  std::ostream* stream_ = nullptr;
-  int fd_ = -1;
-  std::string target_, temporary_;
-  int pending_ = -1;  // slot in the registry of temporaries
-  bool committed_ = false;
+  OutputFile file_;
 };
 
 }  // namespace
@@ -1137,9 +1163,9 @@ std::unique_ptr<TableWriter> TableWriter::open(const std::string& path, Format f
                                                Header header) {
   auto writer = std::make_unique<Writer>(format, std::move(header));
   if (path == "-") {
-    writer->to_stream(std::cout, "<stdout>");
+    writer->file().to_stream(std::cout, "<stdout>");
   } else {
-    writer->to_file(path);
+    writer->file().to_file(path);
   }
   return writer;
 }
@@ -1147,7 +1173,7 @@ std::unique_ptr<TableWriter> TableWriter::open(const std::string& path, Format f
 std::unique_ptr<TableWriter> TableWriter::to_stream(std::ostream& out, Format format,
                                                     Header header) {
   auto writer = std::make_unique<Writer>(format, std::move(header));
-  writer->to_stream(out, "<stream>");
+  writer->file().to_stream(out, "<stream>");
   return writer;
 }
 
@@ -1158,6 +1184,17 @@ Table read_table(const std::string& path, Format format) {
   std::vector<double> row;
   while (reader->next(row)) table.values.insert(table.values.end(), row.begin(), row.end());
   return table;
+}
+
+void write_file(const std::string& path, const std::string& contents) {
+  OutputFile file;
+  if (path == "-") {
+    file.to_stream(std::cout, "<stdout>");
+  } else {
+    file.to_file(path);
+  }
+  file.write(contents);
+  file.commit();
 }
 
 void write_table(const Table& table, const std::string& path, Format format) {

@@ -128,6 +128,9 @@ struct Table {
 
 Table read_table(const std::string& path, Format format);
 void write_table(const Table& table, const std::string& path, Format format);
+/// Writes `contents` to path as TableWriter writes a table: all or nothing (a temporary renamed
+/// over the file), devices and fifos directly, "-" to stdout.
+void write_file(const std::string& path, const std::string& contents);
 
 /// Shortest round-trip decimal form of a finite double (std::to_chars), appended to `out`.
 void append_number(std::string& out, double value);
