@@ -21,6 +21,7 @@
 #include <eom/urdf.hpp>
 
 #include "paths.hpp"
+#include "scratch.hpp"
 
 using namespace eom;
 
@@ -28,8 +29,7 @@ namespace {
 
 // run eom with arguments (relative to the source tree), return its output table
 Table run_eom(const std::string& args, const std::string& name) {
-  const std::string out =
-      (std::filesystem::temp_directory_path() / ("eom_check_" + name + ".csv")).string();
+  const std::string out = test::scratch_path(name + ".csv");
   const std::string command =
       "cd '" + test::kSourceDir + "' && '" EOM_BINARY "' " + args + " -o '" + out + "'";
   REQUIRE(std::system(command.c_str()) == 0);
@@ -59,16 +59,14 @@ std::string write_subset(const std::string& input_path, const std::string& name,
   for (int r = 0; r < input.rows(); ++r) {
     for (int c : kept) reduced.values.push_back(input.at(r, c));
   }
-  const std::string path =
-      (std::filesystem::temp_directory_path() / ("eom_check_" + name + ".csv")).string();
+  const std::string path = test::scratch_path(name + ".csv");
   write_table(reduced, path, Format::csv);
   return path;
 }
 
 // eom's stdout for arguments
 std::string eom_output(const std::string& args) {
-  const std::string out =
-      (std::filesystem::temp_directory_path() / "eom_check_output.csv").string();
+  const std::string out = test::scratch_path("output.csv");
   const std::string command = "cd '" + test::kSourceDir + "' && '" EOM_BINARY "' " + args +
                               " -o '" + out + "' 2> /dev/null";
   REQUIRE(std::system(command.c_str()) == 0);
@@ -253,10 +251,10 @@ TEST_CASE("eom fd after eom id gives the accelerations back, and eom id the torq
   for (const auto& [robot, table] : cases) {
     INFO(table);
     const Table tau = run_eom(std::string("id ") + robot + " " + table + " --keep-input", "fd_tau");
-    const std::string tau_path = (std::filesystem::temp_directory_path() / "eom_check_fd_tau.csv").string();
+    const std::string tau_path = test::scratch_path("fd_tau.csv");
     write_table(tau, tau_path, Format::csv);
     const Table acc = run_eom(std::string("fd ") + robot + " " + tau_path, "fd_acc");
-    const std::string acc_path = (std::filesystem::temp_directory_path() / "eom_check_fd_acc.csv").string();
+    const std::string acc_path = test::scratch_path("fd_acc.csv");
     write_table(acc, acc_path, Format::csv);
     const Table back = run_eom(std::string("id ") + robot + " " + acc_path, "fd_back");
     // the independent path: M by CRBA, the bias by RNEA, a Cholesky solve
@@ -293,8 +291,7 @@ TEST_CASE("eom fd --partials --minv: the derivative matrices under their names",
   for (const auto& [robot, table] : cases) {
     INFO(table);
     const Table tau = run_eom(std::string("id ") + robot + " " + table + " --keep-input", "pd_tau");
-    const std::string tau_path =
-        (std::filesystem::temp_directory_path() / "eom_check_pd_tau.csv").string();
+    const std::string tau_path = test::scratch_path("pd_tau.csv");
     write_table(tau, tau_path, Format::csv);
     const Table out = run_eom(std::string("fd --partials --minv ") + robot + " " + tau_path, "pd");
     std::filesystem::remove(tau_path);

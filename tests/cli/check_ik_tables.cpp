@@ -19,14 +19,13 @@
 #include <eom/urdf.hpp>
 
 #include "paths.hpp"
+#include "scratch.hpp"
 
 using namespace eom;
 
 namespace {
 
-std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("eom_ik_check_" + name + ".csv")).string();
-}
+std::string temp_path(const std::string& name) { return test::scratch_path(name + ".csv"); }
 
 // run a shell command line of eom invocations (EOM stands for the binary) in the source tree,
 // writing the last one's output to a file; returns its text
