@@ -11,8 +11,8 @@ namespace eom {
 TaskSpaceDynamics::TaskSpaceDynamics(const Model& model, TaskSpaceOptions options)
     : options_(options),
       llt_(model.nv),
-      svd_(model.nv, options.task.size, Eigen::ComputeFullV),
-      C_(Eigen::MatrixXd::Zero(model.nv, options.task.size)),
+      svd_(options.task.size, model.nv, Eigen::ComputeFullU),
+      Ct_(Eigen::MatrixXd::Zero(options.task.size, model.nv)),
       J_(Eigen::MatrixXd::Zero(options.task.size, model.nv)),
       dJ_(Eigen::MatrixXd::Zero(options.task.size, model.nv)),
       MinvJt_(Eigen::MatrixXd::Zero(model.nv, options.task.size)),
@@ -51,23 +51,23 @@ void TaskSpaceDynamics::compute(const Model& model, Data& data, ConstVec q, Cons
     J_.row(k) = data.J.row(options_.task.rows[k]);
     dJ_.row(k) = data.dJ.row(options_.task.rows[k]);
   }
-  // C = L^-1 J^T with M = L L^T: J M^-1 J^T = C^T C, whose eigenvalues are the squared singular
-  // values of C and eigenvectors its right singular vectors. From the SVD of C an eigenvalue
+  // C^T = J L^-T with M = L L^T: J M^-1 J^T = C^T C, whose eigenvalues are the squared singular
+  // values of C^T and eigenvectors its left singular vectors. From that SVD an eigenvalue
   // lambda_i = sigma_i^2 errs by O(eps sigma_1 sigma_i), not O(eps lambda_max) as from an
   // eigen-solver on J M^-1 J^T: at a singularity it is ~eps^2 lambda_max instead of round-off
   // noise of ~eps lambda_max, which the damped inverse would amplify by 1 / t^2 (to ~1e8 /
   // lambda_max for t = 1e-12 lambda_max, in a direction the noise also picks).
-  C_ = J_.transpose();
-  llt_.matrixL().solveInPlace(C_);
-  svd_.compute(C_);
-  MinvJt_ = C_;
-  llt_.matrixU().solveInPlace(MinvJt_);
+  MinvJt_ = J_.transpose();
+  llt_.matrixL().solveInPlace(MinvJt_);  // C
+  Ct_ = MinvJt_.transpose();
+  svd_.compute(Ct_);
+  llt_.matrixU().solveInPlace(MinvJt_);  // L^-T C = M^-1 J^T
   Linv_.noalias() = J_ * MinvJt_;
   const Eigen::VectorXd& sigma = svd_.singularValues();  // descending, min(nv, m)
   const double lambda_max = sigma.size() > 0 ? sigma[0] * sigma[0] : 0;
   threshold_ = options_.tolerance.threshold(lambda_max);
   rank_ = 0;
-  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> inv(m);  // by column of V
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> inv(m);  // by column of U
   for (int k = 0; k < m; ++k) {
     const double l = k < sigma.size() ? sigma[k] * sigma[k] : 0;
     eigenvalues_[m - 1 - k] = l;
@@ -78,8 +78,10 @@ void TaskSpaceDynamics::compute(const Model& model, Data& data, ConstVec q, Cons
       inv[k] = l / (l * l + threshold_ * threshold_);
     }
   }
-  const Eigen::MatrixXd& U = svd_.matrixV();
-  Lambda_.noalias() = U * inv.asDiagonal() * U.transpose();
+  const Eigen::MatrixXd& U = svd_.matrixU();
+  // U diag(inv) in fixed storage: a dynamic temporary would allocate
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> scaled = U * inv.asDiagonal();
+  Lambda_.noalias() = scaled * U.transpose();
   // mu = Lambda (J M^-1 b - dJ v), p = Lambda J M^-1 g
   llt_.solveInPlace(b_);
   llt_.solveInPlace(g_);

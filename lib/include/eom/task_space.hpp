@@ -76,8 +76,8 @@ class TaskSpaceDynamics {
  private:
   TaskSpaceOptions options_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;  // of C = L^-1 J^T (M = L L^T)
-  Eigen::MatrixXd C_, J_, dJ_, MinvJt_, Linv_, Lambda_, Jbar_;
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;  // of C^T = J L^-T (M = L L^T)
+  Eigen::MatrixXd Ct_, J_, dJ_, MinvJt_, Linv_, Lambda_, Jbar_;
   Eigen::VectorXd b_, g_, eigenvalues_, mu_, p_, task_bias_;
   double threshold_ = 0;
   int rank_ = 0;
