@@ -102,7 +102,7 @@ bool symmetric_eigenvalues(Eigen::Matrix<double, 6, 6> A, int n, double* lambda)
     v[0] = x0 - alpha;
     e[k] = alpha;
     const double vv = v[0] * v[0] + sigma;
-    // B <- H B H with H = I - 2 v v^T / vv: B -= v q^T + q v^T, q = p - (v^T p / vv) v, p = 2 B v / vv
+    // B <- H B H, H = I - 2 v v^T / vv: B -= v q^T + q v^T, p = 2 B v / vv, q = p - (v^T p / vv) v
     double p[6], vp = 0;
     for (int i = 0; i < m; ++i) {
       double sum = 0;

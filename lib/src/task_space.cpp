@@ -1,5 +1,6 @@
 #include "eom/task_space.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "eom/dynamics.hpp"
@@ -11,7 +12,7 @@ namespace eom {
 TaskSpaceDynamics::TaskSpaceDynamics(const Model& model, TaskSpaceOptions options)
     : options_(options),
       llt_(model.nv),
-      svd_(options.task.size, model.nv, Eigen::ComputeFullU),
+      svd_(options.task.size, std::max(model.nv, 1), Eigen::ComputeFullU),
       Ct_(Eigen::MatrixXd::Zero(options.task.size, model.nv)),
       J_(Eigen::MatrixXd::Zero(options.task.size, model.nv)),
       dJ_(Eigen::MatrixXd::Zero(options.task.size, model.nv)),
@@ -60,28 +61,35 @@ void TaskSpaceDynamics::compute(const Model& model, Data& data, ConstVec q, Cons
   MinvJt_ = J_.transpose();
   llt_.matrixL().solveInPlace(MinvJt_);  // C
   Ct_ = MinvJt_.transpose();
-  svd_.compute(Ct_);
+  const bool moves = model.nv > 0;  // else J M^-1 J^T = 0: every direction is lost
+  if (moves) svd_.compute(Ct_);
   llt_.matrixU().solveInPlace(MinvJt_);  // L^-T C = M^-1 J^T
   Linv_.noalias() = J_ * MinvJt_;
   const Eigen::VectorXd& sigma = svd_.singularValues();  // descending, min(nv, m)
-  const double lambda_max = sigma.size() > 0 ? sigma[0] * sigma[0] : 0;
+  const Eigen::Index p = moves ? sigma.size() : 0;
+  const double lambda_max = p > 0 ? sigma[0] * sigma[0] : 0;
   threshold_ = options_.tolerance.threshold(lambda_max);
   rank_ = 0;
   Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> inv(m);  // by column of U
   for (int k = 0; k < m; ++k) {
-    const double l = k < sigma.size() ? sigma[k] * sigma[k] : 0;
+    const double l = k < p ? sigma[k] * sigma[k] : 0;
     eigenvalues_[m - 1 - k] = l;
     if (l > threshold_) ++rank_;
     if (options_.inverse == TaskInverse::truncated) {
       inv[k] = l > threshold_ ? 1 / l : 0;
     } else {
-      inv[k] = l / (l * l + threshold_ * threshold_);
+      inv[k] = l > 0 ? l / (l * l + threshold_ * threshold_) : 0;  // 0 also when t = 0
     }
   }
-  const Eigen::MatrixXd& U = svd_.matrixU();
-  // U diag(inv) in fixed storage: a dynamic temporary would allocate
-  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> scaled = U * inv.asDiagonal();
-  Lambda_.noalias() = scaled * U.transpose();
+  if (moves) {
+    const Eigen::MatrixXd& U = svd_.matrixU();
+    // U diag(inv) in fixed storage: a dynamic temporary would allocate
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> scaled =
+        U * inv.asDiagonal();
+    Lambda_.noalias() = scaled * U.transpose();
+  } else {
+    Lambda_.setZero();
+  }
   // mu = Lambda (J M^-1 b - dJ v), p = Lambda J M^-1 g
   llt_.solveInPlace(b_);
   llt_.solveInPlace(g_);

@@ -252,8 +252,7 @@ void check_null_space(const Table& t, const std::vector<std::string>& task,
 
 }  // namespace
 
-TEST_CASE("eom jac --nullspace: orthonormal, annihilated by J, the full null space",
-          "[cli][jac]") {
+TEST_CASE("eom jac --nullspace: orthonormal, annihilated by J, the full null space", "[cli][jac]") {
   SECTION("7-DoF arms on a trajectory and random samples") {
     const Model iiwa = load_urdf(test::kRobotsDir + "/iiwa14.urdf");
     check_null_space(run_eom("jac robots/iiwa14.urdf trajectories/iiwa14_wave.csv --frame "
@@ -285,9 +284,10 @@ TEST_CASE("eom jac --nullspace: orthonormal, annihilated by J, the full null spa
                          .table,
                      all_rows(), panda.v_names, {4});
     const Model ur5 = load_urdf(test::kRobotsDir + "/ur5.urdf");
-    const Table t = run_eom("jac robots/ur5.urdf tests/data/jac/ur5_singular.csv --frame tool0 "
-                            "--jacobian --nullspace",
-                            "ur5_singular")
+    const Table t = run_eom(
+                        "jac robots/ur5.urdf tests/data/jac/ur5_singular.csv --frame tool0 "
+                        "--jacobian --nullspace",
+                        "ur5_singular")
                         .table;
     check_null_space(t, all_rows(), ur5.v_names, {0, 1, 0, 1, 0, 1, 0});
     // a task of three rows of a planar arm: stretched, the null space has dimension 1
@@ -342,8 +342,7 @@ TaskDynamics task_dynamics(const Eigen::MatrixXd& M, const Eigen::MatrixXd& J,
     inverse[k] = damped ? lambda / (lambda * lambda + t * t) : kept ? 1 / lambda : 0;
     if (damped && k < sigma.size()) {
       const double slope = std::abs(t * t - lambda * lambda) / std::pow(lambda * lambda + t * t, 2);
-      out.damped_sensitivity =
-          std::max(out.damped_sensitivity, 2 * sigma[k] * sigma[0] * slope);
+      out.damped_sensitivity = std::max(out.damped_sensitivity, 2 * sigma[k] * sigma[0] * slope);
     }
   }
   out.condition = lambda_max / smallest_kept;
@@ -419,13 +418,15 @@ TEST_CASE("eom jac --dynamics at singular configurations: said so, and the docum
   const Case cases[] = {
       {"robots/ur5.urdf", "tests/data/jac/ur5_singular.csv", "tool0", {1, 3, 5}},
       {"robots/iiwa14.urdf", "tests/data/jac/iiwa_zero.csv", "iiwa_link_ee", {0, 2}},
+      // two joints, six task rows: J M^-1 J^T has rank 2 on every row
+      {"tests/data/robots/double_pendulum.urdf", "tests/data/jac/double_pendulum.static.csv",
+       "link2", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
   };
   for (const Case& c : cases) {
     const Model model = load_urdf(test::kSourceDir + "/" + c.robot);
-    const Table deriv = run_eom(std::string("deriv ") + c.robot + " " + c.table +
-                                    " --matrices --order 0",
-                                "deriv")
-                            .table;
+    const Table deriv =
+        run_eom(std::string("deriv ") + c.robot + " " + c.table + " --matrices --order 0", "deriv")
+            .table;
     for (const char* inverse : {"truncated", "damped"}) {
       INFO(c.robot << " --inverse " << inverse);
       const Run run = run_eom(std::string("jac ") + c.robot + " " + c.table + " --frame " +
@@ -443,8 +444,8 @@ TEST_CASE("eom jac --dynamics at singular configurations: said so, and the docum
         Eigen::VectorXd g(model.nv);
         for (int k = 0; k < model.nv; ++k) g[k] = at(deriv, row, "g." + model.v_names[k]);
         const TaskDynamics expected = task_dynamics(M, J, g, damped);
-        const bool singular = std::find(c.singular_rows.begin(), c.singular_rows.end(), row) !=
-                              c.singular_rows.end();
+        const bool singular =
+            std::find(c.singular_rows.begin(), c.singular_rows.end(), row) != c.singular_rows.end();
         CHECK((at(t, row, "Lambda_rank") < 6) == singular);
         CHECK(at(t, row, "Lambda_rank") == expected.rank);
         const double tol = 1e-9 + 1e-14 * expected.condition;

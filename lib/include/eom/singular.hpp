@@ -157,10 +157,10 @@ class SingularityAnalysis {
   Eigen::MatrixXd J_;  // (m x nv)
   Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
   Eigen::Matrix<double, 6, 6> gram_;  // top-left p x p
-  Eigen::VectorXd sigma_;  // (p)
-  Eigen::MatrixXd U_;      // (m x m) left singular vectors
-  Eigen::MatrixXd V_;      // (nv x nv) right singular vectors
-  Eigen::MatrixXd lost_;   // (m x m) first lost_count() columns: the aligned lost directions
+  Eigen::VectorXd sigma_;             // (p)
+  Eigen::MatrixXd U_;                 // (m x m) left singular vectors
+  Eigen::MatrixXd V_;                 // (nv x nv) right singular vectors
+  Eigen::MatrixXd lost_;  // (m x m) first lost_count() columns: the aligned lost directions
   std::array<DirectionDescription, 6> descriptions_;
   DirectionDescription weakest_;
   double threshold_ = 0, margin_ = 0, condition_ = 0, manipulability_ = 0;
