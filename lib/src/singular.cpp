@@ -75,8 +75,8 @@ std::string axis_text(const AxisDescription& a, std::string_view frame_name, boo
 // Householder tridiagonalisation (Golub and Van Loan, "Matrix Computations", 8.3.1) and the
 // implicit QL iteration with Wilkinson shifts, eigenvalues only (tqli, Press et al., "Numerical
 // Recipes", 11.3). Both are backward stable: each eigenvalue errs by O(eps ||A||), as with
-// Eigen's SelfAdjointEigenSolver, which this replaces here at about 2/3 of its cost (its
-// dynamic-size 6 x 6 path was 40% of eom jac's time per row).
+// Eigen's SelfAdjointEigenSolver, which this replaces here at about 3/4 of its time (its
+// dynamic-size 6 x 6 path was 47% of eom jac's CPU time per row).
 bool symmetric_eigenvalues(Eigen::Matrix<double, 6, 6> A, int n, double* lambda) {
   const double scale = A.topLeftCorner(n, n).cwiseAbs().maxCoeff();
   if (!(scale > 0)) {
