@@ -156,13 +156,11 @@ class SingularityAnalysis {
   int nv_;
   Eigen::MatrixXd J_;  // (m x nv)
   Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
-  using Gram = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
-  Gram gram_;  // (p x p)
-  Eigen::SelfAdjointEigenSolver<Gram> gram_eigen_;
-  Eigen::VectorXd sigma_;  // (p)
-  Eigen::MatrixXd U_;      // (m x m) left singular vectors
-  Eigen::MatrixXd V_;      // (nv x nv) right singular vectors
-  Eigen::MatrixXd lost_;   // (m x m) first lost_count() columns: the aligned lost directions
+  Eigen::Matrix<double, 6, 6> gram_;  // top-left p x p
+  Eigen::VectorXd sigma_;             // (p)
+  Eigen::MatrixXd U_;                 // (m x m) left singular vectors
+  Eigen::MatrixXd V_;                 // (nv x nv) right singular vectors
+  Eigen::MatrixXd lost_;  // (m x m) first lost_count() columns: the aligned lost directions
   std::array<DirectionDescription, 6> descriptions_;
   DirectionDescription weakest_;
   double threshold_ = 0, margin_ = 0, condition_ = 0, manipulability_ = 0;

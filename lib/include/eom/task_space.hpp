@@ -14,7 +14,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 
 #include "eom/data.hpp"
 #include "eom/kinematics.hpp"
@@ -74,11 +74,10 @@ class TaskSpaceDynamics {
   const Eigen::MatrixXd& jacobian_time_variation() const { return dJ_; }
 
  private:
-  using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
   TaskSpaceOptions options_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
-  Eigen::SelfAdjointEigenSolver<Small> eigen_;
-  Eigen::MatrixXd J_, dJ_, MinvJt_, Linv_, Lambda_, Jbar_;
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;  // of C^T = J L^-T (M = L L^T)
+  Eigen::MatrixXd Ct_, J_, dJ_, MinvJt_, Linv_, Lambda_, Jbar_;
   Eigen::VectorXd b_, g_, eigenvalues_, mu_, p_, task_bias_;
   double threshold_ = 0;
   int rank_ = 0;
