@@ -24,6 +24,7 @@
 
 #include "paths.hpp"
 #include "reference.hpp"
+#include "scratch.hpp"
 
 using namespace eom;
 
@@ -31,9 +32,7 @@ namespace {
 
 const char* const kRows[6] = {"vx", "vy", "vz", "wx", "wy", "wz"};
 
-std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("eom_jac_check_" + name)).string();
-}
+std::string temp_path(const std::string& name) { return test::scratch_path(name); }
 
 struct Run {
   Table table;
