@@ -63,23 +63,24 @@ class Verifier {
 
   // quantity 0: tau = M a + C v + g + external (-J^T F of the wrenches); 1..K: dktau; K + 1:
   // dM/dt
-  void observe(const Model& model, Data& data, TimeDerivativeData& series, const Sample& s,
+  void observe(const Model& model, TimeDerivativeData& series, const Sample& s,
                const Eigen::MatrixXd& tau, ConstVec external) {
     Row& row = rows_[count_ % 3];
     row.t = s.t;
     row.line = s.line;
     row.tau = tau;
-    row.M = crba(model, data, s.q);
+    // one sweep gives C and, with it, M and g (series.M[0], series.g)
+    const Eigen::MatrixXd& C = coriolis_matrix(model, series, s.q, s.dq.col(0));
+    row.M = series.M[0];
     llt_.compute(row.M);
     if (llt_.info() != Eigen::Success && not_spd_ == 0) not_spd_line_ = s.line;
     not_spd_ += llt_.info() != Eigen::Success;
-    const Eigen::MatrixXd& C = coriolis_matrix(model, series, s.q, s.dq.col(0));
     row.Mdot = C + C.transpose();
     // tau - (M a + C v + g), into C_'s first column as workspace
     auto residual = C_.col(0);
     residual.noalias() = row.M * s.dq.col(1);
     residual.noalias() += C * s.dq.col(0);
-    residual += gravity_torque(model, data, s.q);
+    residual += series.g.col(0);
     residual += external;
     residual -= tau.col(0);
     record(0, residual.cwiseAbs().maxCoeff(), tau.col(0).cwiseAbs().maxCoeff(), s.line);
@@ -302,7 +303,7 @@ class DerivTask final : public RowTask {
     }
     if (opt_.verify) {
       if (!wrenches_.empty()) wrenches_.term(model_, data_, s.q, s.row, external_);
-      verifier_.observe(model_, data_, series_, s, tau_, external_);
+      verifier_.observe(model_, series_, s, tau_, external_);
     }
   }
 

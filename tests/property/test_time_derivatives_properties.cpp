@@ -71,6 +71,13 @@ struct PolynomialTrajectory {
   }
 };
 
+// d/dt of f at t0 by the fourth-order central difference: truncation h^4 ~ 1e-12, round-off
+// eps / h ~ 1e-13 for h = 1e-3, of the size of the derivative
+template <class F>
+Eigen::MatrixXd central_difference(F&& f, double t0, double h = 1e-3) {
+  return (8 * (f(t0 + h) - f(t0 - h)) - (f(t0 + 2 * h) - f(t0 - 2 * h))) / (12 * h);
+}
+
 }  // namespace
 
 TEST_CASE("order 0 of rnea_time_derivatives is rnea", "[property][time_derivatives]") {
@@ -109,11 +116,7 @@ TEST_CASE("each order of rnea_time_derivatives is the central difference of the 
   };
   Eigen::MatrixXd exact(model.nv, kTop + 1);
   rnea_time_derivatives(model, series, path.q(model, 0), path.dq(0, kTop + 2), kTop, exact);
-  // fourth-order central differences: truncation h^4 ~ 1e-12, round-off eps / h ~ 1e-13, of the
-  // size of the derivative
-  const double h = 1e-3;
-  const Eigen::MatrixXd difference =
-      (8 * (orders(h) - orders(-h)) - (orders(2 * h) - orders(-2 * h))) / (12 * h);
+  const Eigen::MatrixXd difference = central_difference(orders, 0);
   for (int k = 1; k <= kTop; ++k) {
     INFO("order " << k);
     const Eigen::VectorXd actual = exact.col(k), expected = difference.col(k - 1);
@@ -175,10 +178,7 @@ TEST_CASE(
                             wrench(t, kTop - 1), rf, tau);
       return tau;
     };
-    const double h = 1e-3;
-    const Eigen::MatrixXd difference =
-        (8 * (orders(t0 + h) - orders(t0 - h)) - (orders(t0 + 2 * h) - orders(t0 - 2 * h))) /
-        (12 * h);
+    const Eigen::MatrixXd difference = central_difference(orders, t0);
     for (int k = 1; k <= kTop; ++k) {
       INFO("order " << k);
       const Eigen::VectorXd derivative = exact.col(k), numeric = difference.col(k - 1);
@@ -205,12 +205,10 @@ TEST_CASE("the Coriolis matrix: C v = c(q, v), dM/dt = C + C^T, and Christoffel 
   CHECK_THAT(Cv, AllClose(c, kTolRoundoff * (1 + c.norm()) * 100, 1e-10));
 
   // fourth-order central differences of M on the manifold: along v, and along each coordinate
-  const double h = 1e-3;
-  auto M_at = [&](const Eigen::VectorXd& dx) -> Eigen::MatrixXd {
-    return crba(model, data, integrate(model, q, dx));
-  };
   auto derivative = [&](const Eigen::VectorXd& dx) -> Eigen::MatrixXd {
-    return (8 * (M_at(h * dx) - M_at(-h * dx)) - (M_at(2 * h * dx) - M_at(-2 * h * dx))) / (12 * h);
+    return central_difference(
+        [&](double s) -> Eigen::MatrixXd { return crba(model, data, integrate(model, q, s * dx)); },
+        0);
   };
   const Eigen::MatrixXd Mdot = derivative(v);
   const double tol = 1e-8 * tol_scale() * (1 + Mdot.cwiseAbs().maxCoeff());
@@ -303,11 +301,10 @@ TEST_CASE("each time derivative of M, C and g is the central difference of the o
     }
     return out;
   };
-  const double t0 = -0.1, h = 1e-3;
+  const double t0 = -0.1;
   const Eigen::MatrixXd exact = orders(t0, kTop);
-  const Eigen::MatrixXd difference = (8 * (orders(t0 + h, kTop - 1) - orders(t0 - h, kTop - 1)) -
-                                      (orders(t0 + 2 * h, kTop - 1) - orders(t0 - 2 * h, kTop - 1))) /
-                                     (12 * h);
+  const Eigen::MatrixXd difference =
+      central_difference([&](double t) { return orders(t, kTop - 1); }, t0);
   for (int k = 1; k <= kTop; ++k) {
     INFO("order " << k);
     const Eigen::MatrixXd actual = exact.middleCols((2 * nv + 1) * k, 2 * nv + 1);
