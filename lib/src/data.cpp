@@ -1,5 +1,7 @@
 #include "eom/data.hpp"
 
+#include <algorithm>
+
 namespace eom {
 
 Data::Data(const Model& model)
@@ -45,9 +47,7 @@ Data::Data(const Model& model)
 
   // partial derivatives (partial_derivatives.hpp)
   const int nv = model.nv, nj = model.njoints;
-  for (Eigen::MatrixXd* m : {&dtau_dq, &dtau_dv, &dqdd_dq, &dqdd_dv, &Minv, &M_chol, &Linv}) {
-    m->setZero(nv, nv);
-  }
+  for (Eigen::MatrixXd* m : {&dtau_dq, &dtau_dv, &dqdd_dq, &dqdd_dv, &Minv}) m->setZero(nv, nv);
   oc.resize(nj);
   oYb.resize(nj);
   ohb.resize(nj);
@@ -57,22 +57,27 @@ Data::Data(const Model& model)
   doYcrb.assign(nj, Mat3::Zero());
   for (auto* m : {&oJ, &dVdq, &dAdq, &dAdv}) m->resize(nv);
   for (auto* f : {&dFda, &dFdq, &dFdv}) f->resize(nv);
-  dof_parent.assign(nv, -1);
-  dof_end.assign(nv, 0);
+  // the coordinate before each on its branch: the previous one of a joint of several, else the
+  // last of the nearest ancestor joint that has any; then each one's ancestors, root first
+  std::vector<int> dof_parent(nv, -1);
   for (int i = 1; i < nj; ++i) {
     const Joint& j = model.joints[i];
-    const int p = model.parent[i];
-    for (int k = 0; k < j.nv; ++k) {
-      dof_end[j.idx_v + k] = j.idx_v + model.nv_subtree[i];
-      if (k > 0) {
-        dof_parent[j.idx_v + k] = j.idx_v + k - 1;
-      } else if (p > 0) {
-        dof_parent[j.idx_v] = model.joints[p].idx_v + model.joints[p].nv - 1;
-      }
-    }
+    for (int k = 1; k < j.nv; ++k) dof_parent[j.idx_v + k] = j.idx_v + k - 1;
+    int p = model.parent[i];
+    while (p > 0 && model.joints[p].nv == 0) p = model.parent[p];
+    if (j.nv > 0 && p > 0) dof_parent[j.idx_v] = model.joints[p].idx_v + model.joints[p].nv - 1;
   }
-  rows.assign(nv, 0);
+  dof_ancestors_begin.assign(nv + 1, 0);
+  for (int k = 0; k < nv; ++k) {
+    const auto first = dof_ancestors.size();
+    for (int a = dof_parent[k]; a >= 0; a = dof_parent[a]) dof_ancestors.push_back(a);
+    std::reverse(dof_ancestors.begin() + first, dof_ancestors.end());
+    dof_ancestors_begin[k + 1] = static_cast<int>(dof_ancestors.size());
+  }
+  L_ancestors.assign(dof_ancestors.size(), 0.0);
   pivot_inv.assign(nv, 0.0);
+  rows.assign(nv, 0);
+  coefficients.assign(2 * nv, 0.0);
 }
 
 }  // namespace eom

@@ -43,61 +43,97 @@ inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Mot
   return 2.0 * h.lin.cross(x.lin) + h.ang.cross(x.ang) + A * x.ang;
 }
 
+// out_j[e] = sum_t weight_j[t] A(e, columns[t]) for e in [0, length) and each of the K outputs:
+// a few columns of the column-major A combined with K sets of weights. Rows go in blocks of B
+// whose sums stay in registers over all the columns, and each block of a column is loaded once
+// for the K outputs. The sum runs in the order of `columns`, whatever the block size.
+template <int K, int B>
+inline void combine_block(const double* A, Eigen::Index stride, const int* columns, int count,
+                          const double* const (&weight)[K], double* const (&out)[K], int e) {
+  double sum[K][B] = {};
+  for (int t = 0; t < count; ++t) {
+    const double* a = A + columns[t] * stride + e;
+    for (int j = 0; j < K; ++j) {
+      const double w = weight[j][t];
+      for (int u = 0; u < B; ++u) sum[j][u] += w * a[u];
+    }
+  }
+  for (int j = 0; j < K; ++j) {
+    for (int u = 0; u < B; ++u) out[j][e + u] = sum[j][u];
+  }
+}
+
+template <int K>
+void combine_columns(const Eigen::MatrixXd& A, const int* columns, int count,
+                     const double* const (&weight)[K], double* const (&out)[K], int length) {
+  const double* a = A.data();
+  const Eigen::Index stride = A.rows();
+  int e = 0;
+  for (; e + 8 <= length; e += 8) combine_block<K, 8>(a, stride, columns, count, weight, out, e);
+  if (e + 4 <= length) {
+    combine_block<K, 4>(a, stride, columns, count, weight, out, e);
+    e += 4;
+  }
+  if (e + 2 <= length) {
+    combine_block<K, 2>(a, stride, columns, count, weight, out, e);
+    e += 2;
+  }
+  if (e < length) combine_block<K, 1>(a, stride, columns, count, weight, out, e);
+}
+
 // M = L^T L with L lower triangular and nonzero only where M is (Featherstone 2008, Section 6.5,
-// Table 6.3: factoring from the leaves up makes no fill-in), into data.M_chol; then
-// M^-1 = L^-1 L^-T into data.Minv. A vanishing pivot is a coordinate that moves no inertia beyond
-// what its descendants' coordinates move: it names its joint, as aba does. Raw loops: at these
-// sizes Eigen's per-expression set-up costs more than the arithmetic.
+// Table 6.3: factoring from the leaves up makes no fill-in), row k of L stored over k's ancestors
+// (data.dof_ancestors); then M^-1. A vanishing pivot is a coordinate that moves no inertia beyond
+// what its descendants' coordinates move: it names its joint, as aba does.
 void invert_mass_matrix(const Model& model, Data& data) {
-  Eigen::MatrixXd& L = data.M_chol;
   const int n = model.nv;
-  const std::vector<int>& parent = data.dof_parent;
-  L = data.M;
+  const int* begin = data.dof_ancestors_begin.data();
+  const int* ancestors = data.dof_ancestors.data();
+  double* L = data.L_ancestors.data();
+  double* pivot = data.pivot_inv.data();  // the diagonal of L^T L left to factor, then 1 / L_kk
+  for (int k = 0; k < n; ++k) {
+    pivot[k] = data.M(k, k);
+    for (int t = begin[k]; t < begin[k + 1]; ++t) L[t] = data.M(k, ancestors[t]);
+  }
   const double threshold = 1e-18 * std::max(1.0, data.M.diagonal().maxCoeff());
   for (int k = n - 1; k >= 0; --k) {
-    if (!(L(k, k) > threshold)) {
+    if (!(pivot[k] > threshold)) {
       int j = 1;
       while (j + 1 < model.njoints && model.joints[j + 1].idx_v <= k) ++j;
       throw NumericalError("joint '" + model.joint_names[j] +
                            "' moves no mass or inertia along its motion: the mass matrix is "
                            "singular and forward dynamics is undefined");
     }
-    const double d = std::sqrt(L(k, k)), d_inv = 1 / d;
-    L(k, k) = d;
-    data.pivot_inv[k] = d_inv;
-    for (int i = parent[k]; i >= 0; i = parent[i]) L(k, i) *= d_inv;
-    for (int i = parent[k]; i >= 0; i = parent[i]) {
-      const double lki = L(k, i);
-      for (int j = i; j >= 0; j = parent[j]) L(i, j) -= lki * L(k, j);
+    const double d_inv = 1 / std::sqrt(pivot[k]);
+    pivot[k] = d_inv;
+    double* __restrict lk = L + begin[k];
+    const int count = begin[k + 1] - begin[k];
+    for (int t = 0; t < count; ++t) lk[t] *= d_inv;
+    // the t-th ancestor's own ancestors are the first t of k's, so its row is a prefix of k's
+    for (int t = 0; t < count; ++t) {
+      const int i = ancestors[begin[k] + t];
+      const double lki = lk[t];
+      pivot[i] -= lki * lki;
+      double* __restrict li = L + begin[i];
+      for (int s = 0; s < t; ++s) li[s] -= lki * lk[s];
     }
   }
-  // W = L^-1 by columns: column j solves L w = e_j and is nonzero only on j's branch
-  // [j, end_j), and so is column i of L below the diagonal, so each step is one contiguous axpy
-  Eigen::MatrixXd& W = data.Linv;
-  const std::vector<int>& end = data.dof_end;
-  for (int j = 0; j < n; ++j) {
-    double* __restrict w = W.col(j).data();
-    for (int e = j; e < end[j]; ++e) w[e] = 0;
-    w[j] = 1;
-    for (int i = j; i < end[j]; ++i) {
-      const double wi = w[i] *= data.pivot_inv[i];  // 1 / L_ii: no division in the chain
-      const double* __restrict l = L.col(i).data();
-      for (int e = i + 1; e < end[i]; ++e) w[e] -= l[e] * wi;
-    }
-  }
-  // M^-1 = W W^T: column b is the sum over b's ancestors k (and b) of W_bk times column k of W;
-  // the lower triangle (rows from b on), then the upper by symmetry
-  for (int b = 0; b < n; ++b) {
-    double* __restrict out = data.Minv.col(b).data();
-    for (int e = b; e < n; ++e) out[e] = 0;
-    for (int k = b; k >= 0; k = parent[k]) {
-      const double* __restrict w = W.col(k).data();
-      const double wbk = w[b];
-      for (int e = b; e < end[k]; ++e) out[e] += w[e] * wbk;
-    }
-  }
-  for (int b = 1; b < n; ++b) {
-    for (int a = 0; a < b; ++a) data.Minv(a, b) = data.Minv(b, a);
+  // M^-1 = Z solves L Z = L^-T, upper triangular with diagonal 1 / L_kk (Takahashi's recurrence):
+  // root first, Z_ck = -(1 / L_kk) sum_a L_ka Z_ca over k's ancestors a, for c < k (column k
+  // above the diagonal, from columns already complete down to row k - 1), then the diagonal
+  // Z_kk = (1 / L_kk)^2 - (1 / L_kk) sum_a L_ka Z_ak, and row k by symmetry
+  Eigen::MatrixXd& Z = data.Minv;
+  double* weight = data.coefficients.data();
+  for (int k = 0; k < n; ++k) {
+    const int count = begin[k + 1] - begin[k];
+    const int* a = ancestors + begin[k];
+    for (int t = 0; t < count; ++t) weight[t] = -pivot[k] * L[begin[k] + t];
+    double* z = Z.col(k).data();
+    combine_columns<1>(Z, a, count, {weight}, {z}, k);
+    double diagonal = pivot[k] * pivot[k];
+    for (int t = 0; t < count; ++t) diagonal += weight[t] * z[a[t]];
+    z[k] = diagonal;
+    for (int c = 0; c < k; ++c) Z(k, c) = z[c];
   }
 }
 
@@ -106,70 +142,33 @@ void invert_mass_matrix(const Model& model, Data& data) {
 // i, and i's motion does not move it), so each column of the result sums only those columns of
 // M^-1: half the work of a dense product for a legged robot.
 void minus_minv_times_partials(const Model& model, Data& data) {
-  const Eigen::MatrixXd& Minv = data.Minv;
-  const Eigen::Index n = model.nv;
+  const int n = model.nv;
   int* rows = data.rows.data();
+  double* weight_q = data.coefficients.data();
+  double* weight_v = weight_q + n;
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
     const int iv = jnt.idx_v, end = iv + jnt.nv, last = iv + model.nv_subtree[i];
-    int count = 0;
+    if (jnt.nv == 0) continue;
+    // the coordinates of the ancestors, then those of the subtree
+    const int* ancestors = data.dof_ancestors.data() + data.dof_ancestors_begin[iv];
+    int count = data.dof_ancestors_begin[iv + 1] - data.dof_ancestors_begin[iv];
+    std::copy(ancestors, ancestors + count, rows);
     for (int r = iv; r < last; ++r) rows[count++] = r;
-    for (int j = model.parent[i]; j > 0; j = model.parent[j]) {
-      const Joint& anc = model.joints[j];
-      for (int r = anc.idx_v; r < anc.idx_v + anc.nv; ++r) rows[count++] = r;
-    }
     // the translations of a floating base leave tau unchanged (gravity is uniform): zero columns
     const int first = model.floating_base && i == 1 ? 3 : iv;
-    for (int c = iv; c < first; ++c) data.dqdd_dq.col(c).setZero();
     for (int c = iv; c < end; ++c) {
-      double* __restrict out_q = data.dqdd_dq.col(c).data();
-      double* __restrict out_v = data.dqdd_dv.col(c).data();
       const double* xq = data.dtau_dq.col(c).data();
       const double* xv = data.dtau_dv.col(c).data();
+      for (int t = 0; t < count; ++t) weight_v[t] = -xv[rows[t]];
       if (c < first) {
-        for (Eigen::Index e = 0; e < n; ++e) out_v[e] = 0;
-        for (int k = 0; k < count; ++k) {
-          const double* m = Minv.col(rows[k]).data();
-          const double bv = -xv[rows[k]];
-          for (Eigen::Index e = 0; e < n; ++e) out_v[e] += m[e] * bv;
-        }
+        data.dqdd_dq.col(c).setZero();
+        combine_columns<1>(data.Minv, rows, count, {weight_v}, {data.dqdd_dv.col(c).data()}, n);
         continue;
       }
-      for (Eigen::Index e = 0; e < n; ++e) out_q[e] = out_v[e] = 0;
-      // four columns of M^-1 per sweep, then two: fewer loads and stores of the results
-      int k = 0;
-      for (; k + 3 < count; k += 4) {
-        const double* __restrict m0 = Minv.col(rows[k]).data();
-        const double* __restrict m1 = Minv.col(rows[k + 1]).data();
-        const double* __restrict m2 = Minv.col(rows[k + 2]).data();
-        const double* __restrict m3 = Minv.col(rows[k + 3]).data();
-        const double q0 = -xq[rows[k]], q1 = -xq[rows[k + 1]], q2 = -xq[rows[k + 2]],
-                     q3 = -xq[rows[k + 3]];
-        const double v0 = -xv[rows[k]], v1 = -xv[rows[k + 1]], v2 = -xv[rows[k + 2]],
-                     v3 = -xv[rows[k + 3]];
-        for (Eigen::Index e = 0; e < n; ++e) {
-          out_q[e] += (m0[e] * q0 + m1[e] * q1) + (m2[e] * q2 + m3[e] * q3);
-          out_v[e] += (m0[e] * v0 + m1[e] * v1) + (m2[e] * v2 + m3[e] * v3);
-        }
-      }
-      for (; k + 1 < count; k += 2) {
-        const double* __restrict m0 = Minv.col(rows[k]).data();
-        const double* __restrict m1 = Minv.col(rows[k + 1]).data();
-        const double q0 = -xq[rows[k]], q1 = -xq[rows[k + 1]];
-        const double v0 = -xv[rows[k]], v1 = -xv[rows[k + 1]];
-        for (Eigen::Index e = 0; e < n; ++e) {
-          out_q[e] += m0[e] * q0 + m1[e] * q1;
-          out_v[e] += m0[e] * v0 + m1[e] * v1;
-        }
-      }
-      if (k < count) {
-        const double* m = Minv.col(rows[k]).data();
-        const double bq = -xq[rows[k]], bv = -xv[rows[k]];
-        for (Eigen::Index e = 0; e < n; ++e) {
-          out_q[e] += m[e] * bq;
-          out_v[e] += m[e] * bv;
-        }
-      }
+      for (int t = 0; t < count; ++t) weight_q[t] = -xq[rows[t]];
+      combine_columns<2>(data.Minv, rows, count, {weight_q, weight_v},
+                         {data.dqdd_dq.col(c).data(), data.dqdd_dv.col(c).data()}, n);
     }
   }
 }

@@ -63,12 +63,15 @@ struct Data {
   Eigen::MatrixXd dtau_dq, dtau_dv;  // (nv x nv) rnea_derivatives: dtau/dq (tangent), dtau/dv
   Eigen::MatrixXd dqdd_dq, dqdd_dv;  // (nv x nv) aba_derivatives: dqdd/dq (tangent), dqdd/dv
   Eigen::MatrixXd Minv;              // (nv x nv) M^-1 = dqdd/dtau
-  Eigen::MatrixXd M_chol;       // (nv x nv) M = L^T L, L lower triangular with the tree's sparsity
-  Eigen::MatrixXd Linv;         // (nv x nv) L^-1
-  std::vector<int> dof_parent;  // (nv) the velocity coordinate before each in its branch, or -1
-  std::vector<int> dof_end;     // (nv) one past the last coordinate of each one's branch
-  std::vector<int> rows;        // (nv) workspace: a list of velocity coordinates
-  std::vector<double> pivot_inv;  // (nv) 1 / L_kk
+  // M = L^T L with L lower triangular and the tree's sparsity: L_kj != 0 only for j = k and the
+  // coordinates before k on its branch (its ancestors), listed root first at dof_ancestors[b_k ..
+  // b_k+1), b = dof_ancestors_begin; L_ancestors[b_k ..] holds those L_kj and pivot_inv[k] 1 / L_kk
+  std::vector<int> dof_ancestors_begin;  // (nv + 1)
+  std::vector<int> dof_ancestors;
+  std::vector<double> L_ancestors;
+  std::vector<double> pivot_inv;     // (nv)
+  std::vector<int> rows;             // (nv) workspace: a list of velocity coordinates
+  std::vector<double> coefficients;  // (2 nv) workspace: weights of the columns in rows
   // world-frame recursion of rnea_derivatives                                          (njoints)
   // (ov, oa above: twists and accelerations, gravity included, world)
   std::vector<Motion> oc;             // velocity-product accelerations v_i x J_i qd_i, world
