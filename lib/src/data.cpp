@@ -55,8 +55,11 @@ Data::Data(const Model& model)
   oF.resize(nj);
   oYcrb.resize(nj);
   doYcrb.assign(nj, Mat3::Zero());
-  for (auto* m : {&oJ, &dVdq, &dAdq, &dAdv}) m->resize(nv);
-  for (auto* f : {&dFda, &dFdq, &dFdv}) f->resize(nv);
+  oJ.resize(nv);
+  dVdq.resize(nv);
+  dFda.resize(nv);
+  dAdx.assign(nv, Eigen::Matrix<double, 2, 9>::Zero());
+  dFdx.assign(nv, Eigen::Matrix<double, 2, 6>::Zero());
   // the coordinate before each on its branch: the previous one of a joint of several, else the
   // last of the nearest ancestor joint that has any; then each one's ancestors, root first
   std::vector<int> dof_parent(nv, -1);

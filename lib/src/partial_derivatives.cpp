@@ -26,6 +26,7 @@
 #include <cmath>
 #include <string>
 
+#include "combine_columns.hpp"
 #include "eom/dynamics.hpp"
 #include "eom/errors.hpp"
 #include "eom/kinematics.hpp"
@@ -34,51 +35,13 @@
 namespace eom {
 namespace {
 
-// dY u for a subtree: momentum h, symmetric part A (see above)
-inline Force inertia_variation(const Force& h, const Mat3& A, const Motion& u) {
-  return {2.0 * u.ang.cross(h.lin), u.ang.cross(h.ang) + A * u.ang};
+// dY u for a subtree: momentum h, symmetric part A (see above); w is the angular part of u
+inline Force inertia_variation(const Force& h, const Mat3& A, const Vec3& w) {
+  return {2.0 * w.cross(h.lin), w.cross(h.ang) + A * w};
 }
 // the angular part of dY^T x (its linear part is zero)
 inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Motion& x) {
   return 2.0 * h.lin.cross(x.lin) + h.ang.cross(x.ang) + A * x.ang;
-}
-
-// out_j[e] = sum_t weight_j[t] A(e, columns[t]) for e in [0, length) and each of the K outputs:
-// a few columns of the column-major A combined with K sets of weights. Rows go in blocks of B
-// whose sums stay in registers over all the columns, and each block of a column is loaded once
-// for the K outputs. The sum runs in the order of `columns`, whatever the block size.
-template <int K, int B>
-inline void combine_block(const double* A, Eigen::Index stride, const int* columns, int count,
-                          const double* const (&weight)[K], double* const (&out)[K], int e) {
-  double sum[K][B] = {};
-  for (int t = 0; t < count; ++t) {
-    const double* a = A + columns[t] * stride + e;
-    for (int j = 0; j < K; ++j) {
-      const double w = weight[j][t];
-      for (int u = 0; u < B; ++u) sum[j][u] += w * a[u];
-    }
-  }
-  for (int j = 0; j < K; ++j) {
-    for (int u = 0; u < B; ++u) out[j][e + u] = sum[j][u];
-  }
-}
-
-template <int K>
-void combine_columns(const Eigen::MatrixXd& A, const int* columns, int count,
-                     const double* const (&weight)[K], double* const (&out)[K], int length) {
-  const double* a = A.data();
-  const Eigen::Index stride = A.rows();
-  int e = 0;
-  for (; e + 8 <= length; e += 8) combine_block<K, 8>(a, stride, columns, count, weight, out, e);
-  if (e + 4 <= length) {
-    combine_block<K, 4>(a, stride, columns, count, weight, out, e);
-    e += 4;
-  }
-  if (e + 2 <= length) {
-    combine_block<K, 2>(a, stride, columns, count, weight, out, e);
-    e += 2;
-  }
-  if (e < length) combine_block<K, 1>(a, stride, columns, count, weight, out, e);
 }
 
 // M = L^T L with L lower triangular and nonzero only where M is (Featherstone 2008, Section 6.5,
@@ -129,7 +92,7 @@ void invert_mass_matrix(const Model& model, Data& data) {
     const int* a = ancestors + begin[k];
     for (int t = 0; t < count; ++t) weight[t] = -pivot[k] * L[begin[k] + t];
     double* z = Z.col(k).data();
-    combine_columns<1>(Z, a, count, {weight}, {z}, k);
+    detail::combine_columns<1>(Z, a, count, {weight}, {z}, k);
     double diagonal = pivot[k] * pivot[k];
     for (int t = 0; t < count; ++t) diagonal += weight[t] * z[a[t]];
     z[k] = diagonal;
@@ -163,11 +126,11 @@ void minus_minv_times_partials(const Model& model, Data& data) {
       for (int t = 0; t < count; ++t) weight_v[t] = -xv[rows[t]];
       if (c < first) {
         data.dqdd_dq.col(c).setZero();
-        combine_columns<1>(data.Minv, rows, count, {weight_v}, {data.dqdd_dv.col(c).data()}, n);
+        detail::combine_columns<1>(data.Minv, rows, count, {weight_v}, {data.dqdd_dv.col(c).data()}, n);
         continue;
       }
       for (int t = 0; t < count; ++t) weight_q[t] = -xq[rows[t]];
-      combine_columns<2>(data.Minv, rows, count, {weight_q, weight_v},
+      detail::combine_columns<2>(data.Minv, rows, count, {weight_q, weight_v},
                          {data.dqdd_dq.col(c).data(), data.dqdd_dv.col(c).data()}, n);
     }
   }
@@ -227,8 +190,11 @@ void velocity_pass(const Model& model, Data& data, ConstVec q, ConstVec v, bool 
       const Motion& J = data.oJ[iv + k];
       const Motion dV = cross(vp, J);
       data.dVdq[iv + k] = dV;
-      // (v_i + v_p) x J; one column is parallel to itself, so v_i x J = v_p x J
-      data.dAdv[iv + k] = nv == 1 ? dV * 2.0 : dV + cross(vi, J);
+      // dA/dv = (v_i + v_p) x J; one column is parallel to itself, so v_i x J = v_p x J
+      const Motion dA = nv == 1 ? dV * 2.0 : dV + cross(vi, J);
+      Eigen::Matrix<double, 2, 9>& X = data.dAdx[iv + k];
+      X.block<1, 3>(0, 6) = dV.ang.transpose();
+      X.row(1) << dA.lin.transpose(), dA.ang.transpose(), J.ang.transpose();
     }
   }
 }
@@ -270,11 +236,20 @@ void acceleration_pass(const Model& model, Data& data, ConstVec a) {
     for (int k = 0; k < nv; ++k) {
       const Motion& J = data.oJ[iv + k];
       ai += J * a[iv + k];
-      data.dAdq[iv + k] = cross(ap, J) + cross(vp, data.dVdq[iv + k]);
+      const Motion dA = cross(ap, J) + cross(vp, data.dVdq[iv + k]);
+      data.dAdx[iv + k].block<1, 6>(0, 0) << dA.lin.transpose(), dA.ang.transpose();
     }
     data.oa[i] = ai;
     data.oF[i] = data.oYb[i] * ai + cross_force(data.ov[i], data.ohb[i]);
   }
+}
+
+// an entry of dtau_dq and of dtau_dv at once: the paired columns weighted by x
+template <typename Paired, typename Weights>
+inline Eigen::Vector2d paired_sum(const Paired& paired, const Weights& x) {
+  Eigen::Vector2d sum = paired.col(0) * x[0];
+  for (int d = 1; d < x.size(); ++d) sum += paired.col(d) * x[d];
+  return sum;
 }
 
 // backward pass: subtree forces, tau, and the rows of dtau/dq and dtau/dv
@@ -289,36 +264,48 @@ void derivative_pass(const Model& model, Data& data) {
 
     for (int c = iv; c < end; ++c) {
       const Motion& J = data.oJ[c];
+      const Eigen::Matrix<double, 2, 9>& X = data.dAdx[c];
       data.tau[c] = F.dot(J);
-      data.dFdq[c] = Y * data.dAdq[c] + inertia_variation(h, A, data.dVdq[c]);
-      data.dFdv[c] = Y * data.dAdv[c] + inertia_variation(h, A, J);
+      const Force dFq = Y * Motion{X.block<1, 3>(0, 0).transpose(), X.block<1, 3>(0, 3).transpose()} +
+                        inertia_variation(h, A, X.block<1, 3>(0, 6).transpose());
+      const Force dFv = Y * Motion{X.block<1, 3>(1, 0).transpose(), X.block<1, 3>(1, 3).transpose()} +
+                        inertia_variation(h, A, J.ang);
+      data.dFdx[c] << dFq.lin.transpose(), dFq.ang.transpose(), dFv.lin.transpose(),
+          dFv.ang.transpose();
     }
-    // the joint's own block: J_r^T dF_c (the variation of J_r cancels J_c x* F)
     for (int r = iv; r < end; ++r) {
       const Motion& J = data.oJ[r];
+      Vec6 Jr;
+      Jr << J.lin, J.ang;
+      // the joint's own block: J_r^T dF_c (the variation of J_r cancels J_c x* F)
       for (int c = iv; c < end; ++c) {
-        data.dtau_dq(r, c) = data.dFdq[c].dot(J);
-        data.dtau_dv(r, c) = data.dFdv[c].dot(J);
+        const Eigen::Vector2d d = paired_sum(data.dFdx[c], Jr);
+        data.dtau_dq(r, c) = d[0];
+        data.dtau_dv(r, c) = d[1];
+      }
+      // descendant columns: J_r^T dF_k
+      for (int k = end; k < last; ++k) {
+        const Eigen::Vector2d d = paired_sum(data.dFdx[k], Jr);
+        data.dtau_dq(r, k) = d[0];
+        data.dtau_dv(r, k) = d[1];
       }
     }
     // the ancestors' rows see the variation of F_i with J_c: dF/dq_c += J_c x* F
-    for (int c = iv; c < end; ++c) data.dFdq[c] += cross_force(data.oJ[c], F);
-
+    for (int c = iv; c < end; ++c) {
+      const Force JF = cross_force(data.oJ[c], F);
+      data.dFdx[c].block<1, 6>(0, 0) += (Vec6() << JF.lin, JF.ang).finished().transpose();
+    }
     for (int r = iv; r < end; ++r) {
-      const Motion& J = data.oJ[r];
-      // descendant columns: J_r^T dF_k
-      for (int k = end; k < last; ++k) {
-        data.dtau_dq(r, k) = data.dFdq[k].dot(J);
-        data.dtau_dv(r, k) = data.dFdv[k].dot(J);
-      }
       // ancestor columns: J_r^T (Y dA_k + dY dV_k) = (Y J_r) . dA_k + (dY^T J_r) . dV_k
       const Force& P = data.dFda[r];
-      const Vec3 Q = inertia_variation_transpose(h, A, J);
+      Eigen::Matrix<double, 9, 1> PQ;
+      PQ << P.lin, P.ang, inertia_variation_transpose(h, A, data.oJ[r]);
       for (int j = model.parent[i]; j > 0; j = model.parent[j]) {
         const Joint& anc = model.joints[j];
         for (int k = anc.idx_v; k < anc.idx_v + anc.nv; ++k) {
-          data.dtau_dq(r, k) = P.dot(data.dAdq[k]) + Q.dot(data.dVdq[k].ang);
-          data.dtau_dv(r, k) = P.dot(data.dAdv[k]) + Q.dot(data.oJ[k].ang);
+          const Eigen::Vector2d d = paired_sum(data.dAdx[k], PQ);
+          data.dtau_dq(r, k) = d[0];
+          data.dtau_dv(r, k) = d[1];
         }
       }
     }

@@ -81,8 +81,12 @@ struct Data {
   std::vector<Force> oF;              // body, then subtree, forces
   std::vector<Mat3> doYcrb;           // symmetric part of the inertia variation (see the .cpp)
   // per column of the motion subspaces, world                                               (nv)
-  std::vector<Motion> oJ, dVdq, dAdq, dAdv;
-  std::vector<Force> dFda, dFdq, dFdv;
+  std::vector<Motion> oJ, dVdq;
+  std::vector<Force> dFda;
+  // paired so that one pass of 2-wide arithmetic gives an entry of dtau_dq and of dtau_dv:
+  // dAdx = [dA/dq dV/dq.ang; dA/dv J.ang] (lin, ang, ang), dFdx = [dF/dq; dF/dv] (lin, ang)
+  std::vector<Eigen::Matrix<double, 2, 9>> dAdx;
+  std::vector<Eigen::Matrix<double, 2, 6>> dFdx;
 };
 
 }  // namespace eom
