@@ -80,7 +80,7 @@ Data::Data(const Model& model)
   L_ancestors.assign(dof_ancestors.size(), 0.0);
   pivot_inv.assign(nv, 0.0);
   rows.assign(nv, 0);
-  coefficients.assign(2 * nv, 0.0);
+  coefficients.assign(nv, 0.0);
 }
 
 }  // namespace eom

@@ -26,7 +26,7 @@
 #include <cmath>
 #include <string>
 
-#include "combine_columns.hpp"
+#include "column_combination.hpp"
 #include "eom/dynamics.hpp"
 #include "eom/errors.hpp"
 #include "eom/kinematics.hpp"
@@ -86,15 +86,15 @@ void invert_mass_matrix(const Model& model, Data& data) {
   // above the diagonal, from columns already complete down to row k - 1), then the diagonal
   // Z_kk = (1 / L_kk)^2 - (1 / L_kk) sum_a L_ka Z_ak, and row k by symmetry
   Eigen::MatrixXd& Z = data.Minv;
-  double* weight = data.coefficients.data();
+  double* weight = data.coefficients.data();  // (1 / L_kk) L_ka at the ancestors a
   for (int k = 0; k < n; ++k) {
     const int count = begin[k + 1] - begin[k];
     const int* a = ancestors + begin[k];
-    for (int t = 0; t < count; ++t) weight[t] = -pivot[k] * L[begin[k] + t];
+    for (int t = 0; t < count; ++t) weight[a[t]] = pivot[k] * L[begin[k] + t];
     double* z = Z.col(k).data();
-    detail::combine_columns<1>(Z, a, count, {weight}, {z}, k);
+    detail::negative_combination<1>(Z, a, count, {weight}, {z}, k);
     double diagonal = pivot[k] * pivot[k];
-    for (int t = 0; t < count; ++t) diagonal += weight[t] * z[a[t]];
+    for (int t = 0; t < count; ++t) diagonal -= weight[a[t]] * z[a[t]];
     z[k] = diagonal;
     for (int c = 0; c < k; ++c) Z(k, c) = z[c];
   }
@@ -107,8 +107,6 @@ void invert_mass_matrix(const Model& model, Data& data) {
 void minus_minv_times_partials(const Model& model, Data& data) {
   const int n = model.nv;
   int* rows = data.rows.data();
-  double* weight_q = data.coefficients.data();
-  double* weight_v = weight_q + n;
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
     const int iv = jnt.idx_v, end = iv + jnt.nv, last = iv + model.nv_subtree[i];
@@ -123,15 +121,15 @@ void minus_minv_times_partials(const Model& model, Data& data) {
     for (int c = iv; c < end; ++c) {
       const double* xq = data.dtau_dq.col(c).data();
       const double* xv = data.dtau_dv.col(c).data();
-      for (int t = 0; t < count; ++t) weight_v[t] = -xv[rows[t]];
       if (c < first) {
         data.dqdd_dq.col(c).setZero();
-        detail::combine_columns<1>(data.Minv, rows, count, {weight_v}, {data.dqdd_dv.col(c).data()}, n);
-        continue;
+        detail::negative_combination<1>(data.Minv, rows, count, {xv}, {data.dqdd_dv.col(c).data()},
+                                        n);
+      } else {
+        detail::negative_combination<2>(data.Minv, rows, count, {xq, xv},
+                                        {data.dqdd_dq.col(c).data(), data.dqdd_dv.col(c).data()},
+                                        n);
       }
-      for (int t = 0; t < count; ++t) weight_q[t] = -xq[rows[t]];
-      detail::combine_columns<2>(data.Minv, rows, count, {weight_q, weight_v},
-                         {data.dqdd_dq.col(c).data(), data.dqdd_dv.col(c).data()}, n);
     }
   }
 }
@@ -266,10 +264,12 @@ void derivative_pass(const Model& model, Data& data) {
       const Motion& J = data.oJ[c];
       const Eigen::Matrix<double, 2, 9>& X = data.dAdx[c];
       data.tau[c] = F.dot(J);
-      const Force dFq = Y * Motion{X.block<1, 3>(0, 0).transpose(), X.block<1, 3>(0, 3).transpose()} +
-                        inertia_variation(h, A, X.block<1, 3>(0, 6).transpose());
-      const Force dFv = Y * Motion{X.block<1, 3>(1, 0).transpose(), X.block<1, 3>(1, 3).transpose()} +
-                        inertia_variation(h, A, J.ang);
+      const Force dFq =
+          Y * Motion{X.block<1, 3>(0, 0).transpose(), X.block<1, 3>(0, 3).transpose()} +
+          inertia_variation(h, A, X.block<1, 3>(0, 6).transpose());
+      const Force dFv =
+          Y * Motion{X.block<1, 3>(1, 0).transpose(), X.block<1, 3>(1, 3).transpose()} +
+          inertia_variation(h, A, J.ang);
       data.dFdx[c] << dFq.lin.transpose(), dFq.ang.transpose(), dFv.lin.transpose(),
           dFv.ang.transpose();
     }

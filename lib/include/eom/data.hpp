@@ -71,7 +71,7 @@ struct Data {
   std::vector<double> L_ancestors;
   std::vector<double> pivot_inv;     // (nv)
   std::vector<int> rows;             // (nv) workspace: a list of velocity coordinates
-  std::vector<double> coefficients;  // (2 nv) workspace: weights of the columns in rows
+  std::vector<double> coefficients;  // (nv) workspace: a weight per velocity coordinate
   // world-frame recursion of rnea_derivatives                                          (njoints)
   // (ov, oa above: twists and accelerations, gravity included, world)
   std::vector<Motion> oc;             // velocity-product accelerations v_i x J_i qd_i, world

@@ -1,4 +1,4 @@
-#include "combine_columns.hpp"
+#include "column_combination.hpp"
 
 namespace eom::detail {
 namespace {
@@ -13,9 +13,9 @@ inline void portable_block(const double* A, Eigen::Index stride, const int* colu
   for (int j = 0; j < K; ++j) sum[j].setZero();
   for (int t = 0; t < count; ++t) {
     const Eigen::Map<const Block> a(A + columns[t] * stride + e);
-    for (int j = 0; j < K; ++j) sum[j].noalias() += weight[j][t] * a;
+    for (int j = 0; j < K; ++j) sum[j].noalias() += weight[j][columns[t]] * a;
   }
-  for (int j = 0; j < K; ++j) Eigen::Map<Block>(out[j] + e) = sum[j];
+  for (int j = 0; j < K; ++j) Eigen::Map<Block>(out[j] + e) = -sum[j];
 }
 
 #if EOM_AVX2_KERNELS
@@ -31,23 +31,24 @@ __attribute__((target("avx2"))) inline void avx2_block(const double* A, Eigen::I
   for (int t = 0; t < count; ++t) {
     const Pack* a = reinterpret_cast<const Pack*>(A + columns[t] * stride + e);
     for (int j = 0; j < K; ++j) {
-      const double w = weight[j][t];
+      const double w = weight[j][columns[t]];
       for (int u = 0; u < P; ++u) sum[j][u] += w * a[u];
     }
   }
   for (int j = 0; j < K; ++j) {
-    for (int u = 0; u < P; ++u) *reinterpret_cast<Pack*>(out[j] + e + 4 * u) = sum[j][u];
+    for (int u = 0; u < P; ++u) *reinterpret_cast<Pack*>(out[j] + e + 4 * u) = -sum[j][u];
   }
 }
 
 // the last rows as one more block of 4 ending at the last row: the rows it shares with the block
 // before are computed again to the same bits, which costs less than a tail of single rows
 template <int K>
-__attribute__((target("avx2"))) void combine_columns_avx2(const Eigen::MatrixXd& A,
-                                                          const int* columns, int count,
-                                                          const double* const (&weight)[K],
-                                                          double* const (&out)[K], int length) {
-  if (length < 4) return combine_columns_portable<K>(A, columns, count, weight, out, length);
+__attribute__((target("avx2"))) void negative_combination_avx2(const Eigen::MatrixXd& A,
+                                                               const int* columns, int count,
+                                                               const double* const (&weight)[K],
+                                                               double* const (&out)[K],
+                                                               int length) {
+  if (length < 4) return negative_combination_portable<K>(A, columns, count, weight, out, length);
   const double* a = A.data();
   const Eigen::Index stride = A.rows();
   int e = 0;
@@ -63,9 +64,9 @@ __attribute__((target("avx2"))) void combine_columns_avx2(const Eigen::MatrixXd&
 }  // namespace
 
 template <int K>
-void combine_columns_portable(const Eigen::MatrixXd& A, const int* columns, int count,
-                              const double* const (&weight)[K], double* const (&out)[K],
-                              int length) {
+void negative_combination_portable(const Eigen::MatrixXd& A, const int* columns, int count,
+                                   const double* const (&weight)[K], double* const (&out)[K],
+                                   int length) {
   const double* a = A.data();
   const Eigen::Index stride = A.rows();
   int e = 0;
@@ -94,21 +95,23 @@ bool avx2_kernels() {
 }
 
 template <int K>
-void combine_columns(const Eigen::MatrixXd& A, const int* columns, int count,
-                     const double* const (&weight)[K], double* const (&out)[K], int length) {
+void negative_combination(const Eigen::MatrixXd& A, const int* columns, int count,
+                          const double* const (&weight)[K], double* const (&out)[K], int length) {
 #if EOM_AVX2_KERNELS
-  if (avx2_kernels()) return combine_columns_avx2<K>(A, columns, count, weight, out, length);
+  if (avx2_kernels()) return negative_combination_avx2<K>(A, columns, count, weight, out, length);
 #endif
-  combine_columns_portable<K>(A, columns, count, weight, out, length);
+  negative_combination_portable<K>(A, columns, count, weight, out, length);
 }
 
-template void combine_columns<1>(const Eigen::MatrixXd&, const int*, int, const double* const (&)[1],
-                                 double* const (&)[1], int);
-template void combine_columns<2>(const Eigen::MatrixXd&, const int*, int, const double* const (&)[2],
-                                 double* const (&)[2], int);
-template void combine_columns_portable<1>(const Eigen::MatrixXd&, const int*, int,
-                                          const double* const (&)[1], double* const (&)[1], int);
-template void combine_columns_portable<2>(const Eigen::MatrixXd&, const int*, int,
-                                          const double* const (&)[2], double* const (&)[2], int);
+template void negative_combination<1>(const Eigen::MatrixXd&, const int*, int,
+                                      const double* const (&)[1], double* const (&)[1], int);
+template void negative_combination<2>(const Eigen::MatrixXd&, const int*, int,
+                                      const double* const (&)[2], double* const (&)[2], int);
+template void negative_combination_portable<1>(const Eigen::MatrixXd&, const int*, int,
+                                               const double* const (&)[1], double* const (&)[1],
+                                               int);
+template void negative_combination_portable<2>(const Eigen::MatrixXd&, const int*, int,
+                                               const double* const (&)[2], double* const (&)[2],
+                                               int);
 
 }  // namespace eom::detail

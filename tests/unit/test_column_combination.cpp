@@ -1,4 +1,4 @@
-// The column-combination kernel behind M^-1 and -M^-1 dtau (lib/src/combine_columns.hpp):
+// The column-combination kernel behind M^-1 and -M^-1 dtau (lib/src/column_combination.hpp):
 // against the plain sum it promises, bit for bit, and the run-time AVX2 kernel against the
 // portable one, so that results do not depend on the processor.
 
@@ -7,22 +7,23 @@
 #include <random>
 #include <vector>
 
-#include "combine_columns.hpp"
+#include "column_combination.hpp"
 
 using namespace eom::detail;
 
 namespace {
 
-// the promised sum, one entry at a time: from zero, in the order of the columns, no fused
-// multiply-add (volatile keeps the compiler from contracting the product and the sum)
+// the promised sum, one entry at a time: from zero, in the order of the columns, the weights
+// read at the columns' indices, no fused multiply-add (volatile keeps the compiler from
+// contracting the product and the sum), negated
 double plain_sum(const Eigen::MatrixXd& A, const std::vector<int>& columns,
                  const std::vector<double>& weight, int e) {
   double sum = 0;
-  for (std::size_t t = 0; t < columns.size(); ++t) {
-    volatile double product = weight[t] * A(e, columns[t]);
+  for (int c : columns) {
+    volatile double product = weight[c] * A(e, c);
     sum += product;
   }
-  return sum;
+  return -sum;
 }
 
 struct Case {
@@ -36,8 +37,8 @@ Case random_case(std::mt19937& rng, int n, int count) {
   std::uniform_int_distribution<int> column(0, n - 1);
   Case c{Eigen::MatrixXd(n, n), {}, {}, {}};
   for (Eigen::Index k = 0; k < c.A.size(); ++k) c.A.data()[k] = value(rng);
-  for (int t = 0; t < count; ++t) {
-    c.columns.push_back(column(rng));
+  for (int t = 0; t < count; ++t) c.columns.push_back(column(rng));
+  for (int k = 0; k < n; ++k) {
     c.w0.push_back(value(rng));
     c.w1.push_back(value(rng));
   }
@@ -46,18 +47,18 @@ Case random_case(std::mt19937& rng, int n, int count) {
 
 }  // namespace
 
-TEST_CASE("combine_columns gives the plain sum, to the bit, for every length and count",
-          "[combine_columns]") {
+TEST_CASE("negative_combination gives the plain sum, to the bit, for every length and count",
+          "[column_combination]") {
   std::mt19937 rng(7);
   for (int n = 1; n <= 40; ++n) {
     for (int count : {0, 1, 2, 3, 5, 9, n}) {
       const Case c = random_case(rng, n, count);
       for (int length = 0; length <= n; ++length) {
         Eigen::MatrixXd out = Eigen::MatrixXd::Constant(n, 4, 99.0);
-        combine_columns<2>(c.A, c.columns.data(), count, {c.w0.data(), c.w1.data()},
-                           {out.col(0).data(), out.col(1).data()}, length);
-        combine_columns_portable<2>(c.A, c.columns.data(), count, {c.w0.data(), c.w1.data()},
-                                    {out.col(2).data(), out.col(3).data()}, length);
+        negative_combination<2>(c.A, c.columns.data(), count, {c.w0.data(), c.w1.data()},
+                                {out.col(0).data(), out.col(1).data()}, length);
+        negative_combination_portable<2>(c.A, c.columns.data(), count, {c.w0.data(), c.w1.data()},
+                                         {out.col(2).data(), out.col(3).data()}, length);
         for (int e = 0; e < n; ++e) {
           INFO("n " << n << ", count " << count << ", length " << length << ", row " << e);
           if (e < length) {
@@ -73,7 +74,8 @@ TEST_CASE("combine_columns gives the plain sum, to the bit, for every length and
           }
         }
         Eigen::VectorXd single = Eigen::VectorXd::Constant(n, 99.0);
-        combine_columns<1>(c.A, c.columns.data(), count, {c.w1.data()}, {single.data()}, length);
+        negative_combination<1>(c.A, c.columns.data(), count, {c.w1.data()}, {single.data()},
+                                length);
         CHECK(single.head(length) == out.col(1).head(length));
       }
     }
