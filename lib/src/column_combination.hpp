@@ -4,12 +4,15 @@
 
 #include <Eigen/Core>
 
-// x86-64 processors with AVX2 get kernels 4 doubles wide, chosen at run time; elsewhere, and on
-// processors without it, the portable kernels run. Both give the same bits.
+// x86-64 processors with AVX2 get kernels 4 doubles wide, chosen at run time; elsewhere, on
+// processors without it, and with -DEOM_AVX2_KERNELS=0, the portable kernels run. Both give the
+// same bits.
+#ifndef EOM_AVX2_KERNELS
 #if defined(__x86_64__) && defined(__GNUC__)
 #define EOM_AVX2_KERNELS 1
 #else
 #define EOM_AVX2_KERNELS 0
+#endif
 #endif
 
 namespace eom::detail {
