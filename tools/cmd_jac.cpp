@@ -122,6 +122,12 @@ void check_positive(const char* option, double value) {
 JacSettings settle(const Model& model, const JacOptions& opt) {
   JacSettings s;
   s.frame = require_frame_option(model, "--frame", opt.frame);
+  // a Jacobian without columns has no singular values to report
+  if (model.nv == 0) {
+    throw InputError("--frame " + opt.frame +
+                     ": the model has no joint coordinates (every joint is fixed), so its "
+                     "Jacobian has no columns to analyse");
+  }
   s.reference = parse_reference(opt.reference);
   if (!opt.analytical.empty()) {
     s.analytical = true;

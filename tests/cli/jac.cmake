@@ -96,6 +96,8 @@ jac_bad_input(negative-tolerance "--abs-tol -0.001: must be a positive number"
               robots/ur5.urdf ${J}/ur5_singular.csv --frame tool0 --abs-tol -1e-3)
 jac_bad_input(zero-threshold "--threshold 0: must be a positive number"
               robots/ur5.urdf ${J}/ur5_singular.csv --frame tool0 --threshold 0)
+jac_bad_input(no-joint-coordinates "--frame tool: the model has no joint coordinates \\(every joint is fixed\\), so its Jacobian has no columns to analyse"
+              tests/data/urdf/welded.urdf ${J}/ur5_singular.csv --frame tool)
 jac_bad_input(no-q-columns "${J}/no_q.csv:1: missing columns q.shoulder_pan_joint, q.shoulder_lift_joint"
               robots/ur5.urdf ${J}/no_q.csv --frame tool0)
 jac_bad_input(unknown-reference "--reference global: unknown reference \\(choose world, local or local-world-aligned\\)"
