@@ -63,14 +63,16 @@ class Verifier {
 
   // quantity 0: tau = M a + C v + g + external (-J^T F of the wrenches); 1..K: dktau; K + 1:
   // dM/dt
-  void observe(const Model& model, TimeDerivativeData& series, const Sample& s,
+  // (`swept`: series already holds this row's M, C and g, from eom deriv --matrices)
+  void observe(const Model& model, TimeDerivativeData& series, bool swept, const Sample& s,
                const Eigen::MatrixXd& tau, ConstVec external) {
     Row& row = rows_[count_ % 3];
     row.t = s.t;
     row.line = s.line;
     row.tau = tau;
     // one sweep gives C and, with it, M and g (series.M[0], series.g)
-    const Eigen::MatrixXd& C = coriolis_matrix(model, series, s.q, s.dq.col(0));
+    const Eigen::MatrixXd& C =
+        swept ? series.C[0] : coriolis_matrix(model, series, s.q, s.dq.col(0));
     row.M = series.M[0];
     llt_.compute(row.M);
     if (llt_.info() != Eigen::Success && not_spd_ == 0) not_spd_line_ = s.line;
@@ -289,6 +291,11 @@ class DerivTask final : public RowTask {
         out = write_matrices(series_.M[k], series_.C[k], series_.g.col(k), out);
       }
     }
+    // before the Christoffel symbols, which reuse the sweep's workspace
+    if (opt_.verify) {
+      if (!wrenches_.empty()) wrenches_.term(model_, data_, s.q, s.row, external_);
+      verifier_.observe(model_, series_, opt_.matrices && !closed_form_, s, tau_, external_);
+    }
     if (opt_.christoffel) {
       // C is linear in v: Gamma_ijk = C(q, e_k)_ij
       for (int k = 0; k < nv; ++k) {
@@ -300,10 +307,6 @@ class DerivTask final : public RowTask {
         }
       }
       out += nv * nv * nv;
-    }
-    if (opt_.verify) {
-      if (!wrenches_.empty()) wrenches_.term(model_, data_, s.q, s.row, external_);
-      verifier_.observe(model_, series_, s, tau_, external_);
     }
   }
 

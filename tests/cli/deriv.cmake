@@ -64,6 +64,14 @@ eom_cli_test(NAME deriv-planar-2r-matrices-closed-form
 eom_cli_test(NAME deriv-verify-consistent
              ARGS deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 --no-derive --verify -o ${EOM_CLI_OUT}/deriv_verified.csv
              STDERR_REGEX "verify: trajectories/iiwa14_wave.csv: M symmetric positive definite on all 3001 rows.*d2tau - finite differences of d1tau: worst [0-9.e-]+ relative")
+# with --matrices, --verify takes M, C and g from the sweep that wrote them (and --christoffel,
+# which reuses the sweep's workspace, comes after it): the same report as --verify alone
+add_test(NAME "cli: deriv-verify-with-matrices"
+         COMMAND bash -c "diff <(\"$0\" deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 --no-derive --verify -o /dev/null 2>&1) \
+                               <(\"$0\" deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 --no-derive --verify --matrices --christoffel -o /dev/null 2>&1)"
+                 $<TARGET_FILE:eom_cli>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties("cli: deriv-verify-with-matrices" PROPERTIES LABELS cli)
 eom_cli_test(NAME deriv-verify-inconsistent
              ARGS deriv tests/data/robots/ur5_robot.urdf tests/data/deriv/ur5_robot.csv --order 1 --no-derive --verify -o ${EOM_CLI_OUT}/deriv_unverified.csv
              RC 1 ABSENT ${EOM_CLI_OUT}/deriv_unverified.csv
