@@ -4,8 +4,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
 
 #include "robots.hpp"
 

@@ -17,12 +17,12 @@
 
 #include <benchmark/benchmark.h>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/ik.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/solvers/ik.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #ifdef EOM_HAVE_KDL
 #include <kdl/chain.hpp>

@@ -12,7 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include <eom/table.hpp>
+#include <eom/io/table.hpp>
 
 namespace {
 

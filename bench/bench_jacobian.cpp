@@ -6,13 +6,13 @@
 
 #include <benchmark/benchmark.h>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/singular.hpp>
-#include <eom/task_space.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/algorithm/singular.hpp>
+#include <eom/algorithm/task_space.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #ifndef EOM_SOURCE_DIR
 #error "EOM_SOURCE_DIR must be defined"

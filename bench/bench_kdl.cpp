@@ -27,11 +27,11 @@
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
 #include <kdl/chainjnttojacsolver.hpp>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #ifndef EOM_SOURCE_DIR
 #error "EOM_SOURCE_DIR must be defined"

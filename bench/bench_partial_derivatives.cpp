@@ -6,9 +6,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/partial_derivatives.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/partial_derivatives.hpp>
 
 #include "robots.hpp"
 

@@ -4,11 +4,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/simulate.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/solvers/simulate.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #ifndef EOM_SOURCE_DIR
 #error "EOM_SOURCE_DIR must be defined"

@@ -9,10 +9,10 @@
 
 #include <benchmark/benchmark.h>
 
-#include <eom/closed_form.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/time_derivatives.hpp>
+#include <eom/algorithm/closed_form.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/time_derivatives.hpp>
 
 #include "robots.hpp"
 

@@ -6,9 +6,9 @@
 
 #include <Eigen/Core>
 
-#include <eom/configuration.hpp>
-#include <eom/model.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/model.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #ifndef EOM_SOURCE_DIR
 #error "EOM_SOURCE_DIR must be defined"

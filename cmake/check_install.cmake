@@ -6,7 +6,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK}
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed")
 endif()
-foreach(f bin/eom include/eom/dynamics.hpp lib/cmake/eom/eomConfig.cmake)
+foreach(f bin/eom include/eom/algorithm/dynamics.hpp lib/cmake/eom/eomConfig.cmake)
   if(NOT EXISTS ${WORK}/prefix/${f})
     message(FATAL_ERROR "${f} was not installed")
   endif()

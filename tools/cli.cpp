@@ -15,9 +15,9 @@
 #include <optional>
 #include <ostream>
 
-#include <eom/dynamics.hpp>
-#include <eom/errors.hpp>
-#include <eom/urdf.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -12,8 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json_fwd.hpp>
 
-#include <eom/model.hpp>
-#include <eom/table.hpp>
+#include <eom/multibody/model.hpp>
+#include <eom/io/table.hpp>
 
 namespace eom::cli {
 

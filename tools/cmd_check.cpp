@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <eom/errors.hpp>
-#include <eom/urdf.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "cli.hpp"
 

@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include <eom/table.hpp>
+#include <eom/io/table.hpp>
 
 #include "cli.hpp"
 

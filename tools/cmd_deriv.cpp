@@ -8,14 +8,14 @@
 
 #include <Eigen/Cholesky>
 
-#include <eom/closed_form.hpp>
-#include <eom/columns.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/errors.hpp>
-#include <eom/finite_difference.hpp>
-#include <eom/partial_derivatives.hpp>
-#include <eom/time_derivatives.hpp>
+#include <eom/algorithm/closed_form.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/trajectory/finite_difference.hpp>
+#include <eom/algorithm/partial_derivatives.hpp>
+#include <eom/algorithm/time_derivatives.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -2,11 +2,11 @@
 // at (q, v), with friction and external wrenches as eom id reads them, so that eom id on the
 // output gives tau back.
 
-#include <eom/columns.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/errors.hpp>
-#include <eom/partial_derivatives.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/partial_derivatives.hpp>
 
 #include "cli.hpp"
 #include "forces.hpp"

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include <eom/data.hpp>
-#include <eom/errors.hpp>
-#include <eom/kinematics.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/kinematics.hpp>
 
 #include "cli.hpp"
 #include "row_engine.hpp"

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <sstream>
 
-#include <eom/columns.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/errors.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/core/errors.hpp>
 
 #include <nlohmann/json.hpp>
 

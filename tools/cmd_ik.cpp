@@ -1,5 +1,5 @@
 // eom ik: inverse kinematics for every row of a table of target poses: the joint configuration
-// that places a frame at the row's pose (IkSolver of eom/ik.hpp), written as q columns so the
+// that places a frame at the row's pose (IkSolver of eom/solvers/ik.hpp), written as q columns so the
 // output feeds eom fk, eom id and eom jac. With --velocity, the velocity level instead
 // (ik_velocity.cpp).
 
@@ -10,10 +10,10 @@
 #include <iomanip>
 #include <sstream>
 
-#include <eom/columns.hpp>
-#include <eom/configuration.hpp>
-#include <eom/errors.hpp>
-#include <eom/ik.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/solvers/ik.hpp>
 
 #include <nlohmann/json.hpp>
 

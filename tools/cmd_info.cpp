@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <eom/model.hpp>
+#include <eom/multibody/model.hpp>
 
 #include "cli.hpp"
 

@@ -10,12 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/errors.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/singular.hpp>
-#include <eom/task_space.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/algorithm/singular.hpp>
+#include <eom/algorithm/task_space.hpp>
 
 #include "cli.hpp"
 #include "row_engine.hpp"

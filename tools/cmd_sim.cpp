@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <sstream>
 
-#include <eom/columns.hpp>
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/errors.hpp>
-#include <eom/finite_difference.hpp>
-#include <eom/simulate.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/trajectory/finite_difference.hpp>
+#include <eom/solvers/simulate.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <eom/columns.hpp>
-#include <eom/errors.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/core/errors.hpp>
 
 namespace eom::cli {
 

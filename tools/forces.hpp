@@ -8,10 +8,10 @@
 #include <CLI/CLI.hpp>
 #include <Eigen/Core>
 
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/model.hpp>
-#include <eom/table.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/multibody/model.hpp>
+#include <eom/io/table.hpp>
 
 namespace eom::cli {
 

@@ -9,9 +9,9 @@
 #include <memory>
 #include <sstream>
 
-#include <eom/columns.hpp>
-#include <eom/errors.hpp>
-#include <eom/ik.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/solvers/ik.hpp>
 
 namespace eom::cli {
 namespace {

@@ -1,4 +1,4 @@
-// eom ik --velocity: multi-task differential IK per row (DifferentialIk of eom/ik.hpp), the
+// eom ik --velocity: multi-task differential IK per row (DifferentialIk of eom/solvers/ik.hpp), the
 // velocity-level mode of eom ik, kept apart from the pose solver's glue in cmd_ik.cpp.
 #pragma once
 

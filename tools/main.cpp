@@ -8,8 +8,8 @@
 
 #include <unistd.h>
 
-#include <eom/errors.hpp>
-#include <eom/table.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/io/table.hpp>
 
 #include "cli.hpp"
 

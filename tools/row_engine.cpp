@@ -14,10 +14,10 @@
 #include <sstream>
 #include <thread>
 
-#include <eom/columns.hpp>
-#include <eom/configuration.hpp>
-#include <eom/errors.hpp>
-#include <eom/finite_difference.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/trajectory/finite_difference.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -15,8 +15,8 @@
 #include <Eigen/Core>
 #include <nlohmann/json_fwd.hpp>
 
-#include <eom/model.hpp>
-#include <eom/table.hpp>
+#include <eom/multibody/model.hpp>
+#include <eom/io/table.hpp>
 
 #include "cli.hpp"
 

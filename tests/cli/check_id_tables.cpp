@@ -12,13 +12,13 @@
 #include <functional>
 #include <sstream>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/partial_derivatives.hpp>
-#include <eom/table.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/algorithm/partial_derivatives.hpp>
+#include <eom/io/table.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 #include "scratch.hpp"

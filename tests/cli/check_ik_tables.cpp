@@ -13,10 +13,10 @@
 
 #include <Eigen/Geometry>
 
-#include <eom/data.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/table.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/io/table.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 #include "scratch.hpp"

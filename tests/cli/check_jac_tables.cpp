@@ -19,8 +19,8 @@
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 
-#include <eom/table.hpp>
-#include <eom/urdf.hpp>
+#include <eom/io/table.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 #include "reference.hpp"

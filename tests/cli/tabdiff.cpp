@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include <eom/errors.hpp>
-#include <eom/table.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/io/table.hpp>
 
 namespace {
 

@@ -12,9 +12,9 @@
 #include <sstream>
 #include <string>
 
-#include <eom/errors.hpp>
-#include <eom/table.hpp>
-#include <eom/urdf.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/io/table.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 #include "row_engine.hpp"

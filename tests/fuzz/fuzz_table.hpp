@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <eom/errors.hpp>
-#include <eom/table.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/io/table.hpp>
 
 inline int fuzz_table(const uint8_t* data, size_t size, eom::Format format) {
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

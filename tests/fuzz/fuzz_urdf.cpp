@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include <eom/errors.hpp>
-#include <eom/urdf.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/parsers/urdf.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -1,9 +1,9 @@
 // Links against an installed libeom: loads a robot and prints its nv and gravity torque size.
 #include <iostream>
 
-#include <eom/configuration.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/parsers/urdf.hpp>
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;

@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include <eom/configuration.hpp>
-#include <eom/ik.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/solvers/ik.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 

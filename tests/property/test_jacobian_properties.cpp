@@ -3,10 +3,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/errors.hpp>
-#include <eom/kinematics.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/kinematics.hpp>
 
 #include "matchers.hpp"
 #include "models.hpp"

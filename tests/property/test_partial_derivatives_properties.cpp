@@ -5,10 +5,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/partial_derivatives.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/partial_derivatives.hpp>
 
 #include "matchers.hpp"
 #include "models.hpp"

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <iostream>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/simulate.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/solvers/simulate.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 

@@ -5,10 +5,10 @@
 
 #include <Eigen/Eigenvalues>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/singular.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/algorithm/singular.hpp>
 
 #include "matchers.hpp"
 #include "models.hpp"

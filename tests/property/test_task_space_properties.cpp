@@ -5,11 +5,11 @@
 
 #include <Eigen/LU>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/task_space.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/algorithm/task_space.hpp>
 
 #include "matchers.hpp"
 #include "models.hpp"

@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/data.hpp>
-#include <eom/kinematics.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/kinematics.hpp>
 
 #include "matchers.hpp"
 #include "reference.hpp"

@@ -3,10 +3,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/errors.hpp>
-#include <eom/partial_derivatives.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/partial_derivatives.hpp>
 
 #include "matchers.hpp"
 #include "reference.hpp"

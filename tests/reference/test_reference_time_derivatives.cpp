@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/data.hpp>
-#include <eom/time_derivatives.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/time_derivatives.hpp>
 
 #include "matchers.hpp"
 #include "reference.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <eom/urdf.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 

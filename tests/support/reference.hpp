@@ -9,8 +9,8 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
-#include <eom/model.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/model.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 

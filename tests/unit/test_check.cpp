@@ -9,8 +9,8 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/errors.hpp>
-#include <eom/urdf.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
 

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include <eom/closed_form.hpp>
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/errors.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/time_derivatives.hpp>
-#include <eom/urdf.hpp>
+#include <eom/algorithm/closed_form.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/algorithm/time_derivatives.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
 #include "matchers.hpp"

@@ -1,4 +1,4 @@
-// The column-combination kernel behind M^-1 and -M^-1 dtau (lib/src/column_combination.hpp):
+// The column-combination kernel behind M^-1 and -M^-1 dtau (lib/src/algorithm/column_combination.hpp):
 // against the plain sum it promises, bit for bit, and the run-time AVX2 kernel against the
 // portable one, so that results do not depend on the processor.
 
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "column_combination.hpp"
+#include "algorithm/column_combination.hpp"
 
 using namespace eom::detail;
 

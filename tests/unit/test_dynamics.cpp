@@ -2,12 +2,12 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/configuration.hpp>
-#include <eom/errors.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/finite_difference.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/trajectory/finite_difference.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "matchers.hpp"
 #include "paths.hpp"

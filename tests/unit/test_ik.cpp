@@ -5,11 +5,11 @@
 
 #include <cmath>
 
-#include <eom/configuration.hpp>
-#include <eom/errors.hpp>
-#include <eom/ik.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/solvers/ik.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
 #include "paths.hpp"

@@ -8,11 +8,11 @@
 #include <atomic>
 #include <cstddef>
 
-#include <eom/configuration.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/finite_difference.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/trajectory/finite_difference.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
 #include "paths.hpp"

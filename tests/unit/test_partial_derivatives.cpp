@@ -2,11 +2,11 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/errors.hpp>
-#include <eom/partial_derivatives.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/partial_derivatives.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
 #include "paths.hpp"

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include <eom/errors.hpp>
-#include <eom/finite_difference.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/trajectory/finite_difference.hpp>
 
 #include "allocations.hpp"
 

@@ -6,12 +6,12 @@
 
 #include <cmath>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/errors.hpp>
-#include <eom/kinematics.hpp>
-#include <eom/singular.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/algorithm/singular.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
 #include "matchers.hpp"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include <eom/spatial.hpp>
+#include <eom/multibody/spatial.hpp>
 
 #include "matchers.hpp"
 #include "tolerances.hpp"

@@ -13,8 +13,8 @@
 #include <random>
 #include <sstream>
 
-#include <eom/errors.hpp>
-#include <eom/table.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/io/table.hpp>
 
 namespace fs = std::filesystem;
 using eom::Format;

@@ -3,11 +3,11 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/configuration.hpp>
-#include <eom/data.hpp>
-#include <eom/dynamics.hpp>
-#include <eom/task_space.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/task_space.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
 #include "matchers.hpp"

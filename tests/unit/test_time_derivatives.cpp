@@ -4,10 +4,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/configuration.hpp>
-#include <eom/errors.hpp>
-#include <eom/time_derivatives.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/algorithm/time_derivatives.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
 #include "paths.hpp"

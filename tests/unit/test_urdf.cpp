@@ -2,9 +2,9 @@
 
 #include <catch2/catch.hpp>
 
-#include <eom/configuration.hpp>
-#include <eom/errors.hpp>
-#include <eom/urdf.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "matchers.hpp"
 #include "tolerances.hpp"

@@ -1,0 +1,89 @@
+// Rigid-body dynamics: inverse dynamics, mass matrix, bias forces, energy, centre of mass.
+//
+// Equations of motion: M(q) a + C(q, v) v + g(q) = tau, with a = dv/dt in the model's tangent
+// coordinates (body twist for a floating base). Gravity is model.gravity, in the world frame.
+// All functions check sizes (InputError) and allocate nothing.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "eom/multibody/data.hpp"
+#include "eom/multibody/joint.hpp"
+#include "eom/algorithm/kinematics.hpp"
+#include "eom/multibody/model.hpp"
+
+namespace eom {
+
+/// Inverse dynamics by the recursive Newton-Euler algorithm (Featherstone 2008, Table 5.1):
+/// tau = M(q) a + C(q, v) v + g(q). q (nq), v, a (nv). Fills data.liMi, data.oMi, data.v, data.a,
+/// data.f; returns data.tau (nv).
+const Eigen::VectorXd& rnea(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec a);
+
+/// Nonlinear effects C(q, v) v + g(q): rnea with a = 0. Returns data.tau.
+const Eigen::VectorXd& nonlinear_effects(const Model& model, Data& data, ConstVec q, ConstVec v);
+
+/// Generalized gravity g(q): rnea with v = a = 0. Returns data.g.
+const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q);
+
+/// Joint-space inertia matrix M(q) by the composite rigid body algorithm (Featherstone 2008,
+/// Table 6.2), in the base frame (the world, or the floating base's own frame, where M does not
+/// depend on the base placement). Fills data.M (nv x nv, full and symmetric), data.liMi,
+/// data.bMi, data.bYcrb, data.bS, data.bF (not data.oMi); returns data.M.
+const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q);
+
+/// Forward dynamics by the articulated-body algorithm (Featherstone 2008, Table 7.1):
+/// qdd = M(q)^-1 (tau - C(q, v) v - g(q)) in O(n). q (nq), v, tau (nv). Works in world axes (as
+/// Pinocchio 3 does), so it fills data.liMi, data.oMi and the ABA fields (data.ov, data.oa, ...),
+/// not data.v / data.a; returns data.qdd (nv). Throws NumericalError naming the joint when a
+/// joint moves no inertia along its motion (M singular).
+const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau);
+
+/// Forward dynamics by an independent path (Lynch and Park, Modern Robotics, section 8.1 / 9.5
+/// usage): M(q) from crba, the bias C(q, v) v + g(q) from rnea with a = 0, then a Cholesky solve
+/// M qdd = tau - bias in data.M_llt. O(n^3), agrees with aba to round-off. Fills data.M,
+/// data.tau (the bias) and returns data.qdd (nv). Throws NumericalError naming the joint when M
+/// is singular.
+const Eigen::VectorXd& forward_dynamics_crba(const Model& model, Data& data, ConstVec q, ConstVec v,
+                                             ConstVec tau);
+
+/// The joints that move no mass or inertia along their motion at a generic configuration (two
+/// random configurations, fixed seeds): M(q) is singular and forward dynamics undefined when this
+/// is not empty. Joint indices in model order (names in model.joint_names). Allocates; for
+/// checking a model once, before any row.
+std::vector<int> joints_without_inertia(const Model& model);
+
+/// Joint friction, the generalized force the actuators must add to overcome it:
+/// tau_f = Fv v + Fs sgn(v) (viscous Fv from URDF damping, Coulomb Fs from URDF friction). With
+/// smoothing eps > 0, sgn(v) becomes tanh(v / eps), which is smooth at v = 0 and within 0.1% of
+/// sgn(v) for |v| > 4 eps; with eps = 0, sgn(0) = 0.
+struct Friction {
+  Eigen::VectorXd viscous;  // Fv (nv)
+  Eigen::VectorXd coulomb;  // Fs (nv)
+  double smoothing = 0;     // eps
+
+  /// The URDF <dynamics damping friction> values of the model.
+  static Friction from_model(const Model& model);
+};
+
+/// tau_f for velocity v (nv), into out (nv).
+void friction_torque(const Friction& friction, ConstVec v, VecRef out);
+
+/// Generalized force of external wrenches: out = sum_k J_k(q)^T F_k, F_k = [f; n] applied at the
+/// origin of frame frames[k], in world axes (reference = local_world_aligned) or in the frame's
+/// axes (reference = local). wrenches holds 6 entries per frame. Uses data.oMi and data.J.
+void external_torque(const Model& model, Data& data, ConstVec q, const std::vector<int>& frames,
+                     ConstVec wrenches, ReferenceFrame reference, VecRef out);
+
+/// Kinetic energy 1/2 v^T M v from the body twists. Fills data.v and data.kinetic_energy.
+double kinetic_energy(const Model& model, Data& data, ConstVec q, ConstVec v);
+
+/// Potential energy -sum_i m_i g . c_i of the moving bodies (zero at the world origin).
+/// Fills data.oMi, data.potential_energy.
+double potential_energy(const Model& model, Data& data, ConstVec q);
+
+/// World centre of mass of the moving bodies. Fills data.oMi, data.com, data.mass.
+const Vec3& center_of_mass(const Model& model, Data& data, ConstVec q);
+
+}  // namespace eom

@@ -1,0 +1,98 @@
+// The immutable robot model: moving joints in topological order, their bodies, and named frames.
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "eom/multibody/joint.hpp"
+#include "eom/multibody/spatial.hpp"
+
+namespace eom {
+
+/// A named frame rigidly attached to the body of a joint: one per URDF link.
+struct Frame {
+  std::string name;
+  int parent = 0;  // joint whose body carries the frame (0 = world)
+  SE3 placement;   // jMf: the frame in that joint's frame
+};
+
+/// What the URDF said about a moving joint, kept for reports (eom info) and friction/limits.
+struct JointInfo {
+  std::string
+      urdf_type;  // revolute, continuous, prismatic, planar, floating; "free-flyer" for root
+  std::string parent_link, child_link;
+  double lower = -INFINITY, upper = INFINITY;  // position limits (1-DoF joints), +-inf when absent
+  double effort = INFINITY, velocity = INFINITY;
+  double damping = 0, friction = 0;
+  bool has_limit = false;
+  std::optional<std::string> mimic_joint;  // mimic tag: q = multiplier * q_mimic + offset
+  double mimic_multiplier = 1, mimic_offset = 0;
+  int line = 0;  // line of the <joint> element, 0 for root
+};
+
+/// The robot model. Built once by load_urdf and never changed afterwards.
+///
+/// Joint 0 is the world; joints are in depth-first order with parent[i] < i, so ascending loops
+/// are forward passes and descending loops backward passes. At a link with several child joints
+/// the children are visited in byte-wise order of the joint names (as the reference URDF parser
+/// stores them); nothing in eom depends on that order beyond the layout of q and v, and tables
+/// always name their columns.
+struct Model {
+  std::string name;
+  std::string root_link;       // URDF root link
+  bool floating_base = false;  // joint 1 is the free-flyer "root"
+  int nq = 0;                  // configuration size
+  int nv = 0;                  // velocity / tangent size (nv != nq with a floating base)
+  int njoints = 0;             // moving joints + 1 (world)
+
+  // joints, topological order: parent[i] < i                                          (njoints)
+  std::vector<Joint> joints;     // joints[0] unused (world)
+  std::vector<int> parent;       // parent[0] = -1
+  std::vector<SE3> placement;    // liMi at q = neutral: the URDF origin (fixed joints folded in)
+  std::vector<Inertia> inertia;  // body of joint i in its frame, fixed children merged;
+                                 // inertia[0] collects what is welded to the world
+  std::vector<std::string> joint_names;    // joint_names[0] = "world"; the free-flyer is "root"
+  std::vector<JointInfo> info;             // URDF details per joint (info[0] unused)
+  std::vector<int> nv_subtree;  // dofs of joint i and its descendants, which follow it in v
+
+  // per velocity index                                                                  (nv)
+  Eigen::VectorXd damping, friction, effort_limit, velocity_limit;
+  // per configuration index                                                             (nq)
+  Eigen::VectorXd lower_limit, upper_limit;
+  // coordinate names: "shoulder_pan_joint", "root.x", ...; columns are "<prefix>.<name>"
+  std::vector<std::string> q_names;    // (nq)
+  std::vector<std::string> v_names;    // (nv)
+  std::vector<std::string> tau_names;  // (nv)
+
+  std::vector<Frame> frames;  // every URDF link, plus "world"
+  Vec3 gravity{0, 0, -9.81};
+  double total_mass = 0;  // all links, including those welded to the world
+
+  /// Index of a moving joint by name; -1 if none.
+  int joint_index(std::string_view name) const;
+  /// Index of a frame by name; -1 if none.
+  int frame_index(std::string_view name) const;
+  /// Index of a frame by name; throws InputError naming close matches if there is none.
+  int require_frame(std::string_view name) const;
+  /// Names of the joints that carry a mimic tag (treated as independent joints by the dynamics).
+  std::vector<std::string> mimic_joints() const;
+};
+
+/// Column names "<prefix>.<coordinate>" for a space: e.g. ("q", Space::q) gives q.<joint>... (nq).
+std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix,
+                                            Space space);
+
+/// " (did you mean 'a', 'b'?)": the names within a small edit distance of `name`, closest first, at
+/// most five; "" when none is close. For messages about misspelt names.
+std::string did_you_mean(const std::vector<std::string>& names, std::string_view name);
+
+/// Column names "<prefix>.<row>.<col>" of an nv x nv matrix, row-major, rows and columns named by
+/// velocity coordinates: "M.root.vx.shoulder_joint" (nv^2).
+std::vector<std::string> matrix_columns(const Model& model, std::string_view prefix);
+
+}  // namespace eom

@@ -1,0 +1,193 @@
+// Forward simulation over time: integrate M(q) qdd + C(q, v) v + g(q) = tau + tau_friction from an
+// initial state, with joint torques from a controller. Pure library: states reach the caller
+// through a callback at the requested output times; nothing is read or written.
+//
+// The state lives on the configuration manifold: q advances by eom::integrate (a floating base on
+// SE(3) by the exponential map, so its quaternion stays unit to round-off and is never added to;
+// continuous joints are not wrapped). Inside a step the stages are taken as q0 (+) delta with
+// delta in the tangent space at q0, and d delta/dt = dexp^-1_{-delta}(v) (Munthe-Kaas: RK methods
+// on Lie groups keep their order that way; delta = v for the 1-DoF joints, where the group is
+// commutative).
+#pragma once
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "eom/multibody/data.hpp"
+#include "eom/algorithm/dynamics.hpp"
+#include "eom/multibody/model.hpp"
+
+namespace eom {
+
+/// The integration schemes.
+enum class Integrator {
+  euler,                // explicit Euler: q += h v0, v += h a0 (order 1)
+  semi_implicit_euler,  // symplectic Euler: v += h a0, then q += h v1 (order 1)
+  rk4,                  // classical Runge-Kutta (order 4)
+  rk45,                 // Dormand-Prince 5(4), adaptive step, dense output (Hairer et al. II.5)
+};
+
+/// What drives the robot: joint torques tau (nv) at time t and state (q, v). Called at every
+/// stage of the integrator; must not allocate. `data` is the simulator's workspace, free for the
+/// controller's own use (it is overwritten before the dynamics are evaluated).
+class Controller {
+ public:
+  virtual ~Controller() = default;
+  virtual void torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
+                      VecRef tau) = 0;
+};
+
+/// tau = 0: passive motion.
+class ZeroTorque : public Controller {
+ public:
+  void torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) override;
+};
+
+/// tau = constant.
+class ConstantTorque : public Controller {
+ public:
+  explicit ConstantTorque(Eigen::VectorXd tau) : tau_(std::move(tau)) {}
+  void torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) override;
+
+ private:
+  Eigen::VectorXd tau_;
+};
+
+/// tau = g(q): holds any pose at rest (without friction).
+class GravityCompensation : public Controller {
+ public:
+  void torque(const Model& model, Data& data, double, ConstVec q, ConstVec, VecRef tau) override;
+};
+
+/// Any function of (t, q, v), e.g. a table of torques interpolated in time. Must not allocate.
+using TorqueFunction = std::function<void(double t, ConstVec q, ConstVec v, VecRef tau)>;
+class TorqueCallback : public Controller {
+ public:
+  explicit TorqueCallback(TorqueFunction f) : f_(std::move(f)) {}
+  void torque(const Model&, Data&, double t, ConstVec q, ConstVec v, VecRef tau) override {
+    f_(t, q, v, tau);
+  }
+
+ private:
+  TorqueFunction f_;
+};
+
+/// A reference trajectory: q_ref (nq), v_ref and a_ref (nv) at time t. Must not allocate.
+using ReferenceFunction = std::function<void(double t, VecRef q_ref, VecRef v_ref, VecRef a_ref)>;
+/// A constant set-point q_ref with v_ref = a_ref = 0.
+ReferenceFunction set_point(Eigen::VectorXd q_ref);
+
+/// Joint-space PD: tau = Kp e + Kd e_dot (+ g(q) when gravity_compensation), e = q_ref (-) q
+/// (eom::difference, so a floating base's error is a body twist), e_dot = v_ref - v. Gains are
+/// per tangent coordinate (nv).
+class PD : public Controller {
+ public:
+  PD(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp, Eigen::VectorXd kd,
+     bool gravity_compensation = false);
+  void torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
+              VecRef tau) override;
+
+ private:
+  ReferenceFunction reference_;
+  Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_;
+  bool gravity_compensation_;
+};
+
+/// Computed-torque control (ETH Robot Dynamics notes, section 3.8): tau = M(q) (a_ref + Kd e_dot +
+/// Kp e) + C(q, v) v + g(q), which with an exact model makes every error coordinate obey
+/// e'' + Kd e' + Kp e = 0.
+class ComputedTorque : public Controller {
+ public:
+  ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
+                 Eigen::VectorXd kd);
+  void torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
+              VecRef tau) override;
+
+ private:
+  ReferenceFunction reference_;
+  Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_, command_;
+};
+
+/// A joint leaving (or re-entering) its URDF position limits.
+struct LimitEvent {
+  double t = 0;         // time of the crossing, linearly interpolated within the step
+  int joint = 0;        // joint index (model.joint_names[joint])
+  bool upper = false;   // which limit
+  bool leaving = true;  // false when the joint comes back within its limits
+};
+
+struct SimulationOptions {
+  Integrator integrator = Integrator::rk4;
+  double dt = 1e-3;                 // fixed step; for rk45 the first trial step
+  double rtol = 1e-6, atol = 1e-9;  // rk45: per-coordinate error bound atol + rtol |x|
+  double max_step = std::numeric_limits<double>::infinity();  // rk45
+  /// rk45 stops with NumericalError when the step falls below min_step_relative * max(1, |t|).
+  double min_step_relative = 1e-13;
+  bool friction = false;  // add the model's URDF friction (Friction::from_model), opposing v
+  double friction_smoothing = 0;  // Friction::smoothing: 0 = sgn(v), with sgn(0) = 0
+  /// The friction parameters (with friction); none: the URDF's (Friction::from_model).
+  std::optional<Friction> friction_parameters;
+  /// Generalized forces of the environment at (t, q), e.g. J^T F of external wrenches: added to
+  /// the applied torques after saturation and friction, not part of the reported tau. Must not
+  /// allocate.
+  std::function<void(double t, ConstVec q, VecRef tau)> external;
+  bool saturate = false;          // clip the controller's torques at the URDF effort limits
+  bool limit_events = true;       // record joints leaving their position limits
+};
+
+/// Counts and events of one run.
+struct SimulationStats {
+  long steps = 0;                        // accepted steps
+  long rejected = 0;                     // rejected steps (rk45)
+  long evaluations = 0;                  // dynamics evaluations (controller + aba)
+  long saturated_steps = 0;              // accepted steps in which some torque was clipped
+  Eigen::VectorXi saturated_per_joint;   // (nv) accepted steps in which that coordinate was clipped
+  std::vector<LimitEvent> limit_events;  // in time order (reserved ahead: no allocation until 64)
+  double t = 0;                          // the time reached
+};
+
+/// What the simulation reports at each output time: t, q (nq), v (nv), the applied torque tau
+/// (nv, after saturation, friction not included) and qdd (nv) at that state.
+using OutputFunction =
+    std::function<void(double t, ConstVec q, ConstVec v, ConstVec tau, ConstVec qdd)>;
+
+/// A simulator for one model: all workspaces are allocated at construction, so run() allocates
+/// nothing per step. Not thread-safe (one per thread).
+class Simulator {
+ public:
+  explicit Simulator(const Model& model);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  /// Simulate from (q0, v0) at t0 to t_end with tau from `controller`. `output` (may be empty) is
+  /// called at each of output_times (ascending, within [t0, t_end]; outputs at times before t0
+  /// are skipped); rk45 interpolates them by its dense output, the fixed-step schemes shorten a
+  /// step to land on them. The final state is in q(), v(). Throws NumericalError naming the time
+  /// and the joint when the state stops being finite or the rk45 step underflows, and when a
+  /// joint moves no inertia (aba).
+  const SimulationStats& run(Controller& controller, ConstVec q0, ConstVec v0, double t0,
+                             double t_end, const SimulationOptions& options,
+                             const std::vector<double>& output_times = {},
+                             const OutputFunction& output = {});
+
+  const Eigen::VectorXd& q() const;
+  const Eigen::VectorXd& v() const;
+  const SimulationStats& stats() const;
+  Data& data();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Total mechanical energy T + V at (q, v) (kinetic_energy + potential_energy).
+double total_energy(const Model& model, Data& data, ConstVec q, ConstVec v);
+
+}  // namespace eom

@@ -1,0 +1,278 @@
+// Everything that depends on the kind of a joint lives here (MuJoCo's one-switch rule).
+
+#include "eom/multibody/joint.hpp"
+
+#include <cmath>
+
+namespace eom {
+
+Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded) {
+  Joint j;
+  j.kind = kind;
+  j.axis = axis.normalized();
+  j.idx_q = idx_q;
+  j.idx_v = idx_v;
+  j.bounded = bounded;
+  switch (kind) {
+    case JointKind::revolute:
+      j.nq = j.nv = 1;
+      j.s = {Vec3::Zero(), j.axis};
+      break;
+    case JointKind::prismatic:
+      j.nq = j.nv = 1;
+      j.s = {j.axis, Vec3::Zero()};
+      break;
+    case JointKind::planar: {
+      j.nq = j.nv = 3;
+      // in-plane basis: e1 the coordinate axis least aligned with n, made orthogonal to it
+      Eigen::Index k;
+      j.axis.cwiseAbs().minCoeff(&k);
+      j.e1 = (Vec3::Unit(k) - j.axis * j.axis[k]).normalized();
+      j.e2 = j.axis.cross(j.e1);
+      j.S.setZero(6, 3);
+      j.S.block<3, 1>(0, 0) = j.e1;
+      j.S.block<3, 1>(0, 1) = j.e2;
+      j.S.block<3, 1>(3, 2) = j.axis;
+      break;
+    }
+    case JointKind::floating:
+      j.nq = 7;
+      j.nv = 6;
+      j.bounded = false;
+      j.S = Mat6::Identity();
+      break;
+  }
+  if (j.nv == 1) {
+    j.S = j.s.vector();
+    // a coordinate axis (the common URDF case) makes rotations cheap: see turn_about
+    for (int k = 0; k < 3; ++k) {
+      if (j.axis == Vec3::Unit(k) || j.axis == -Vec3::Unit(k)) {
+        j.axis_index = k;
+        j.axis_sign = j.axis[k];
+      }
+    }
+  }
+  return j;
+}
+
+namespace {
+// the quaternion stored at q[i..i+3] as x y z w
+Eigen::Quaterniond quaternion_at(ConstVec q, int i) {
+  // Eigen's constructor takes w first
+  return Eigen::Quaterniond(q[i + 3], q[i], q[i + 1], q[i + 2]);
+}
+void store_quaternion(const Eigen::Quaterniond& r, VecRef q, int i) {
+  q.segment<4>(i) = r.coeffs();  // coeffs() is x y z w
+}
+// rotation by angle t about unit axis n (Rodrigues)
+Mat3 axis_rotation(const Vec3& n, double t) {
+  const double s = std::sin(t), c = std::cos(t);
+  Mat3 R = c * Mat3::Identity() + s * skew(n) + (1 - c) * n * n.transpose();
+  return R;
+}
+// R <- R Rot(e_k, t) for t = sign q: only the columns a, b other than k turn,
+// [r_a r_b] <- [c r_a + s r_b, c r_b - s r_a]
+void turn_about(Mat3& R, const Joint& j, double q) {
+  const double t = j.axis_sign * q;
+  const double s = std::sin(t), c = std::cos(t);
+  const int a = (j.axis_index + 1) % 3, b = (j.axis_index + 2) % 3;
+  const Vec3 r_a = R.col(a);
+  R.col(a) = c * r_a + s * R.col(b);
+  R.col(b) = c * R.col(b) - s * r_a;
+}
+}  // namespace
+
+SE3 joint_transform(const Joint& j, ConstVec q) {
+  const int i = j.idx_q;
+  switch (j.kind) {
+    case JointKind::revolute:
+      return {axis_rotation(j.axis, q[i]), Vec3::Zero()};
+    case JointKind::prismatic:
+      return {Mat3::Identity(), j.axis * q[i]};
+    case JointKind::planar:
+      return {axis_rotation(j.axis, q[i + 2]), q[i] * j.e1 + q[i + 1] * j.e2};
+    case JointKind::floating:
+      return {quaternion_at(q, i + 3).normalized().toRotationMatrix(), q.segment<3>(i)};
+  }
+  return {};
+}
+
+SE3 joint_placement(const Joint& j, const SE3& placement, ConstVec q) {
+  // one result object, so that it is built in place (the copy of a freshly written matrix stalls)
+  const int i = j.idx_q;
+  SE3 M = placement;
+  switch (j.kind) {
+    case JointKind::revolute:
+      // rotation only: the origin stays at the placement's
+      if (j.axis_index >= 0) {
+        turn_about(M.R, j, q[i]);
+      } else {
+        M.R = placement.R * axis_rotation(j.axis, q[i]);
+      }
+      break;
+    case JointKind::prismatic:
+      // translation only: R is the placement's
+      M.p += placement.R * (j.axis * q[i]);
+      break;
+    case JointKind::planar:
+    case JointKind::floating:
+      M = placement * joint_transform(j, q);
+      break;
+  }
+  return M;
+}
+
+void joint_column(const Joint& j, int k, const SE3& aMc, Motion& out) {
+  // the joint axis in a's axes: a column of R for a coordinate axis
+  auto axis_in = [&j](const Mat3& R) -> Vec3 {
+    return j.axis_index >= 0 ? Vec3(j.axis_sign * R.col(j.axis_index)) : Vec3(R * j.axis);
+  };
+  switch (j.kind) {
+    case JointKind::revolute:
+      // rotation about the axis through the child origin: [p x a; a]
+      out.ang = axis_in(aMc.R);
+      out.lin = aMc.p.cross(out.ang);
+      return;
+    case JointKind::prismatic:
+      out.lin = axis_in(aMc.R);
+      out.ang.setZero();
+      return;
+    case JointKind::planar:
+      out = aMc.act(Motion::from(j.S.col(k)));
+      return;
+    case JointKind::floating: {
+      // S = 1: translation along, then rotation about, the child axes
+      const Vec3 e = aMc.R.col(k % 3);
+      if (k < 3) {
+        out.lin = e;
+        out.ang.setZero();
+      } else {
+        out.lin = aMc.p.cross(e);
+        out.ang = e;
+      }
+      return;
+    }
+  }
+}
+
+Vec6 joint_force(const Joint& j, const Force& f) {
+  Vec6 t = Vec6::Zero();
+  switch (j.kind) {
+    case JointKind::revolute:
+    case JointKind::prismatic:
+      t[0] = f.dot(j.s);
+      break;
+    case JointKind::planar:
+      t.head<3>() << j.e1.dot(f.lin), j.e2.dot(f.lin), j.axis.dot(f.ang);
+      break;
+    case JointKind::floating:  // S = 1
+      t << f.lin, f.ang;
+      break;
+  }
+  return t;
+}
+
+void joint_integrate(const Joint& j, ConstVec q, ConstVec v, VecRef q_out) {
+  const int iq = j.idx_q, iv = j.idx_v;
+  switch (j.kind) {
+    case JointKind::revolute:
+    case JointKind::prismatic:
+      q_out[iq] = q[iq] + v[iv];
+      return;
+    case JointKind::planar: {
+      // constant child-frame twist (vx e1 + vy e2, w n): the SE(2) exponential
+      const double x = v[iv], y = v[iv + 1], w = v[iv + 2], theta = q[iq + 2];
+      double a = 1, b = 0;  // sin(w)/w, (1 - cos(w))/w
+      if (std::abs(w) > 1e-8) {
+        a = std::sin(w) / w;
+        b = (1 - std::cos(w)) / w;
+      } else {
+        b = w / 2;
+      }
+      const double dx = a * x - b * y, dy = b * x + a * y;  // displacement in the start frame
+      const double c = std::cos(theta), s = std::sin(theta);
+      q_out[iq] = q[iq] + c * dx - s * dy;
+      q_out[iq + 1] = q[iq + 1] + s * dx + c * dy;
+      q_out[iq + 2] = theta + w;
+      return;
+    }
+    case JointKind::floating: {
+      // q (+) v = q * exp6(v): body-frame twist, the right perturbation
+      const SE3 M{quaternion_at(q, iq + 3).normalized().toRotationMatrix(), q.segment<3>(iq)};
+      const SE3 Mv = M * exp6(Motion::from(v.segment<6>(iv)));
+      q_out.segment<3>(iq) = Mv.p;
+      Eigen::Quaterniond r(Mv.R);
+      // keep the quaternion on the side of the input, so integrate is continuous in v
+      if (r.coeffs().dot(quaternion_at(q, iq + 3).coeffs()) < 0) r.coeffs() *= -1;
+      store_quaternion(r.normalized(), q_out, iq + 3);
+      return;
+    }
+  }
+}
+
+void joint_difference(const Joint& j, ConstVec q0, ConstVec q1, VecRef v_out) {
+  const int iq = j.idx_q, iv = j.idx_v;
+  switch (j.kind) {
+    case JointKind::revolute:
+    case JointKind::prismatic:
+      v_out[iv] = q1[iq] - q0[iq];
+      return;
+    case JointKind::planar: {
+      const double w = q1[iq + 2] - q0[iq + 2];
+      const double c = std::cos(q0[iq + 2]), s = std::sin(q0[iq + 2]);
+      const double ex = q1[iq] - q0[iq], ey = q1[iq + 1] - q0[iq + 1];
+      const double dx = c * ex + s * ey, dy = -s * ex + c * ey;  // in the q0 frame
+      // invert the SE(2) exponential's [a -b; b a]
+      double a = 1, b = 0;
+      if (std::abs(w) > 1e-8) {
+        a = std::sin(w) / w;
+        b = (1 - std::cos(w)) / w;
+      } else {
+        b = w / 2;
+      }
+      const double det = a * a + b * b;
+      v_out[iv] = (a * dx + b * dy) / det;
+      v_out[iv + 1] = (-b * dx + a * dy) / det;
+      v_out[iv + 2] = w;
+      return;
+    }
+    case JointKind::floating: {
+      const SE3 M0{quaternion_at(q0, iq + 3).normalized().toRotationMatrix(), q0.segment<3>(iq)};
+      const SE3 M1{quaternion_at(q1, iq + 3).normalized().toRotationMatrix(), q1.segment<3>(iq)};
+      v_out.segment<6>(iv) = log6(M0.inverse() * M1).vector();
+      return;
+    }
+  }
+}
+
+void joint_neutral(const Joint& j, VecRef q_out) {
+  q_out.segment(j.idx_q, j.nq).setZero();
+  if (j.kind == JointKind::floating) q_out[j.idx_q + 6] = 1;
+}
+
+bool joint_normalize(const Joint& j, VecRef q) {
+  if (j.kind != JointKind::floating) return true;
+  const double n = q.segment<4>(j.idx_q + 3).norm();
+  if (!(n > 1e-12) || !std::isfinite(n)) return false;
+  q.segment<4>(j.idx_q + 3) /= n;
+  return true;
+}
+
+std::vector<std::string> joint_suffixes(JointKind kind, Space space) {
+  switch (kind) {
+    case JointKind::revolute:
+    case JointKind::prismatic:
+      return {};
+    case JointKind::planar:
+      if (space == Space::q) return {"x", "y", "theta"};
+      if (space == Space::v) return {"vx", "vy", "w"};
+      return {"fx", "fy", "m"};
+    case JointKind::floating:
+      if (space == Space::q) return {"x", "y", "z", "qx", "qy", "qz", "qw"};
+      if (space == Space::v) return {"vx", "vy", "vz", "wx", "wy", "wz"};
+      return {"fx", "fy", "fz", "mx", "my", "mz"};
+  }
+  return {};
+}
+
+}  // namespace eom

@@ -1,0 +1,99 @@
+#include "eom/multibody/model.hpp"
+
+#include <algorithm>
+
+#include "eom/core/errors.hpp"
+
+namespace eom {
+namespace {
+
+int find(const std::vector<std::string>& names, std::string_view name) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
+
+// Levenshtein distance, for "did you mean" suggestions
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+int Model::joint_index(std::string_view name) const {
+  const int i = find(joint_names, name);
+  return i > 0 ? i : -1;
+}
+
+int Model::frame_index(std::string_view name) const {
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (frames[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Model::require_frame(std::string_view name) const {
+  const int i = frame_index(name);
+  if (i >= 0) return i;
+  std::vector<std::string> names;
+  for (const Frame& f : frames) names.push_back(f.name);
+  throw InputError("unknown frame '" + std::string(name) + "'" + did_you_mean(names, name) +
+                   "; `eom info` lists the frames");
+}
+
+std::string did_you_mean(const std::vector<std::string>& names, std::string_view name) {
+  // the closest names first (ties in the given order)
+  std::vector<std::pair<size_t, std::string>> close;
+  for (const std::string& n : names) {
+    const size_t d = edit_distance(n, name);
+    if (d <= std::max<size_t>(2, name.size() / 3)) close.emplace_back(d, n);
+  }
+  std::stable_sort(close.begin(), close.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (close.empty()) return "";
+  std::string text = " (did you mean";
+  for (size_t k = 0; k < close.size() && k < 5; ++k)
+    text += (k ? ", '" : " '") + close[k].second + "'";
+  return text + "?)";
+}
+
+std::vector<std::string> Model::mimic_joints() const {
+  std::vector<std::string> out;
+  for (int i = 1; i < njoints; ++i) {
+    if (info[i].mimic_joint) out.push_back(joint_names[i]);
+  }
+  return out;
+}
+
+std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix,
+                                            Space space) {
+  const auto& names = space == Space::q   ? model.q_names
+                      : space == Space::v ? model.v_names
+                                          : model.tau_names;
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  for (const auto& n : names) out.push_back(std::string(prefix) + "." + n);
+  return out;
+}
+
+std::vector<std::string> matrix_columns(const Model& model, std::string_view prefix) {
+  std::vector<std::string> out;
+  out.reserve(static_cast<size_t>(model.nv) * model.nv);
+  for (const auto& row : model.v_names) {
+    for (const auto& col : model.v_names)
+      out.push_back(std::string(prefix) + "." + row + "." + col);
+  }
+  return out;
+}
+
+}  // namespace eom

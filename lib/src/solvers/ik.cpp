@@ -1,0 +1,827 @@
+#include "eom/solvers/ik.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include <Eigen/SVD>
+
+#include "eom/core/errors.hpp"
+#include "core/sizes.hpp"
+
+namespace eom {
+
+// ---------------------------------------------------------------------------------------------
+// Targets
+
+Mat3 checked_quaternion(double qx, double qy, double qz, double qw, bool& renormalised,
+                        double tolerance) {
+  const double n = std::sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  if (!std::isfinite(n) || std::abs(n - 1) > tolerance) {
+    throw InputError("the target quaternion (" + std::to_string(qx) + ", " + std::to_string(qy) +
+                     ", " + std::to_string(qz) + ", " + std::to_string(qw) + ") has norm " +
+                     std::to_string(n) + "; a unit quaternion is expected (within " +
+                     std::to_string(tolerance) + ")");
+  }
+  renormalised = std::abs(n - 1) > 1e-9;
+  return Eigen::Quaterniond(qw / n, qx / n, qy / n, qz / n).toRotationMatrix();
+}
+
+Mat3 checked_rotation_matrix(const Mat3& R, bool& renormalised, double tolerance) {
+  if (!R.allFinite()) throw InputError("the target rotation matrix is not finite");
+  const double orthogonality = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
+  const double det = R.determinant();
+  if (orthogonality > tolerance || std::abs(det - 1) > tolerance) {
+    throw InputError("the target rotation matrix is not a rotation (|R^T R - I| = " +
+                     std::to_string(orthogonality) + ", det R = " + std::to_string(det) +
+                     "; tolerance " + std::to_string(tolerance) + ")");
+  }
+  // the nearest rotation in the Frobenius norm: U V^T of R = U S V^T
+  const Eigen::JacobiSVD<Mat3> svd(R, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Mat3 out = svd.matrixU() * svd.matrixV().transpose();
+  renormalised = (out - R).cwiseAbs().maxCoeff() > 1e-9;
+  return out;
+}
+
+Vec6 ik_mask_weights(std::string_view mask, double position_weight, double orientation_weight) {
+  if (!(position_weight >= 0) || !(orientation_weight >= 0) || !std::isfinite(position_weight) ||
+      !std::isfinite(orientation_weight)) {
+    throw InputError("IK weights must be finite and non-negative");
+  }
+  Vec6 selected = Vec6::Zero();
+  bool any_name = false;
+  size_t start = 0;
+  while (start <= mask.size()) {
+    size_t end = mask.find(',', start);
+    if (end == std::string_view::npos) end = mask.size();
+    std::string_view name = mask.substr(start, end - start);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    start = end + 1;
+    if (name.empty()) continue;
+    any_name = true;
+    static const char* const kNames[6] = {"x", "y", "z", "rx", "ry", "rz"};
+    bool known = false;
+    for (int k = 0; k < 6; ++k) {
+      if (name == kNames[k]) selected[k] = 1, known = true;
+    }
+    if (name == "position" || name == "all") selected.head<3>().setOnes(), known = true;
+    if (name == "orientation" || name == "all") selected.tail<3>().setOnes(), known = true;
+    if (!known) {
+      throw InputError("unknown IK mask component '" + std::string(name) +
+                       "' (expected x, y, z, rx, ry, rz, position, orientation or all)");
+    }
+  }
+  if (!any_name) selected.setOnes();
+  Vec6 weights;
+  weights << selected.head<3>() * position_weight, selected.tail<3>() * orientation_weight;
+  if ((weights.array() == 0).all()) {
+    throw InputError("the IK mask selects nothing (mask '" + std::string(mask) +
+                     "' with position weight " + std::to_string(position_weight) +
+                     " and orientation weight " + std::to_string(orientation_weight) + ")");
+  }
+  return weights;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Position-level IK
+
+namespace {
+
+// joints between the world and the body that carries frame `frame` (-1: none), marked in `mark`
+void mark_path(const Model& model, int frame, std::vector<char>& mark) {
+  std::fill(mark.begin(), mark.end(), 0);
+  if (frame < 0) return;
+  for (int i = model.frames[frame].parent; i > 0; i = model.parent[i]) mark[i] = 1;
+}
+
+// Cholesky factorisation of the top-left m x m block of A in place (lower triangle); a small
+// hand-written one keeps solve() free of allocation for any m
+bool cholesky(Eigen::MatrixXd& A, int m) {
+  for (int j = 0; j < m; ++j) {
+    double d = A(j, j);
+    for (int k = 0; k < j; ++k) d -= A(j, k) * A(j, k);
+    if (!(d > 0)) return false;
+    const double l = std::sqrt(d);
+    A(j, j) = l;
+    for (int i = j + 1; i < m; ++i) {
+      double s = A(i, j);
+      for (int k = 0; k < j; ++k) s -= A(i, k) * A(j, k);
+      A(i, j) = s / l;
+    }
+  }
+  return true;
+}
+
+// x = (L L^T)^-1 x on the first m entries
+void cholesky_solve(const Eigen::MatrixXd& L, int m, Eigen::VectorXd& x) {
+  for (int i = 0; i < m; ++i) {
+    double s = x[i];
+    for (int k = 0; k < i; ++k) s -= L(i, k) * x[k];
+    x[i] = s / L(i, i);
+  }
+  for (int i = m - 1; i >= 0; --i) {
+    double s = x[i];
+    for (int k = i + 1; k < m; ++k) s -= L(k, i) * x[k];
+    x[i] = s / L(i, i);
+  }
+}
+
+bool revolute_unbounded(const Model& model, int i) {
+  const Joint& j = model.joints[i];
+  return j.kind == JointKind::revolute &&
+         !(std::isfinite(model.lower_limit[j.idx_q]) && std::isfinite(model.upper_limit[j.idx_q]));
+}
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+namespace {
+// the checks of validate, with the path marks in caller-owned buffers (no allocation)
+void check_problem(const Model& model, const IkProblem& problem, std::vector<char>& f,
+                   std::vector<char>& r) {
+  const int nframes = static_cast<int>(model.frames.size());
+  if (problem.frame < 0 || problem.frame >= nframes)
+    throw InputError("IK: frame index " + std::to_string(problem.frame) + " is out of range");
+  if (problem.reference < -1 || problem.reference >= nframes)
+    throw InputError("IK: reference frame index " + std::to_string(problem.reference) +
+                     " is out of range");
+  if (!problem.weights.allFinite() || (problem.weights.array() < 0).any())
+    throw InputError("IK: weights must be finite and non-negative");
+  if ((problem.weights.array() == 0).all()) throw InputError("IK: the mask selects nothing");
+  if (!problem.target.R.allFinite() || !problem.target.p.allFinite())
+    throw InputError("IK: the target is not finite");
+  mark_path(model, problem.frame, f);
+  mark_path(model, problem.reference, r);
+  for (int i = 1; i < model.njoints; ++i) {
+    if (f[i] != r[i]) return;
+  }
+  const std::string& name = model.frames[problem.frame].name;
+  if (problem.reference < 0 || std::find(r.begin(), r.end(), 1) == r.end()) {
+    throw InputError("IK: frame '" + name +
+                     "' has no moving joint above it; its placement does not depend on q");
+  }
+  throw InputError("IK: frame '" + name + "' is rigidly attached to reference frame '" +
+                   model.frames[problem.reference].name +
+                   "'; no joint changes their relative placement");
+}
+}  // namespace
+
+void validate(const Model& model, const IkProblem& problem) {
+  std::vector<char> f(model.njoints), r(model.njoints);
+  check_problem(model, problem, f, r);
+}
+
+IkSolver::IkSolver(const Model& model)
+    : model_(model),
+      data_(model),
+      in_frame_(model.njoints),
+      in_ref_(model.njoints),
+      Jc_(6, model.nv),
+      A_(model.nv, model.nv),
+      g_(model.nv),
+      dq_(model.nv),
+      z_(model.nv),
+      vfull_(model.nv),
+      q_(model.nq),
+      q_try_(model.nq),
+      q_prev_(model.nq),
+      q_best_(model.nq),
+      q_conv_(model.nq),
+      seed_(model.nq),
+      preferred_(model.nq) {
+  chain_.reserve(model.njoints);
+  support_.reserve(model.njoints);
+  columns_.reserve(model.nv);
+  column_joint_q_.reserve(model.nv);
+  locked_.resize(model.nv);
+  result_.q.resize(model.nq);
+}
+
+void IkSolver::prepare(const IkProblem& problem) {
+  check_problem(model_, problem, in_frame_, in_ref_);  // marks both paths
+  chain_.clear();
+  support_.clear();
+  columns_.clear();
+  column_joint_q_.clear();
+  for (int i = 1; i < model_.njoints; ++i) {
+    if (in_frame_[i] || in_ref_[i]) chain_.push_back(i);
+    // joints above both frames move them rigidly together: no effect on the relative placement
+    if (in_frame_[i] == in_ref_[i]) continue;
+    support_.push_back(i);
+    const Joint& j = model_.joints[i];
+    for (int k = 0; k < j.nv; ++k) {
+      columns_.push_back(j.idx_v + k);
+      const bool one_dof = j.kind == JointKind::revolute || j.kind == JointKind::prismatic;
+      column_joint_q_.push_back(one_dof ? j.idx_q : -1);
+    }
+  }
+  m_ = static_cast<int>(columns_.size());
+  w_ = problem.weights;
+}
+
+double IkSolver::evaluate(const IkProblem& problem, ConstVec q) {
+  data_.oMi[0] = SE3::Identity();
+  for (int i : chain_) place_joint(model_, data_, i, q);
+  const Frame& f = model_.frames[problem.frame];
+  oMf_ = data_.oMi[f.parent] * f.placement;
+  if (problem.reference < 0) {
+    oMr_ = SE3::Identity();
+  } else {
+    const Frame& r = model_.frames[problem.reference];
+    oMr_ = data_.oMi[r.parent] * r.placement;
+  }
+  oMd_ = oMr_ * problem.target;
+  // notes eq. (2.251): the rotation vector of R_d R_f^T, in world axes; then reference axes
+  const Vec3 dp = oMd_.p - oMf_.p;
+  const Vec3 dw = log3(oMd_.R * oMf_.R.transpose());
+  e_.head<3>().noalias() = oMr_.R.transpose() * dp;
+  e_.tail<3>().noalias() = oMr_.R.transpose() * dw;
+  return 0.5 * (w_.array() * e_.array().square()).sum();
+}
+
+void IkSolver::jacobian(const IkProblem&) {
+  // column c: d(pose of the frame relative to the desired placement)/dq_c, reference axes; a
+  // joint under the reference moves the desired placement (the point p_d rides on it)
+  int c = 0;
+  const Mat3 Rt = oMr_.R.transpose();
+  for (int i : support_) {
+    const Joint& j = model_.joints[i];
+    const bool frame_side = in_frame_[i];
+    const Vec3& p = frame_side ? oMf_.p : oMd_.p;
+    for (int k = 0; k < j.nv; ++k, ++c) {
+      Motion col;  // world axes at the world origin
+      joint_column(j, k, data_.oMi[i], col);
+      Vec3 lin = col.lin + col.ang.cross(p);
+      Vec3 ang = col.ang;
+      if (!frame_side) lin = -lin, ang = -ang;
+      Jc_.col(c).head<3>().noalias() = Rt * lin;
+      Jc_.col(c).tail<3>().noalias() = Rt * ang;
+    }
+  }
+}
+
+void IkSolver::build_normal_equations(double lambda) {
+  const auto J = Jc_.leftCols(m_);
+  for (int a = 0; a < m_; ++a) {
+    if (locked_[a]) {
+      A_.row(a).head(m_).setZero();
+      A_.col(a).head(m_).setZero();
+      A_(a, a) = 1;
+      dq_[a] = 0;
+      continue;
+    }
+    for (int b = 0; b <= a; ++b) {
+      if (locked_[b]) continue;
+      double s = 0;
+      for (int r = 0; r < 6; ++r) s += J(r, a) * w_[r] * J(r, b);
+      A_(a, b) = s;
+    }
+    A_(a, a) += lambda;
+    double s = 0;
+    for (int r = 0; r < 6; ++r) s += J(r, a) * w_[r] * e_[r];
+    dq_[a] = s;
+  }
+}
+
+void IkSolver::errors(double& position, double& orientation) const {
+  double p = 0, o = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (w_[k] > 0) p += e_[k] * e_[k];
+    if (w_[k + 3] > 0) o += e_[k + 3] * e_[k + 3];
+  }
+  position = std::sqrt(p);
+  orientation = std::sqrt(o);
+}
+
+void IkSolver::project(VecRef q) const {
+  for (int i : support_) {
+    const Joint& j = model_.joints[i];
+    if (j.kind == JointKind::floating) {
+      joint_normalize(j, q);
+      continue;
+    }
+    if (j.kind != JointKind::revolute && j.kind != JointKind::prismatic) continue;
+    const int iq = j.idx_q;
+    q[iq] = std::clamp(q[iq], model_.lower_limit[iq], model_.upper_limit[iq]);
+  }
+}
+
+double IkSolver::seed_distance(ConstVec q) {
+  difference(model_, seed_, q, vfull_);
+  return vfull_.squaredNorm();
+}
+
+bool IkSolver::descend(const IkProblem& problem, const IkOptions& options, int max_iterations,
+                       std::chrono::steady_clock::time_point start, double& E) {
+  const int max_total = std::max(1, options.max_total_iterations);
+  E = evaluate(problem, q_);
+  double mu = 1;  // scales Sugihara's damping up after a rejected step, down after a good one
+  int slow = 0;
+  bool converged = false;
+  for (int it = 0;; ++it) {
+    double pe, oe;
+    errors(pe, oe);
+    if (pe <= options.position_tolerance && oe <= options.orientation_tolerance) {
+      converged = true;
+      break;
+    }
+    if (it >= max_iterations || result_.iterations >= max_total) break;
+    if (options.timeout > 0 && (result_.iterations & 7) == 7 &&
+        std::chrono::duration<double>(Clock::now() - start).count() > options.timeout) {
+      result_.timed_out = true;
+      break;
+    }
+    ++result_.iterations;
+
+    // damped least squares (J^T W J + lambda I) dq = J^T W e, lambda = mu (E + w_bar); a joint
+    // resting on a limit that the step pushes further is locked and the step solved again, so
+    // the other joints take over its share (an active set rather than a blocked step)
+    jacobian(problem);
+    const double lambda = mu * (E + options.damping);
+    for (int c = 0; c < m_; ++c) locked_[c] = 0;
+    bool solved = false;
+    for (int pass = 0; pass < 3; ++pass) {
+      build_normal_equations(lambda);
+      if (!cholesky(A_, m_)) break;  // not finite: give up this attempt
+      cholesky_solve(A_, m_, dq_);
+      solved = true;
+      bool changed = false;
+      for (int c = 0; c < m_; ++c) {
+        if (locked_[c] || column_joint_q_[c] < 0) continue;
+        const int iq = column_joint_q_[c];
+        if ((q_[iq] <= model_.lower_limit[iq] && dq_[c] < 0) ||
+            (q_[iq] >= model_.upper_limit[iq] && dq_[c] > 0)) {
+          locked_[c] = 1;
+          changed = true;
+        }
+      }
+      if (!changed) break;
+    }
+    if (!solved) break;
+    // step control: keep within the region where the linearisation holds
+    double largest = 0;
+    for (int c = 0; c < m_; ++c) largest = std::max(largest, std::abs(dq_[c]));
+    const double scale = largest > options.max_step ? options.max_step / largest : 1.0;
+    vfull_.setZero();
+    for (int c = 0; c < m_; ++c) vfull_[columns_[c]] = scale * dq_[c];
+    q_try_ = q_;
+    for (int i : support_) joint_integrate(model_.joints[i], q_, vfull_, q_try_);
+    project(q_try_);
+
+    const double E_try = evaluate(problem, q_try_);
+    if (E_try < E) {
+      slow = E_try > 0.999 * E ? slow + 1 : 0;
+      q_.swap(q_try_);
+      E = E_try;
+      mu = std::max(mu * 0.5, 1e-3);
+    } else {
+      evaluate(problem, q_);  // back to the accepted state
+      mu *= 8;
+      ++slow;
+    }
+    if (slow >= 8 || mu > 1e6) break;  // stalled (a limit or a local minimum): restart
+  }
+
+  return converged;
+}
+
+void IkSolver::polish(const IkProblem& problem, const IkOptions& options,
+                      std::chrono::steady_clock::time_point start) {
+  // the secondary objective after the pose converged: a step in the null space of the pose task,
+  // eps (J^T W J + eps I)^-1 z = (I - J^+ J) z as eps -> 0, then a few primary iterations to
+  // return to the tolerance; a step that cannot return is halved
+  constexpr double eps = 1e-9;
+  const int max_total = std::max(1, options.max_total_iterations);
+  double gain = options.null_space_gain;
+  for (int k = 0; k < options.max_iterations && gain >= 1e-3 * options.null_space_gain; ++k) {
+    if (result_.iterations >= max_total || result_.timed_out) return;
+    ++result_.iterations;
+    jacobian(problem);
+    for (int c = 0; c < m_; ++c) locked_[c] = 0;
+    build_normal_equations(eps);
+    if (!cholesky(A_, m_)) return;
+    difference(model_, q_, preferred_, vfull_);
+    double largest = 0;
+    for (int c = 0; c < m_; ++c) z_[c] = gain * vfull_[columns_[c]];
+    cholesky_solve(A_, m_, z_);
+    for (int c = 0; c < m_; ++c) largest = std::max(largest, std::abs(eps * z_[c]));
+    if (largest < 1e-9) return;  // at the objective's optimum on the solution set
+    const double scale = eps * (largest > options.max_step ? options.max_step / largest : 1.0);
+    vfull_.setZero();
+    for (int c = 0; c < m_; ++c) vfull_[columns_[c]] = scale * z_[c];
+    q_prev_ = q_;
+    for (int i : support_) joint_integrate(model_.joints[i], q_prev_, vfull_, q_);
+    project(q_);
+    double E = 0;
+    if (!descend(problem, options, 10, start, E)) {
+      q_ = q_prev_;
+      evaluate(problem, q_);
+      gain *= 0.5;
+    }
+  }
+}
+
+const IkResult& IkSolver::solve(const IkProblem& problem, ConstVec q_seed,
+                                const IkOptions& options) {
+  const Clock::time_point start = Clock::now();
+  detail::check_size(q_seed.size(), model_.nq, "q seed");
+  if (!q_seed.allFinite()) throw InputError("IK: the seed configuration is not finite");
+  prepare(problem);
+  seed_ = q_seed;
+  rng_ = Rng(options.random_seed);
+
+  // the configuration the null-space objective pulls towards
+  const bool secondary = options.null_space != NullSpaceObjective::none;
+  switch (options.null_space) {
+    case NullSpaceObjective::none:
+    case NullSpaceObjective::seed:
+      preferred_ = seed_;
+      break;
+    case NullSpaceObjective::centre:
+      preferred_ = seed_;
+      for (int iq = 0; iq < model_.nq; ++iq) {
+        if (std::isfinite(model_.lower_limit[iq]) && std::isfinite(model_.upper_limit[iq]))
+          preferred_[iq] = 0.5 * (model_.lower_limit[iq] + model_.upper_limit[iq]);
+      }
+      break;
+    case NullSpaceObjective::posture:
+      detail::check_size(options.posture.size(), model_.nq, "IK posture");
+      preferred_ = options.posture;
+      break;
+  }
+
+  IkResult& res = result_;
+  res.status = IkStatus::failed;
+  res.iterations = 0;
+  res.restarts = 0;
+  res.timed_out = false;
+  bool have_converged = false;
+  int found = 0;
+  double best_energy = INFINITY, best_distance = INFINITY;
+  const int max_total = std::max(1, options.max_total_iterations);
+
+  for (int attempt = 0; attempt <= options.max_restarts; ++attempt) {
+    if (attempt > 0) {
+      if (res.iterations >= max_total || res.timed_out) break;
+      ++res.restarts;
+      // a random start within the limits for the joints that matter; the rest keep the seed
+      q_ = seed_;
+      for (int i : support_) {
+        const Joint& j = model_.joints[i];
+        if (j.kind != JointKind::revolute && j.kind != JointKind::prismatic) continue;
+        const int iq = j.idx_q;
+        const double lo = model_.lower_limit[iq], hi = model_.upper_limit[iq];
+        if (std::isfinite(lo) && std::isfinite(hi)) {
+          q_[iq] = rng_.uniform(lo, hi);
+        } else {
+          const double r = j.kind == JointKind::revolute ? M_PI : 1.0;
+          q_[iq] = std::clamp(seed_[iq] + rng_.uniform(-r, r), lo, hi);
+        }
+      }
+    } else {
+      q_ = seed_;
+    }
+    project(q_);
+
+    double E = 0;
+    bool converged = descend(problem, options, options.max_iterations, start, E);
+    if (converged && secondary) polish(problem, options, start);
+
+    if (converged) {
+      // the turn of each continuous joint nearest the seed; the same pose
+      for (int i : support_) {
+        const Joint& j = model_.joints[i];
+        if (j.kind != JointKind::revolute) continue;
+        const int iq = j.idx_q;
+        if (revolute_unbounded(model_, i)) {
+          q_[iq] = seed_[iq] + std::remainder(q_[iq] - seed_[iq], 2 * M_PI);
+        } else {
+          // a bounded joint spanning more than a turn (UR5: +-2 pi): the nearest turn within
+          while (q_[iq] - seed_[iq] > M_PI && q_[iq] - 2 * M_PI >= model_.lower_limit[iq])
+            q_[iq] -= 2 * M_PI;
+          while (seed_[iq] - q_[iq] > M_PI && q_[iq] + 2 * M_PI <= model_.upper_limit[iq])
+            q_[iq] += 2 * M_PI;
+        }
+      }
+      const double d = seed_distance(q_);
+      if (!have_converged || d < best_distance) {
+        best_distance = d;
+        q_conv_ = q_;
+      }
+      have_converged = true;
+      if (++found >= std::max(1, options.solutions)) break;
+    } else if (!have_converged && E < best_energy) {
+      best_energy = E;
+      q_best_ = q_;
+    }
+  }
+
+  res.q = have_converged ? q_conv_ : q_best_;
+  res.status = have_converged ? IkStatus::converged : IkStatus::failed;
+  evaluate(problem, res.q);
+  errors(res.position_error, res.orientation_error);
+  difference(model_, seed_, res.q, vfull_);
+  res.jump = m_ > 0 ? vfull_.cwiseAbs().maxCoeff() : 0;
+  res.time_us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Velocity-level IK
+
+namespace {
+// The rows a frame velocity task selects; throws InputError for an invalid frame or mask
+int frame_task_rows(const Model& model, int frame, const Vec6& mask) {
+  if (frame < 0 || frame >= static_cast<int>(model.frames.size()))
+    throw InputError("frame velocity task: frame index " + std::to_string(frame) +
+                     " is out of range");
+  if (!mask.allFinite() || (mask.array() < 0).any())
+    throw InputError("frame velocity task: mask weights must be finite and non-negative");
+  const int rows = static_cast<int>((mask.array() > 0).count());
+  if (rows == 0) throw InputError("frame velocity task: the mask selects nothing");
+  return rows;
+}
+
+void check_joint_indices(int nv, const std::vector<int>& indices) {
+  if (indices.empty()) throw InputError("joint velocity task: no joint selected");
+  for (int index : indices) {
+    if (index < 0 || index >= nv)
+      throw InputError("joint velocity task: velocity index " + std::to_string(index) +
+                       " is out of range");
+  }
+}
+}  // namespace
+
+VelocityTask frame_velocity_task(const Model& model, Data& data, ConstVec q, int frame,
+                                 ReferenceFrame reference, const Vec6& velocity, const Vec6& mask) {
+  const int rows = frame_task_rows(model, frame, mask);
+  const auto& J = frame_jacobian(model, data, q, frame, reference);
+  VelocityTask task{Eigen::MatrixXd(rows, model.nv), Eigen::VectorXd(rows), Eigen::VectorXd(rows)};
+  int r = 0;
+  for (int k = 0; k < 6; ++k) {
+    if (!(mask[k] > 0)) continue;
+    task.J.row(r) = J.row(k);
+    task.w[r] = velocity[k];
+    task.weights[r] = mask[k];
+    ++r;
+  }
+  return task;
+}
+
+VelocityTask joint_velocity_task(const Model& model, const std::vector<int>& indices,
+                                 ConstVec velocities) {
+  detail::check_size(velocities.size(), static_cast<int>(indices.size()), "joint task velocities");
+  check_joint_indices(model.nv, indices);
+  const int rows = static_cast<int>(indices.size());
+  VelocityTask task{Eigen::MatrixXd::Zero(rows, model.nv), velocities, Eigen::VectorXd()};
+  for (int r = 0; r < rows; ++r) task.J(r, indices[r]) = 1;
+  return task;
+}
+
+// The damped pseudo-inverse of matrices of one size, by an SVD allocated once: singular values s
+// become s / (s^2 + lambda^2), or with lambda = 0, 1 / s above 1e-10 s_max and 0 below.
+class DifferentialIk::PseudoInverse {
+ public:
+  PseudoInverse(int rows, int cols)
+      : input_(rows, cols),
+        svd_(rows, cols, Eigen::ComputeThinU | Eigen::ComputeThinV),
+        inverse_(std::min(rows, cols)),
+        projected_(std::min(rows, cols)),
+        scaled_v_(cols, std::min(rows, cols)),
+        matrix_(cols, rows) {}
+
+  // the matrix J to invert: write it here, then compute
+  Eigen::MatrixXd& input() { return input_; }
+
+  void compute(double damping) {
+    svd_.compute(input_);
+    const Eigen::VectorXd& s = svd_.singularValues();
+    const double cutoff = 1e-10 * (s.size() ? s[0] : 0.0);
+    for (int k = 0; k < s.size(); ++k) {
+      inverse_[k] =
+          damping > 0 ? s[k] / (s[k] * s[k] + damping * damping) : (s[k] > cutoff ? 1 / s[k] : 0.0);
+    }
+  }
+  // x = J^+ b, from the last compute
+  void apply(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
+    projected_.noalias() = svd_.matrixU().transpose() * b;
+    projected_.array() *= inverse_.array();
+    x.noalias() = svd_.matrixV() * projected_;
+  }
+  // J^+ itself, from the last compute
+  const Eigen::MatrixXd& matrix() {
+    scaled_v_ = svd_.matrixV() * inverse_.asDiagonal();
+    matrix_.noalias() = scaled_v_ * svd_.matrixU().transpose();
+    return matrix_;
+  }
+
+ private:
+  Eigen::MatrixXd input_;
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
+  Eigen::VectorXd inverse_, projected_;
+  Eigen::MatrixXd scaled_v_, matrix_;
+};
+
+Eigen::MatrixXd damped_pseudo_inverse(const Eigen::MatrixXd& J, double damping) {
+  if (J.size() == 0) return Eigen::MatrixXd::Zero(J.cols(), J.rows());
+  DifferentialIk::PseudoInverse inverse(static_cast<int>(J.rows()), static_cast<int>(J.cols()));
+  inverse.input() = J;
+  inverse.compute(damping);
+  return inverse.matrix();
+}
+
+namespace {
+void check_task(const VelocityTask& t, int nv) {
+  if (t.J.cols() != nv || t.J.rows() != t.w.size() ||
+      (t.weights.size() != 0 && t.weights.size() != t.w.size()))
+    throw InputError("velocity task: J must be rows x nv with one target (and weight) per row");
+}
+
+// A workspace holding `tasks` as caller-filled row tasks
+DifferentialIk load_tasks(const std::vector<VelocityTask>& tasks, int nv) {
+  std::vector<VelocityTaskSpec> specs;
+  for (const auto& t : tasks) {
+    check_task(t, nv);
+    VelocityTaskSpec spec;
+    spec.rows = static_cast<int>(t.w.size());
+    spec.weights = t.weights;
+    specs.push_back(std::move(spec));
+  }
+  return DifferentialIk(nv, std::move(specs));
+}
+
+void fill_tasks(DifferentialIk& ik, const std::vector<VelocityTask>& tasks) {
+  for (int i = 0; i < ik.task_count(); ++i) {
+    ik.jacobian(i) = tasks[i].J;
+    ik.target(i) = tasks[i].w;
+  }
+}
+}  // namespace
+
+Eigen::VectorXd differential_ik_stacked(const std::vector<VelocityTask>& tasks, int nv,
+                                        double damping) {
+  if (tasks.empty()) return Eigen::VectorXd::Zero(nv);
+  DifferentialIk ik = load_tasks(tasks, nv);
+  fill_tasks(ik, tasks);
+  return ik.solve_stacked(damping);
+}
+
+Eigen::VectorXd differential_ik_prioritized(const std::vector<VelocityTask>& tasks, int nv,
+                                            double damping) {
+  if (tasks.empty()) return Eigen::VectorXd::Zero(nv);
+  DifferentialIk ik = load_tasks(tasks, nv);
+  fill_tasks(ik, tasks);
+  return ik.solve_prioritized(damping);
+}
+
+VelocityTaskSpec VelocityTaskSpec::frame_velocity(int frame, ReferenceFrame reference,
+                                                  const Vec6& mask) {
+  VelocityTaskSpec spec;
+  spec.kind = Kind::frame;
+  spec.frame = frame;
+  spec.reference = reference;
+  spec.mask = mask;
+  return spec;
+}
+
+VelocityTaskSpec VelocityTaskSpec::joint_velocity(std::vector<int> indices) {
+  VelocityTaskSpec spec;
+  spec.kind = Kind::joints;
+  spec.joints = std::move(indices);
+  return spec;
+}
+
+DifferentialIk::DifferentialIk(const Model& model, std::vector<VelocityTaskSpec> tasks)
+    : model_(&model),
+      data_(std::make_unique<Data>(model)),
+      specs_(std::move(tasks)),
+      nv_(model.nv) {
+  build();
+}
+
+DifferentialIk::DifferentialIk(int nv, std::vector<VelocityTaskSpec> tasks)
+    : specs_(std::move(tasks)), nv_(nv) {
+  build();
+}
+
+DifferentialIk::~DifferentialIk() = default;
+
+void DifferentialIk::build() {
+  if (nv_ <= 0) throw InputError("differential IK: the model has no velocity coordinate");
+  int total = 0;
+  for (const auto& t : specs_) {
+    int rows = 0;
+    switch (t.kind) {
+      case VelocityTaskSpec::Kind::frame:
+        if (!model_) throw InputError("differential IK: a frame velocity task needs a model");
+        rows = frame_task_rows(*model_, t.frame, t.mask);
+        break;
+      case VelocityTaskSpec::Kind::joints:
+        check_joint_indices(nv_, t.joints);
+        rows = static_cast<int>(t.joints.size());
+        break;
+      case VelocityTaskSpec::Kind::rows:
+        rows = t.rows;
+        if (rows <= 0) throw InputError("velocity task: a task needs at least one row");
+        break;
+    }
+    if (t.kind != VelocityTaskSpec::Kind::frame && t.weights.size() != 0 &&
+        t.weights.size() != rows)
+      throw InputError("velocity task: one weight per row expected");
+    if (t.weights.size() && (!t.weights.allFinite() || (t.weights.array() < 0).any()))
+      throw InputError("velocity task: weights must be finite and non-negative");
+    offset_.push_back(total);
+    count_.push_back(rows);
+    total += rows;
+  }
+  J_ = Jw_ = Eigen::MatrixXd::Zero(total, nv_);
+  w_ = ww_ = achieved_ = Eigen::VectorXd::Zero(total);
+  weights_ = Eigen::VectorXd::Ones(total);
+  qdot_ = Eigen::VectorXd::Zero(nv_);
+  N_ = Eigen::MatrixXd::Identity(nv_, nv_);
+  for (int i = 0; i < task_count(); ++i) {
+    const auto& t = specs_[i];
+    auto weights = this->weights(i);
+    if (t.kind == VelocityTaskSpec::Kind::frame) {
+      int r = 0;
+      for (int k = 0; k < 6; ++k) {
+        if (t.mask[k] > 0) weights[r++] = t.mask[k];
+      }
+    } else if (t.weights.size()) {
+      weights = t.weights;
+    }
+    if (t.kind == VelocityTaskSpec::Kind::joints) {
+      for (int r = 0; r < count_[i]; ++r) J_(offset_[i] + r, t.joints[r]) = 1;
+    }
+    task_inverse_.push_back(std::make_unique<PseudoInverse>(count_[i], nv_));
+  }
+  if (total > 0) stacked_inverse_ = std::make_unique<PseudoInverse>(total, nv_);
+}
+
+void DifferentialIk::update(ConstVec q) {
+  if (!model_) return;
+  bool placed = false;
+  for (int i = 0; i < task_count(); ++i) {
+    const auto& t = specs_[i];
+    if (t.kind != VelocityTaskSpec::Kind::frame) continue;
+    if (!placed) forward_kinematics(*model_, *data_, q), placed = true;
+    const auto& J = frame_jacobian(*model_, *data_, t.frame, t.reference);
+    int r = offset_[i];
+    for (int k = 0; k < 6; ++k) {
+      if (t.mask[k] > 0) J_.row(r++) = J.row(k);
+    }
+  }
+}
+
+namespace {
+// W^1/2 J and W^1/2 w (eq. 2.215 as a least-squares problem)
+void scale_rows(const Eigen::MatrixXd& J, const Eigen::VectorXd& w, const Eigen::VectorXd& weights,
+                Eigen::MatrixXd& Jw, Eigen::VectorXd& ww) {
+  for (int r = 0; r < J.rows(); ++r) {
+    const double s = std::sqrt(weights[r]);
+    Jw.row(r) = s * J.row(r);
+    ww[r] = s * w[r];
+  }
+}
+}  // namespace
+
+const Eigen::VectorXd& DifferentialIk::solve_stacked(double damping) {
+  if (!stacked_inverse_) return qdot_.setZero(), achieved_.setZero(), qdot_;
+  scale_rows(J_, w_, weights_, Jw_, ww_);
+  stacked_inverse_->input() = Jw_;
+  stacked_inverse_->compute(damping);
+  stacked_inverse_->apply(ww_, qdot_);
+  achieved_.noalias() = J_ * qdot_;
+  return qdot_;
+}
+
+const Eigen::VectorXd& DifferentialIk::solve_prioritized(double damping) {
+  scale_rows(J_, w_, weights_, Jw_, ww_);
+  qdot_.setZero();
+  N_.setIdentity();
+  for (int i = 0; i < task_count(); ++i) {
+    const auto Ji = Jw_.middleRows(offset_[i], count_[i]);
+    // the remaining error of task i (achieved_ is a workspace here)
+    auto error = achieved_.segment(offset_[i], count_[i]);
+    error = ww_.segment(offset_[i], count_[i]);
+    error.noalias() -= Ji * qdot_;
+    PseudoInverse& inverse = *task_inverse_[i];
+    inverse.input().noalias() = Ji * N_;
+    inverse.compute(damping);
+    const Eigen::MatrixXd& JNp = inverse.matrix();
+    qdot_.noalias() += JNp * error;
+    N_.noalias() -= JNp * inverse.input();
+  }
+  achieved_.noalias() = J_ * qdot_;
+  return qdot_;
+}
+
+double DifferentialIk::residual(int task) const {
+  return (achieved_.segment(offset_[task], count_[task]) - w_.segment(offset_[task], count_[task]))
+      .norm();
+}
+
+}  // namespace eom

@@ -1,0 +1,513 @@
+#include "eom/solvers/simulate.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <sstream>
+
+#include "eom/multibody/configuration.hpp"
+#include "eom/core/errors.hpp"
+#include "core/sizes.hpp"
+
+namespace eom {
+
+// ---- controllers ----
+
+void ZeroTorque::torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) {
+  tau.setZero();
+}
+
+void ConstantTorque::torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) {
+  tau = tau_;
+}
+
+void GravityCompensation::torque(const Model& model, Data& data, double, ConstVec q, ConstVec,
+                                 VecRef tau) {
+  tau = gravity_torque(model, data, q);
+}
+
+ReferenceFunction set_point(Eigen::VectorXd q_ref) {
+  return [q_ref = std::move(q_ref)](double, VecRef q, VecRef v, VecRef a) {
+    q = q_ref;
+    v.setZero();
+    a.setZero();
+  };
+}
+
+namespace {
+void check_gains(const Model& model, const Eigen::VectorXd& kp, const Eigen::VectorXd& kd) {
+  detail::check_size(kp.size(), model.nv, "Kp");
+  detail::check_size(kd.size(), model.nv, "Kd");
+}
+}  // namespace
+
+PD::PD(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp, Eigen::VectorXd kd,
+       bool gravity_compensation)
+    : reference_(std::move(reference)),
+      kp_(std::move(kp)),
+      kd_(std::move(kd)),
+      q_ref_(model.nq),
+      v_ref_(model.nv),
+      a_ref_(model.nv),
+      e_(model.nv),
+      gravity_compensation_(gravity_compensation) {
+  check_gains(model, kp_, kd_);
+}
+
+void PD::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v, VecRef tau) {
+  reference_(t, q_ref_, v_ref_, a_ref_);
+  difference(model, q, q_ref_, e_);  // e = q_ref (-) q
+  tau = kp_.cwiseProduct(e_) + kd_.cwiseProduct(v_ref_ - v);
+  if (gravity_compensation_) tau += gravity_torque(model, data, q);
+}
+
+ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
+                               Eigen::VectorXd kd)
+    : reference_(std::move(reference)),
+      kp_(std::move(kp)),
+      kd_(std::move(kd)),
+      q_ref_(model.nq),
+      v_ref_(model.nv),
+      a_ref_(model.nv),
+      e_(model.nv),
+      command_(model.nv) {
+  check_gains(model, kp_, kd_);
+}
+
+void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
+                            VecRef tau) {
+  reference_(t, q_ref_, v_ref_, a_ref_);
+  difference(model, q, q_ref_, e_);
+  // the commanded acceleration, then tau = M command + nle (ETH Robot Dynamics notes, section 3.8)
+  command_ = a_ref_ + kd_.cwiseProduct(v_ref_ - v) + kp_.cwiseProduct(e_);
+  crba(model, data, q);
+  tau.noalias() = data.M * command_;
+  tau += nonlinear_effects(model, data, q, v);
+}
+
+double total_energy(const Model& model, Data& data, ConstVec q, ConstVec v) {
+  return kinetic_energy(model, data, q, v) + potential_energy(model, data, q);
+}
+
+// ---- the simulator ----
+
+namespace {
+
+// Dormand and Prince 5(4) (Hairer, Norsett, Wanner, Solving ODEs I, Table II.5.2): nodes, stage
+// coefficients, the 5th-order weights (= the last stage row: FSAL), the error weights b - b*, and
+// the dense-output coefficients of Hairer's DOPRI5 (CONTD5).
+constexpr std::array<double, 7> kC = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+constexpr double kA[7][6] = {
+    {0, 0, 0, 0, 0, 0},
+    {1.0 / 5, 0, 0, 0, 0, 0},
+    {3.0 / 40, 9.0 / 40, 0, 0, 0, 0},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9, 0, 0, 0},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0},
+    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84},
+};
+constexpr std::array<double, 7> kE = {71.0 / 57600,      0,          -71.0 / 16695, 71.0 / 1920,
+                                      -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+constexpr std::array<double, 7> kDense = {
+    -12715105075.0 / 11282082432.0,  0,
+    87487479700.0 / 32700410799.0,   -10690763975.0 / 1880347072.0,
+    701980252875.0 / 199316789632.0, -1453857185.0 / 822651844.0,
+    69997945.0 / 29380423.0};
+
+std::string time_string(double t) {
+  std::ostringstream s;
+  s.precision(9);
+  s << t;
+  return s.str();
+}
+
+}  // namespace
+
+struct Simulator::Impl {
+  const Model& model;
+  Data data;
+  const Friction urdf_friction;
+  Friction friction;  // what this run applies
+  std::vector<int> joint_of_v, joint_of_q;
+  // state at the start of the step, and the step's result
+  Eigen::VectorXd q0, v0, q1, delta1, v1;
+  // stage values and derivatives: kd = d delta / dt, kv = dv / dt
+  Eigen::VectorXd delta_s, v_s, q_s, tau, tau_total, tau_f, err_d, err_v;
+  std::array<Eigen::VectorXd, 7> kd, kv;
+  // outputs
+  Eigen::VectorXd q_out, v_out, delta_out, kd_out, kv_out;
+  Eigen::VectorXi clipped, limit_state;
+  SimulationStats stats;
+  Controller* controller = nullptr;
+  const SimulationOptions* options = nullptr;
+
+  explicit Impl(const Model& m) : model(m), data(m), urdf_friction(Friction::from_model(m)), friction(urdf_friction) {
+    const int nq = m.nq, nv = m.nv;
+    joint_of_v.assign(nv, 0);
+    joint_of_q.assign(nq, 0);
+    for (int i = 1; i < m.njoints; ++i) {
+      const Joint& j = m.joints[i];
+      for (int k = 0; k < j.nv; ++k) joint_of_v[j.idx_v + k] = i;
+      for (int k = 0; k < j.nq; ++k) joint_of_q[j.idx_q + k] = i;
+    }
+    for (Eigen::VectorXd* x : {&q0, &q1, &q_s, &q_out}) x->setZero(nq);
+    for (Eigen::VectorXd* x : {&v0, &delta1, &v1, &delta_s, &v_s, &tau, &tau_total, &tau_f, &err_d,
+                               &err_v, &v_out, &delta_out, &kd_out, &kv_out}) {
+      x->setZero(nv);
+    }
+    for (int s = 0; s < 7; ++s) {
+      kd[s].setZero(nv);
+      kv[s].setZero(nv);
+    }
+    clipped.setZero(nv);
+    limit_state.setZero(m.njoints);
+    stats.saturated_per_joint.setZero(nv);
+    stats.limit_events.reserve(64);
+  }
+
+  // d delta / dt = dexp^-1_{-delta}(v) = v + 1/2 [delta, v] + 1/12 [delta, [delta, v]] + O(delta^4)
+  // (Bernoulli numbers; B3 = 0, so this keeps order 5) for the joints of several dofs, whose
+  // groups (SE(3), SE(2)) do not commute; [x, y] is the spatial cross product (ad).
+  void dexp_inv(ConstVec delta, ConstVec v, VecRef out) const {
+    out = v;
+    for (int i = 1; i < model.njoints; ++i) {
+      const Joint& j = model.joints[i];
+      if (j.nv == 1) continue;
+      const Motion th = Motion::from(j.S * delta.segment(j.idx_v, j.nv));
+      const Motion xi = Motion::from(j.S * v.segment(j.idx_v, j.nv));
+      const Motion a1 = cross(th, xi);
+      const Motion a2 = cross(th, a1);
+      const Motion r = xi + a1 * 0.5 + a2 * (1.0 / 12);
+      // S has orthonormal columns and the brackets stay in its span
+      out.segment(j.idx_v, j.nv).noalias() = j.S.transpose() * r.vector();
+    }
+  }
+
+  // the torque the controller applies at (t, q, v), saturated; tau_total adds friction
+  void applied_torque(double t, ConstVec q, ConstVec v, bool count) {
+    controller->torque(model, data, t, q, v, tau);
+    if (options->saturate) {
+      for (int k = 0; k < model.nv; ++k) {
+        const double limit = model.effort_limit[k];
+        if (std::abs(tau[k]) > limit) {
+          tau[k] = std::copysign(limit, tau[k]);
+          if (count) clipped[k] = 1;
+        }
+      }
+    }
+    tau_total = tau;
+    if (options->friction) {
+      friction_torque(friction, v, tau_f);
+      tau_total -= tau_f;
+    }
+    if (options->external) {
+      options->external(t, q, tau_f);
+      tau_total += tau_f;
+    }
+  }
+
+  // the derivatives at the stage q0 (+) delta, v
+  void eval(double t, ConstVec delta, ConstVec v, VecRef kd_out_, VecRef kv_out_, bool count) {
+    integrate(model, q0, delta, q_s);
+    dexp_inv(delta, v, kd_out_);
+    applied_torque(t, q_s, v, count);
+    // a state or torque that is no longer finite is a blow-up (reported by the caller), not a
+    // singular mass matrix, which is what aba would make of it
+    if (!q_s.allFinite() || !v.allFinite() || !tau_total.allFinite()) {
+      kv_out_.setConstant(std::numeric_limits<double>::quiet_NaN());
+    } else {
+      kv_out_ = aba(model, data, q_s, v, tau_total);
+    }
+    if (count) ++stats.evaluations;
+  }
+
+  // stage s: delta_s = h sum_j a_sj kd_j, v_s = v0 + h sum_j a_sj kv_j
+  void stage_state(int s, double h) {
+    delta_s.setZero();
+    v_s = v0;
+    for (int j = 0; j < s; ++j) {
+      const double w = h * kA[s][j];
+      if (w == 0) continue;
+      delta_s += w * kd[j];
+      v_s += w * kv[j];
+    }
+  }
+
+  // one step of size h from (t, q0, v0) into delta1, v1; kd[0], kv[0] hold the derivatives at
+  // the start (filled by the caller). Returns the rk45 error norm (0 for fixed steps).
+  double step(double t, double h) {
+    switch (options->integrator) {
+      case Integrator::euler:
+        delta1 = h * kd[0];
+        v1 = v0 + h * kv[0];
+        return 0;
+      case Integrator::semi_implicit_euler:
+        v1 = v0 + h * kv[0];
+        delta1 = h * v1;
+        return 0;
+      case Integrator::rk4: {
+        delta_s = (0.5 * h) * kd[0];
+        v_s = v0 + (0.5 * h) * kv[0];
+        eval(t + 0.5 * h, delta_s, v_s, kd[1], kv[1], true);
+        delta_s = (0.5 * h) * kd[1];
+        v_s = v0 + (0.5 * h) * kv[1];
+        eval(t + 0.5 * h, delta_s, v_s, kd[2], kv[2], true);
+        delta_s = h * kd[2];
+        v_s = v0 + h * kv[2];
+        eval(t + h, delta_s, v_s, kd[3], kv[3], true);
+        delta1 = (h / 6) * (kd[0] + 2 * kd[1] + 2 * kd[2] + kd[3]);
+        v1 = v0 + (h / 6) * (kv[0] + 2 * kv[1] + 2 * kv[2] + kv[3]);
+        return 0;
+      }
+      case Integrator::rk45: {
+        for (int s = 1; s < 7; ++s) {
+          stage_state(s, h);
+          eval(t + kC[s] * h, delta_s, v_s, kd[s], kv[s], true);
+        }
+        // the last stage is the 5th-order solution (FSAL)
+        delta1 = delta_s;
+        v1 = v_s;
+        err_d.setZero();
+        err_v.setZero();
+        for (int s = 0; s < 7; ++s) {
+          if (kE[s] == 0) continue;
+          err_d += (h * kE[s]) * kd[s];
+          err_v += (h * kE[s]) * kv[s];
+        }
+        integrate(model, q0, delta1, q1);
+        double sum = 0;
+        for (int i = 1; i < model.njoints; ++i) {
+          const Joint& j = model.joints[i];
+          for (int k = 0; k < j.nv; ++k) {
+            const int iv = j.idx_v + k;
+            // a 1-DoF joint's position relative to its coordinate; others (rotations, metres)
+            // relative to 1
+            const double x =
+                j.nv == 1 ? std::max(std::abs(q0[j.idx_q]), std::abs(q1[j.idx_q])) : 1.0;
+            const double sd = err_d[iv] / (options->atol + options->rtol * x);
+            const double sv =
+                err_v[iv] /
+                (options->atol + options->rtol * std::max(std::abs(v0[iv]), std::abs(v1[iv])));
+            sum += sd * sd + sv * sv;
+          }
+        }
+        return std::sqrt(sum / (2.0 * std::max(1, model.nv)));
+      }
+    }
+    return 0;
+  }
+
+  // the dense-output state at theta in [0, 1] of the accepted rk45 step (t, h), into
+  // delta_out, v_out (Hairer's CONTD5)
+  void dense(double theta, double h) {
+    const double t1 = 1 - theta;
+    for (int k = 0; k < model.nv; ++k) {
+      auto one = [&](double y0, double y1, const std::array<Eigen::VectorXd, 7>& K) {
+        const double r2 = y1 - y0;
+        const double r3 = h * K[0][k] - r2;
+        const double r4 = r2 - h * K[6][k] - r3;
+        double r5 = 0;
+        for (int s = 0; s < 7; ++s) r5 += kDense[s] * K[s][k];
+        r5 *= h;
+        return y0 + theta * (r2 + t1 * (r3 + theta * (r4 + t1 * r5)));
+      };
+      delta_out[k] = one(0.0, delta1[k], kd);
+      v_out[k] = one(v0[k], v1[k], kv);
+    }
+  }
+
+  void emit(double t, const OutputFunction& output) {
+    if (!output) return;
+    // torque and acceleration at the output state, not counted as a step's evaluation
+    applied_torque(t, q_out, v_out, false);
+    const Eigen::VectorXd& qdd = aba(model, data, q_out, v_out, tau_total);
+    output(t, q_out, v_out, tau, qdd);
+  }
+
+  [[noreturn]] void blow_up(double t, const char* what, int joint) const {
+    throw NumericalError("simulation blew up at t = " + time_string(t) + " s: joint '" +
+                         model.joint_names[joint] + "' " + what);
+  }
+
+  void check_finite(double t) const {
+    for (int k = 0; k < model.nq; ++k) {
+      if (!std::isfinite(q1[k])) blow_up(t, "has a non-finite position", joint_of_q[k]);
+    }
+    for (int k = 0; k < model.nv; ++k) {
+      if (!std::isfinite(v1[k])) blow_up(t, "has a non-finite velocity", joint_of_v[k]);
+    }
+  }
+
+  int limit_status(int i, ConstVec q) const {
+    const int k = model.joints[i].idx_q;
+    if (q[k] < model.lower_limit[k]) return 1;
+    if (q[k] > model.upper_limit[k]) return 2;
+    return 0;
+  }
+
+  // events for the joints whose limit status changed over the step (t, h): q0 -> q1
+  void limit_events(double t, double h) {
+    for (int i = 1; i < model.njoints; ++i) {
+      if (model.joints[i].nv != 1) continue;
+      const int now = limit_status(i, q1), before = limit_state[i];
+      if (now == before) continue;
+      const int k = model.joints[i].idx_q;
+      auto crossing = [&](bool upper) {
+        const double limit = upper ? model.upper_limit[k] : model.lower_limit[k];
+        const double dq = q1[k] - q0[k];
+        const double s = dq != 0 ? std::clamp((limit - q0[k]) / dq, 0.0, 1.0) : 1.0;
+        return t + s * h;
+      };
+      if (before != 0) stats.limit_events.push_back({crossing(before == 2), i, before == 2, false});
+      if (now != 0) stats.limit_events.push_back({crossing(now == 2), i, now == 2, true});
+      limit_state[i] = now;
+    }
+  }
+
+  // the step is accepted: count, check, move the state on
+  void accept(double t, double h) {
+    check_finite(t + h);
+    if (options->limit_events) limit_events(t, h);
+    ++stats.steps;
+    if (clipped.any()) {
+      ++stats.saturated_steps;
+      stats.saturated_per_joint += clipped;
+    }
+    clipped.setZero();
+  }
+};
+
+Simulator::Simulator(const Model& model) : impl_(std::make_unique<Impl>(model)) {}
+Simulator::~Simulator() = default;
+const Eigen::VectorXd& Simulator::q() const { return impl_->q0; }
+const Eigen::VectorXd& Simulator::v() const { return impl_->v0; }
+const SimulationStats& Simulator::stats() const { return impl_->stats; }
+Data& Simulator::data() { return impl_->data; }
+
+const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, ConstVec v0, double t0,
+                                      double t_end, const SimulationOptions& options,
+                                      const std::vector<double>& output_times,
+                                      const OutputFunction& output) {
+  Impl& s = *impl_;
+  const Model& model = s.model;
+  detail::check_size(q0.size(), model.nq, "q0");
+  detail::check_size(v0.size(), model.nv, "v0");
+  if (!(options.dt > 0)) throw InputError("the time step must be positive");
+  if (!(t_end >= t0)) throw InputError("the end time must not precede the start time");
+  s.controller = &controller;
+  s.options = &options;
+  // copied into the vectors sized at construction: no allocation
+  const Friction& friction = options.friction_parameters ? *options.friction_parameters
+                                                         : s.urdf_friction;
+  detail::check_size(friction.viscous.size(), model.nv, "friction viscous");
+  detail::check_size(friction.coulomb.size(), model.nv, "friction coulomb");
+  s.friction.viscous = friction.viscous;
+  s.friction.coulomb = friction.coulomb;
+  s.friction.smoothing = options.friction_smoothing;
+  s.stats.steps = s.stats.rejected = s.stats.evaluations = s.stats.saturated_steps = 0;
+  s.stats.saturated_per_joint.setZero();
+  s.stats.limit_events.clear();
+  s.clipped.setZero();
+  s.q0 = q0;
+  s.v0 = v0;
+  for (int i = 1; i < model.njoints; ++i) {
+    s.limit_state[i] = model.joints[i].nv == 1 ? s.limit_status(i, s.q0) : 0;
+  }
+
+  const bool adaptive = options.integrator == Integrator::rk45;
+  // times closer than this count as equal (steps landing on output times, the end)
+  const double eps =
+      adaptive ? 1e-12 * std::max({1.0, std::abs(t0), std::abs(t_end)}) : 1e-6 * options.dt;
+  size_t next = 0;
+  while (next < output_times.size() && output_times[next] < t0 - eps) ++next;
+  double t = t0;
+  auto emit_state = [&](double at) {
+    s.q_out = s.q0;
+    s.v_out = s.v0;
+    s.emit(at, output);
+  };
+  if (next < output_times.size() && output_times[next] <= t0 + eps) {
+    emit_state(t0);
+    while (next < output_times.size() && output_times[next] <= t0 + eps) ++next;
+  }
+
+  // derivatives at the start
+  s.eval(t, s.delta_s.setZero(), s.v0, s.kd[0], s.kv[0], true);
+  double h = adaptive ? std::min(options.dt, options.max_step) : options.dt;
+  while (t < t_end - eps) {
+    if (!adaptive) {
+      double step = std::min(options.dt, t_end - t);
+      if (next < output_times.size() && output_times[next] < t + step - eps) {
+        step = output_times[next] - t;
+      }
+      s.step(t, step);
+      integrate(model, s.q0, s.delta1, s.q1);
+      s.accept(t, step);
+      t += step;
+      if (next < output_times.size() && std::abs(output_times[next] - t) <= eps)
+        t = output_times[next];
+      if (std::abs(t_end - t) <= eps) t = t_end;
+      s.q0.swap(s.q1);
+      s.v0.swap(s.v1);
+      while (next < output_times.size() && output_times[next] <= t + eps) {
+        emit_state(t);
+        ++next;
+      }
+      s.eval(t, s.delta_s.setZero(), s.v0, s.kd[0], s.kv[0], true);
+      continue;
+    }
+    // rk45: try h, then accept or reject by the error estimate
+    h = std::min({h, options.max_step, t_end - t});
+    const double err = s.step(t, h);
+    const bool ok = std::isfinite(err) && err <= 1;
+    if (ok) {
+      s.accept(t, h);
+      const double t1 = (t_end - (t + h) <= eps) ? t_end : t + h;
+      // outputs within the step by the dense output
+      while (next < output_times.size() && output_times[next] <= t1 + eps) {
+        const double theta = std::clamp((output_times[next] - t) / h, 0.0, 1.0);
+        s.dense(theta, h);
+        integrate(model, s.q0, s.delta_out, s.q_out);
+        s.emit(output_times[next], output);
+        ++next;
+      }
+      t = t1;
+      s.q0.swap(s.q1);
+      s.v0.swap(s.v1);
+      // FSAL: the last stage was evaluated at the new state
+      s.kd[0] = s.v0;
+      s.kv[0] = s.kv[6];
+    } else {
+      ++s.stats.rejected;
+    }
+    // step-size control (Hairer et al. I, II.4): 0.9 err^(-1/5), within [0.2, 5]
+    const double factor = !std::isfinite(err) ? 0.2
+                          : err == 0          ? 5.0
+                                              : std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0);
+    h *= ok ? factor : std::min(factor, 1.0);
+    if (t < t_end - eps && h < options.min_step_relative * std::max(1.0, std::abs(t))) {
+      // name the coordinate with the largest scaled error
+      Eigen::Index k = 0;
+      (s.err_d.cwiseAbs() + s.err_v.cwiseAbs()).maxCoeff(&k);
+      if (!s.v1.allFinite() || !s.delta1.allFinite()) {
+        for (k = 0; k < model.nv; ++k) {
+          if (!std::isfinite(s.v1[k]) || !std::isfinite(s.delta1[k])) break;
+        }
+        if (k == model.nv) k = 0;
+      }
+      throw NumericalError("simulation failed at t = " + time_string(t) +
+                           " s: the step size fell to " + time_string(h) + " s (joint '" +
+                           model.joint_names[s.joint_of_v[k]] +
+                           "' has the largest error; the motion is too stiff or diverges)");
+    }
+  }
+  s.stats.t = t;
+  // outputs at the very end (rounding)
+  while (next < output_times.size() && output_times[next] <= t_end + eps) {
+    emit_state(t_end);
+    ++next;
+  }
+  return s.stats;
+}
+
+}  // namespace eom
