@@ -38,6 +38,7 @@ string(APPEND page ".SH \"EXIT STATUS\"
 0 success; 1 the work ran and found what was asked about (a check failed, a limit was exceeded);
 2 usage or input error; 130 and 143 interrupted by SIGINT and SIGTERM.
 .SH \"SEE ALSO\"
-The README of the eom sources: tables, columns, conventions and measured performance.
+README.md and doc/ of the eom sources: one page per subcommand, tables, files, conventions;
+bench/README.md: measured performance.
 ")
 file(WRITE ${OUT} "${page}")

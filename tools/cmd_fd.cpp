@@ -118,8 +118,7 @@ void register_fd(CLI::App& app, Dispatch& dispatch) {
       "Forward dynamics (articulated-body algorithm) for every row: the accelerations that the\n"
       "joint forces produce. Reads q.<joint>, v.<joint> (derived from q and t when absent),\n"
       "tau.<joint> and optional wrench.<frame>.*; writes t, q.*, v.* and a.<joint>.",
-      {"eom fd robots/ur5.urdf ur5_tau.csv -o ur5_acc.csv",
-       "eom id robots/ur5.urdf trajectories/ur5_wave.csv --keep-input | eom fd robots/ur5.urdf - "
+      {"eom id robots/ur5.urdf trajectories/ur5_wave.csv --keep-input | eom fd robots/ur5.urdf - "
        "| eom id robots/ur5.urdf -",
        "eom fd robots/block.urdf tests/data/fd/block_pushed.csv --friction"});
   add_robot_options(*cmd, opt->rows.robot);

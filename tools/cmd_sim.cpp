@@ -582,10 +582,11 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       "writes t, q.*, v.* (and a.*, tau.*, energy.*) every --output-dt.",
       {"eom sim robots/ur5.urdf --q0 shoulder_lift_joint=-1 --duration 2 --integrator rk45 "
        "--rtol 1e-10 --energy -o ur5_fall.csv",
-       "eom sim robots/iiwa14.urdf --initial trajectories/iiwa_wave.csv --controller "
-       "computed-torque --reference trajectories/iiwa_wave.csv --duration 5 -o tracked.csv",
-       "eom sim robots/ur5.urdf --torques ur5_tau.csv --interpolation linear --duration 5 "
-       "--dt 5e-4 --output-dt 0.01 -o ur5_sim.csv"});
+       "eom sim robots/iiwa14.urdf --initial trajectories/iiwa14_wave.csv --controller "
+       "computed-torque --reference trajectories/iiwa14_wave.csv --duration 5 -o tracked.csv",
+       "eom sim robots/planar_2r.urdf --initial trajectories/planar_2r_small.csv --torques "
+       "tests/data/planar_2r_small.tau.csv --interpolation linear --duration 2 --dt 5e-4 "
+       "--output-dt 0.01 -o replay.csv"});
   add_robot_options(*cmd, opt->robot);
   cmd->add_option("--initial", opt->initial,
                   "Table whose first row is the initial state: q.* (v.* optional, zero when "

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # --summary-json of id, fd, ik, sim and jac, and the JSON shapes of eom info and eom check: the
-# documented keys (README "JSON summaries and reports"), and values checked against what the
-# output tables or the physics say independently. Usage: summaries.sh EOM SOURCE_DIR CASE.
+# documented keys (doc/files.md "JSON summaries", doc/<subcommand>.md), and values checked
+# against what the output tables or the physics say independently. Usage: summaries.sh EOM SOURCE_DIR CASE.
 set -uo pipefail
 eom=$1
 src=$2
