@@ -34,7 +34,7 @@ endforeach()
 # the library never reaches into the command-line tools
 file(GLOB_RECURSE lib_files ${SOURCE_DIR}/lib/*.hpp ${SOURCE_DIR}/lib/*.cpp)
 foreach(file IN LISTS lib_files)
-  file(STRINGS ${file} includes REGEX "^#include \"(cli|row_engine|cmd_)")
+  file(STRINGS ${file} includes REGEX "^#include \"(cli|row_|sim_setup|cmd_)")
   if(includes)
     file(RELATIVE_PATH rel ${SOURCE_DIR} ${file})
     string(APPEND violations "  ${rel} includes tools/: ${includes}\n")

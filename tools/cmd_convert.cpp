@@ -6,6 +6,7 @@
 #include <eom/io/table.hpp>
 
 #include "cli.hpp"
+#include "row_output.hpp"
 
 namespace eom::cli {
 namespace {
@@ -17,12 +18,11 @@ struct ConvertOptions {
 };
 
 int run_convert(const ConvertOptions& opt, Streams&) {
-  const Format out_format = format_for(opt.output.path, forced_format(opt.output));
-  refuse_to_replace_inputs({opt.input.path}, "", {opt.output.path});
+  check_destinations({opt.input.path}, "", {opt.output.path}, "");
   // the input's header is read before the output is opened: bad input never creates the output
   // every column is copied, and eom writes numbers only: a text cell is an error naming line:col
   const auto in = open_input(opt.input);
-  const auto out = TableWriter::open(opt.output.path, out_format, in->header());
+  const auto out = open_output(opt.output, in->header());
   std::vector<double> row;
   while (in->next(row)) out->write_row(row.data());
   out->commit();

@@ -455,8 +455,7 @@ class JacTask final : public RowTask {
 
 // --sample N: configurations drawn within the limits; the worst as a table, quantiles on stderr.
 int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, Streams& io) {
-  check_summary_destination(opt.rows.summary, {opt.rows.output.path});
-  refuse_to_replace_inputs({}, opt.rows.robot.path, {opt.rows.output.path, opt.rows.summary});
+  check_destinations({}, opt.rows.robot.path, {opt.rows.output.path}, opt.rows.summary);
   WorkspaceSampleOptions options;
   options.samples = opt.sample;
   options.seed = opt.seed;

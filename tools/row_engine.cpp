@@ -738,14 +738,24 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   return rc;
 }
 
-std::string output_path_for(const RowOptions& opt, const std::string& input) {
-  const std::filesystem::path in(input);
-  std::string extension = in.extension().string();
-  if (!opt.output.format.empty()) extension = "." + opt.output.format;
-  return (std::filesystem::path(opt.output_dir) / in.stem()).string() + extension;
-}
-
 }  // namespace
+
+TimeTable read_time_table(const std::string& path) {
+  const auto reader = TableReader::open(path, format_for(path, std::nullopt));
+  TimeTable table{path, reader->header(), TimeSeries(reader->header().size())};
+  const int t_col = table.header.index("t");
+  if (t_col < 0) throw InputError(path, 1, 0, "missing the time column 't'");
+  std::vector<double> row;
+  while (reader->next(row)) {
+    try {
+      table.series.append(row[t_col], row.data());
+    } catch (const InputError& e) {
+      throw InputError(path, reader->line(), t_col + 1, e.message());
+    }
+  }
+  if (table.series.rows() == 0) throw InputError(path, 1, 0, "the table has no rows");
+  return table;
+}
 
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command) {
   for (const auto& table : opt.tables) {
@@ -769,8 +779,7 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
 
   if (opt.output_dir.empty()) {
     if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
-    check_summary_destination(opt.summary, {opt.output.path});
-    refuse_to_replace_inputs(opt.tables, opt.robot.path, {opt.output.path, opt.summary});
+    check_destinations(opt.tables, opt.robot.path, {opt.output.path}, opt.summary);
     // one table: a second thread reads while this one computes and writes
     const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
     nlohmann::json summary;
@@ -782,32 +791,9 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
 
   // batch: files are independent; each thread has its own task and workspace, messages are
   // printed in input order so the run is deterministic
-  if (opt.output.path != "-") throw InputError("-o and --output-dir exclude each other");
+  const std::vector<std::string> outputs = batch_outputs(opt.tables, opt.output_dir, opt.output);
+  check_destinations(opt.tables, opt.robot.path, outputs, opt.summary);
   const size_t n = opt.tables.size();
-  std::vector<std::string> outputs(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (opt.tables[i] == "-") throw InputError("batch mode reads files, not stdin");
-    outputs[i] = output_path_for(opt, opt.tables[i]);
-    for (size_t k = 0; k < i; ++k) {
-      if (std::filesystem::path(outputs[k]).lexically_normal() ==
-          std::filesystem::path(outputs[i]).lexically_normal()) {
-        throw InputError(opt.tables[k] + " and " + opt.tables[i] + " would both be written to " +
-                         outputs[i] + ": give them different names or separate runs");
-      }
-    }
-  }
-  error.clear();
-  if (std::filesystem::exists(opt.output_dir, error) &&
-      !std::filesystem::is_directory(opt.output_dir, error)) {
-    throw InputError("--output-dir " + opt.output_dir + ": exists and is not a directory");
-  }
-  std::filesystem::create_directories(opt.output_dir, error);
-  if (error) throw InputError("--output-dir " + opt.output_dir + ": " + error.message());
-  check_summary_destination(opt.summary, outputs);
-  std::vector<std::string> protect = outputs;
-  protect.push_back(opt.summary);
-  refuse_to_replace_inputs(opt.tables, opt.robot.path, protect);
-
   std::vector<std::string> messages(n);
   std::vector<int> rc(n, kExitOk);
   std::vector<MessageLog> logs(n);

@@ -1,9 +1,11 @@
 // The row engine: what every per-row subcommand (id, fk, and those to come) shares. A subcommand
 // declares which time derivatives of q its rows need and, per input table, the columns it writes
-// and a function from one sample to one output row. The engine does the rest, once: reading any
-// format (rows of a pipe as they come), binding q and its derivatives by name, deriving missing
-// derivatives, filling mimic joints, passing columns through, one table with reading overlapped
-// or many in parallel, all-or-nothing output that never replaces an input, progress and messages.
+// and a function from one sample to one output row. This file is the engine's input half, run
+// once for all: reading any format (rows of a pipe as they come), binding q and its derivatives
+// by name, deriving missing derivatives, filling mimic joints, passing columns through, one table
+// with reading overlapped or many in parallel. Its output half (row_output.hpp: all-or-nothing
+// files that never replace an input, summaries, progress, messages) is shared with the
+// subcommands that read no rows.
 #pragma once
 
 #include <functional>
@@ -17,8 +19,10 @@
 
 #include <eom/multibody/model.hpp>
 #include <eom/io/table.hpp>
+#include <eom/trajectory/interpolation.hpp>
 
 #include "cli.hpp"
+#include "row_output.hpp"
 
 namespace eom::cli {
 
@@ -91,6 +95,17 @@ struct RowCommand {
                                          const Notes& notes)>
       make_task;
 };
+
+/// A table of samples over time read whole (torques, wrenches, a reference trajectory): its
+/// header and every column as a TimeSeries over its `t` column.
+struct TimeTable {
+  std::string file;
+  Header header;
+  TimeSeries series{0};
+};
+/// Throws InputError naming the file (and line and column) for a missing t column, a t that does
+/// not increase strictly, and no rows.
+TimeTable read_time_table(const std::string& path);
 
 /// The model of ROBOT, after checking that ROBOT and a TABLE do not both read stdin.
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command);

@@ -1,0 +1,213 @@
+#include "sim_setup.hpp"
+
+#include <algorithm>
+
+#include <eom/core/errors.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/solvers/simulation_setup.hpp>
+
+namespace eom::cli {
+namespace {
+
+const std::vector<std::pair<std::string, Integrator>> kIntegrators = {
+    {"euler", Integrator::euler},
+    {"semi-implicit", Integrator::semi_implicit_euler},
+    {"rk4", Integrator::rk4},
+    {"rk45", Integrator::rk45}};
+
+// one value for every coordinate, or one per coordinate
+Eigen::VectorXd gains(const std::string& option, const std::vector<double>& values,
+                      const Model& model) {
+  if (values.size() == 1) return Eigen::VectorXd::Constant(model.nv, values[0]);
+  if (values.size() != static_cast<size_t>(model.nv)) {
+    throw InputError(option + " has " + std::to_string(values.size()) + " values: give one, or " +
+                     std::to_string(model.nv) + " (one per velocity coordinate, in the order of " +
+                     "eom info)");
+  }
+  return Eigen::Map<const Eigen::VectorXd>(values.data(), model.nv);
+}
+
+void refuse_meaningless(const SimOptions& opt, const std::string& controller) {
+  const bool pd =
+      controller == "pd" || controller == "pd-gravity" || controller == "computed-torque";
+  auto refuse = [&](bool given, const std::string& option, const std::string& needs) {
+    if (given) {
+      throw InputError(option + " has no effect with --controller " + controller + " (" + needs +
+                       ")");
+    }
+  };
+  refuse(!opt.torques.empty() && controller != "table", "--torques", "it drives 'table'");
+  refuse(!opt.torque.empty() && controller != "constant", "--torque", "it drives 'constant'");
+  refuse(!pd && !opt.reference.empty(), "--reference",
+         "it is the target of pd, pd-gravity and "
+         "computed-torque");
+  refuse(!pd && !opt.setpoint.empty(), "--setpoint",
+         "it is the target of pd, pd-gravity and "
+         "computed-torque");
+  refuse(!opt.reference.empty() && !opt.setpoint.empty(), "--setpoint",
+         "--reference gives the target");
+  refuse(controller == "table" && opt.torques.empty(), "--controller table without --torques",
+         "give the torque table");
+}
+
+}  // namespace
+
+std::string controller_name(const SimOptions& opt) {
+  const std::string controller = !opt.controller.empty() ? opt.controller
+                                 : !opt.torques.empty()  ? "table"
+                                 : !opt.torque.empty()   ? "constant"
+                                                         : "zero";
+  refuse_meaningless(opt, controller);
+  return controller;
+}
+
+SimulationOptions simulation_options(const SimOptions& opt, const Model& model) {
+  SimulationOptions sim;
+  sim.integrator = std::find_if(kIntegrators.begin(), kIntegrators.end(), [&](const auto& i) {
+                     return i.first == opt.integrator;
+                   })->second;
+  sim.dt = opt.dt;
+  sim.rtol = opt.rtol;
+  sim.atol = opt.atol;
+  sim.saturate = opt.saturate;
+  sim.friction = opt.forces.friction;
+  sim.friction_smoothing = opt.forces.friction_smoothing;
+  if (opt.forces.friction) sim.friction_parameters = load_friction(model, opt.forces);
+  return sim;
+}
+
+SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes) {
+  SimStart start{neutral(model), Eigen::VectorXd::Zero(model.nv)};
+  if (!opt.initial.empty()) {
+    const auto reader = TableReader::open(opt.initial, format_for(opt.initial, std::nullopt));
+    const Header& header = reader->header();
+    check_coordinate_columns(header, model, opt.initial);
+    const auto q_cols = bind_columns(header, coordinate_columns(model, "q", Space::q), opt.initial);
+    const auto v_names = coordinate_columns(model, "v", Space::v);
+    const bool has_v = std::any_of(v_names.begin(), v_names.end(),
+                                   [&](const std::string& n) { return header.index(n) >= 0; });
+    std::vector<double> row;
+    if (!reader->next(row)) throw InputError(opt.initial, 1, 0, "no row: nothing to start from");
+    gather(row, q_cols, start.q);
+    if (has_v) gather(row, bind_columns(header, v_names, opt.initial), start.v);
+    if (header.index("t") >= 0) start.t = row[header.index("t")];
+  }
+  if (!opt.q0.empty()) assign_coordinates("--q0", opt.q0, model.q_names, start.q);
+  if (!opt.v0.empty()) assign_coordinates("--v0", opt.v0, model.v_names, start.v);
+  const double off = normalize(model, start.q);  // throws for a quaternion of zero norm
+  if (off > 1e-6) {
+    notes.warning("the initial floating-base quaternion was not unit (off by " + number_text(off) +
+                  "): normalised");
+  }
+  for (int i : coordinates_outside_limits(model, start.q)) {
+    notes.warning("the initial " + model.q_names[i] + " = " + number_text(start.q[i]) +
+                  " is outside its limits [" + number_text(model.lower_limit[i]) + ", " +
+                  number_text(model.upper_limit[i]) + "]");
+  }
+  return start;
+}
+
+SimDrive::SimDrive(const SimOptions& opt, const Model& model, const Notes& notes,
+                   const SimStart& start, double t_end)
+    : opt_(opt),
+      model_(model),
+      notes_(notes),
+      start_(start),
+      t_end_(t_end),
+      how_(opt.interpolation == "linear" ? Interpolation::linear : Interpolation::hold) {}
+
+// says when the simulated interval reaches past a table
+void SimDrive::note_range(const TimeTable& table, const std::string& what) const {
+  if (table.series.covers(start_.t, t_end_)) return;
+  notes_.warning(table.file + ": the " + what + " cover t = " + number_text(table.series.time(0)) +
+                 " .. " + number_text(table.series.time(table.series.rows() - 1)) +
+                 " s; the first and last rows hold outside");
+}
+
+// --reference: q columns, and v and a (three-point differences of q when it lacks them)
+std::unique_ptr<ReferenceTrajectory> SimDrive::reference() const {
+  TimeTable table = read_time_table(opt_.reference);
+  note_range(table, "reference");
+  auto q_cols = bind_columns(table.header, coordinate_columns(model_, "q", Space::q), table.file);
+  check_coordinate_columns(table.header, model_, table.file);
+  const auto v_names = coordinate_columns(model_, "v", Space::v);
+  const auto a_names = coordinate_columns(model_, "a", Space::v);
+  const bool has_v = table.header.index(v_names[0]) >= 0;
+  const bool has_a = table.header.index(a_names[0]) >= 0;
+  if (!has_v || !has_a) {
+    if (table.series.rows() < 3) {
+      throw InputError(table.file, 0, 0,
+                       "a reference without v and a columns needs at least 3 rows to derive them");
+    }
+    notes_.warning(table.file + ": reference " + std::string(has_v ? "a" : "v and a") +
+                   " derived from q by three-point differences");
+  }
+  const auto bind = [&](bool has, const std::vector<std::string>& names) {
+    return has ? bind_columns(table.header, names, table.file) : std::vector<int>{};
+  };
+  const std::vector<int> v_cols = bind(has_v, v_names), a_cols = bind(has_a, a_names);
+  return std::make_unique<ReferenceTrajectory>(model_, std::move(table.series), std::move(q_cols),
+                                               v_cols, a_cols, how_);
+}
+
+std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
+  if (name == "pd" || name == "pd-gravity" || name == "computed-torque") {
+    const Eigen::VectorXd kp = gains("--kp", opt_.kp, model_);
+    const Eigen::VectorXd kd = gains("--kd", opt_.kd, model_);
+    ReferenceFunction follow;
+    if (!opt_.reference.empty()) {
+      target_ = reference();
+      follow = [r = target_.get()](double t, VecRef q, VecRef v, VecRef a) { (*r)(t, q, v, a); };
+    } else {
+      Eigen::VectorXd q_ref = start_.q;
+      if (!opt_.setpoint.empty())
+        assign_coordinates("--setpoint", opt_.setpoint, model_.q_names, q_ref);
+      normalize(model_, q_ref);
+      follow = set_point(q_ref);
+    }
+    if (name == "computed-torque") return std::make_unique<ComputedTorque>(model_, follow, kp, kd);
+    return std::make_unique<PD>(model_, follow, kp, kd, name == "pd-gravity");
+  }
+  if (name == "table") {
+    torques_ = std::make_unique<TimeTable>(read_time_table(opt_.torques));
+    check_coordinate_columns(torques_->header, model_, opt_.torques);
+    note_range(*torques_, "torques");
+    return std::make_unique<TorqueCallback>(
+        [series = &torques_->series, how = how_,
+         columns = bind_columns(torques_->header, coordinate_columns(model_, "tau", Space::tau),
+                                opt_.torques)](double t, ConstVec, ConstVec, VecRef tau) {
+          series->sample(t, how, columns, tau);
+        });
+  }
+  if (name == "constant") {
+    Eigen::VectorXd tau = Eigen::VectorXd::Zero(model_.nv);
+    assign_coordinates("--torque", opt_.torque, model_.tau_names, tau);
+    return std::make_unique<ConstantTorque>(tau);
+  }
+  if (name == "gravity") return std::make_unique<GravityCompensation>();
+  return std::make_unique<ZeroTorque>();
+}
+
+// The environment: --wrenches over time as the generalized forces J^T F (the callback owns the
+// table and its workspace).
+void SimDrive::add_wrenches(SimulationOptions& sim) const {
+  auto table = std::make_shared<TimeTable>(read_time_table(opt_.wrenches));
+  note_range(*table, "wrenches");
+  auto wrenches =
+      std::make_shared<ExternalWrenches>(model_, table->header, opt_.wrenches, opt_.forces);
+  if (wrenches->empty()) {
+    throw InputError(opt_.wrenches, 1, 0, "no wrench.<frame>.fx .. .mz columns");
+  }
+  sim.external = [&model = model_, table, wrenches, how = how_,
+                  data = std::make_shared<Data>(model_),
+                  row = std::vector<double>(table->header.size()),
+                  term = Eigen::VectorXd(model_.nv)](double t, ConstVec q, VecRef tau) mutable {
+    table->series.sample(t, how, Eigen::Map<Eigen::VectorXd>(row.data(), row.size()));
+    wrenches->term(model, *data, q, row, term);
+    tau = -term;  // term is -J^T F, what the joints need less
+  };
+}
+
+}  // namespace eom::cli

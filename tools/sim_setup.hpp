@@ -1,0 +1,85 @@
+// eom sim's options turned into what drives a simulation: the integrator's options, the initial
+// state (--initial, --q0, --v0), the controller with the reference or torque table it follows,
+// and the external wrenches. The mathematics is the library's (simulate.hpp, interpolation.hpp);
+// cmd_sim.cpp runs it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include <eom/multibody/model.hpp>
+#include <eom/solvers/simulate.hpp>
+#include <eom/trajectory/interpolation.hpp>
+
+#include "cli.hpp"
+#include "forces.hpp"
+#include "row_engine.hpp"
+#include "row_output.hpp"
+
+namespace eom::cli {
+
+struct SimOptions {
+  RobotOptions robot;
+  std::string initial;              // table whose first row is the initial state
+  std::vector<std::string> q0, v0;  // name=value,... (the others: neutral / zero)
+  double duration = 0, dt = 1e-3, output_dt = 0;
+  std::string integrator = "rk4";
+  double rtol = 1e-6, atol = 1e-9;
+  std::string controller;  // empty: table with --torques, constant with --torque, else zero
+  std::vector<std::string> torque;           // constant torques, name=value,...
+  std::string torques, reference, wrenches;  // time tables
+  std::string interpolation = "hold";
+  std::vector<std::string> setpoint;    // name=value,... (the others: initial q)
+  std::vector<double> kp{100}, kd{20};  // one value, or one per velocity coordinate
+  ForceOptions forces;
+  bool saturate = false, energy = false, accelerations = false, torques_out = false;
+  bool keep_truncated = false, quiet = false;
+  OutputOptions output;
+  std::string summary;  // --summary-json FILE
+};
+
+/// The controller the options name (--controller, else table with --torques, constant with
+/// --torque, zero); throws InputError for an option that has no effect with it.
+std::string controller_name(const SimOptions& opt);
+
+/// The integrator's options, friction and saturation (the wrenches: SimDrive::add_wrenches).
+SimulationOptions simulation_options(const SimOptions& opt, const Model& model);
+
+/// The start of a run: the first row of --initial (v zero when absent), then --q0 / --v0; q's
+/// quaternions renormalised. Warns of a far-from-unit quaternion and of coordinates outside
+/// their limits.
+struct SimStart {
+  Eigen::VectorXd q, v;
+  double t = 0;
+};
+SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes);
+
+/// The tables and functions that drive one run from `start` to t_end; the controller and the
+/// wrenches it makes read from it, so it lives as long as the run.
+class SimDrive {
+ public:
+  SimDrive(const SimOptions& opt, const Model& model, const Notes& notes, const SimStart& start,
+           double t_end);
+  /// The controller `name` (one of --controller's); throws InputError for bad gains or tables.
+  std::unique_ptr<Controller> controller(const std::string& name);
+  /// --wrenches as the generalized forces J^T F of sim.external.
+  void add_wrenches(SimulationOptions& sim) const;
+
+ private:
+  void note_range(const TimeTable& table, const std::string& what) const;
+  std::unique_ptr<ReferenceTrajectory> reference() const;
+
+  const SimOptions& opt_;
+  const Model& model_;
+  const Notes& notes_;
+  const SimStart& start_;
+  const double t_end_;
+  const Interpolation how_;
+  std::unique_ptr<ReferenceTrajectory> target_;
+  std::unique_ptr<TimeTable> torques_;
+};
+
+}  // namespace eom::cli
