@@ -5,14 +5,14 @@
 
 namespace eom {
 
-void RowTally::count(double t, int line) {
+void RowRecord::count(double t, int line) {
   if (rows++ == 0) {
     first_t = t;
     first_line = line;
   }
 }
 
-void RowTally::extreme(double value, double t, int line) {
+void RowRecord::extreme(double value, double t, int line) {
   if (std::abs(value) > std::abs(worst)) {
     worst = value;
     worst_t = t;
@@ -32,7 +32,7 @@ void EffortLimitScan::observe(ConstVec tau, double t, int line) {
 
 bool EffortLimitScan::exceeded() const {
   return std::any_of(excesses_.begin(), excesses_.end(),
-                     [](const RowTally& e) { return e.rows > 0; });
+                     [](const RowRecord& e) { return e.rows > 0; });
 }
 
 }  // namespace eom

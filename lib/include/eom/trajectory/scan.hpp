@@ -12,7 +12,7 @@ namespace eom {
 /// One quantity's record over the rows of a table: the rows an event happened on (counted, the
 /// first remembered) and the row where the quantity was largest in magnitude, its sign kept.
 /// Rows are named by their time t and their line in the input.
-struct RowTally {
+struct RowRecord {
   long rows = 0;
   double first_t = 0;
   int first_line = 0;
@@ -33,12 +33,12 @@ class EffortLimitScan {
   explicit EffortLimitScan(const Model& model);
   void observe(ConstVec tau, double t, int line);
   /// (nv): the tally of coordinate k
-  const std::vector<RowTally>& excesses() const { return excesses_; }
+  const std::vector<RowRecord>& excesses() const { return excesses_; }
   bool exceeded() const;
 
  private:
   const Model& model_;
-  std::vector<RowTally> excesses_;
+  std::vector<RowRecord> excesses_;
 };
 
 }  // namespace eom
