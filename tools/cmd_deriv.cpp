@@ -2,26 +2,24 @@
 // partial derivatives of inverse dynamics, for every row.
 
 #include <algorithm>
-#include <array>
-#include <sstream>
 #include <string>
 
-#include <Eigen/Cholesky>
-
+#include <eom/algorithm/christoffel.hpp>
 #include <eom/algorithm/closed_form.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
-#include <eom/trajectory/finite_difference.hpp>
 #include <eom/algorithm/partial_derivatives.hpp>
 #include <eom/algorithm/time_derivatives.hpp>
+#include <eom/trajectory/verify.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
 #include "forces.hpp"
 #include "row_engine.hpp"
+#include "scan_reports.hpp"
 
 namespace eom::cli {
 namespace {
@@ -42,162 +40,6 @@ struct DerivOptions {
   std::string method = "recursive";  // or closed-form (Mueller & Kumar; serial chains, K <= 2)
 };
 
-// --verify: per row M symmetric positive definite and tau = M a + C v + g; at each row between
-// two others, every derivative (d1tau ... dKtau and dM/dt = C + C^T) against the three-point
-// derivative of the order below over t (exact for quadratics, non-uniform t). Residuals are
-// relative to the largest value of each quantity over the table.
-class Verifier {
- public:
-  Verifier(const Model& model, int order)
-      : order_(order),
-        llt_(model.nv),
-        C_(model.nv, model.nv),
-        residual_(order + 2, 0.0),
-        scale_(order + 2, 0.0),
-        line_(order + 2, 0) {
-    for (auto& r : rows_) {
-      r = {0, 0, Eigen::MatrixXd(model.nv, order + 1), Eigen::MatrixXd(model.nv, model.nv),
-           Eigen::MatrixXd(model.nv, model.nv)};
-    }
-  }
-
-  // quantity 0: tau = M a + C v + g + external (-J^T F of the wrenches); 1..K: dktau; K + 1:
-  // dM/dt
-  // (`swept`: series already holds this row's M, C and g, from eom deriv --matrices)
-  void observe(const Model& model, TimeDerivativeData& series, bool swept, const Sample& s,
-               const Eigen::MatrixXd& tau, ConstVec external) {
-    Row& row = rows_[count_ % 3];
-    row.t = s.t;
-    row.line = s.line;
-    row.tau = tau;
-    // one sweep gives C and, with it, M and g (series.M[0], series.g)
-    const Eigen::MatrixXd& C =
-        swept ? series.C[0] : coriolis_matrix(model, series, s.q, s.dq.col(0));
-    row.M = series.M[0];
-    llt_.compute(row.M);
-    if (llt_.info() != Eigen::Success && not_spd_ == 0) not_spd_line_ = s.line;
-    not_spd_ += llt_.info() != Eigen::Success;
-    row.Mdot = C + C.transpose();
-    // tau - (M a + C v + g), into C_'s first column as workspace
-    auto residual = C_.col(0);
-    residual.noalias() = row.M * s.dq.col(1);
-    residual.noalias() += C * s.dq.col(0);
-    residual += series.g.col(0);
-    residual += external;
-    residual -= tau.col(0);
-    record(0, residual.cwiseAbs().maxCoeff(), tau.col(0).cwiseAbs().maxCoeff(), s.line);
-    if (++count_ < 3) return;
-    // central row: the derivative of each order against the three-point one of the order below
-    const Row& a = rows_[(count_ - 3) % 3];
-    const Row& b = rows_[(count_ - 2) % 3];
-    const Row& c = rows_[(count_ - 1) % 3];
-    const auto w = three_point_weights({a.t, b.t, c.t}, 1).d1;
-    for (int k = 1; k <= order_; ++k) {
-      const double worst = (w[0] * a.tau.col(k - 1) + w[1] * b.tau.col(k - 1) +
-                            w[2] * c.tau.col(k - 1) - b.tau.col(k))
-                               .cwiseAbs()
-                               .maxCoeff();
-      record(k, worst, b.tau.col(k).cwiseAbs().maxCoeff(), b.line);
-    }
-    C_ = w[0] * a.M + w[1] * b.M + w[2] * c.M - b.Mdot;
-    record(order_ + 1, C_.cwiseAbs().maxCoeff(), b.Mdot.cwiseAbs().maxCoeff(), b.line);
-  }
-
-  // the report on stderr; false when a check fails
-  bool report(const std::string& file, const Notes& notes, double tolerance) const {
-    bool ok = not_spd_ == 0;
-    std::ostringstream out;
-    out << "eom deriv: verify: " << file << ": ";
-    if (not_spd_ == 0) {
-      out << "M symmetric positive definite on all " << count_ << " rows\n";
-    } else {
-      out << "M not positive definite on " << not_spd_ << " rows, first at line " << not_spd_line_
-          << "\n";
-    }
-    for (int k = 0; k <= order_ + 1; ++k) {
-      const std::string what =
-          k == 0        ? "tau - (M a + C v + g - J^T F)"
-          : k <= order_ ? "d" + std::to_string(k) + "tau - finite differences of " +
-                              (k == 1 ? std::string("tau") : "d" + std::to_string(k - 1) + "tau")
-                        : "C + C^T - finite differences of M (dM/dt)";
-      const Check c = check(k, tolerance);
-      if (!c.checked) {
-        out << "  " << what << ": not checked (fewer than 3 rows)\n";
-        continue;
-      }
-      ok = ok && c.pass;
-      out << "  " << what << ": worst " << c.relative << " relative (" << residual_[k]
-          << " absolute, line " << line_[k] << ")" << (c.pass ? "" : ", over the tolerance")
-          << "\n";
-    }
-    notes.out << out.str();
-    return ok;
-  }
-
-  // the same for --summary-json
-  nlohmann::json to_json(double tolerance) const {
-    nlohmann::json checks = nlohmann::json::array();
-    for (int k = 0; k <= order_ + 1; ++k) {
-      const Check c = check(k, tolerance);
-      const auto when = [&](auto x) { return c.checked ? nlohmann::json(x) : nlohmann::json(); };
-      checks.push_back({{"quantity", k == 0        ? std::string("tau")
-                                     : k <= order_ ? "d" + std::to_string(k) + "tau"
-                                                   : std::string("Mdot")},
-                        {"checked", c.checked},
-                        {"relative", when(c.relative)},
-                        {"absolute", when(residual_[k])},
-                        {"line", when(line_[k])},
-                        {"pass", when(c.pass)}});
-    }
-    return {{"tolerance", tolerance},
-            {"rows", count_},
-            {"not_positive_definite",
-             {{"rows", not_spd_},
-              {"first_line", not_spd_ > 0 ? nlohmann::json(not_spd_line_) : nlohmann::json()}}},
-            {"checks", checks}};
-  }
-
- private:
-  struct Row {
-    double t;
-    int line;
-    Eigen::MatrixXd tau, M, Mdot;
-  };
-  // quantity k against the tolerance: the derivatives need three rows
-  struct Check {
-    bool checked = true, pass = true;
-    double relative = 0;
-  };
-  Check check(int k, double tolerance) const {
-    Check c;
-    if (k > 0 && count_ < 3) {
-      c.checked = false;
-      return c;
-    }
-    c.relative = residual_[k] / std::max(scale_[k], 1e-300);
-    c.pass = residual_[k] == 0 || c.relative <= tolerance;
-    return c;
-  }
-  void record(int k, double residual, double scale, int line) {
-    scale_[k] = std::max(scale_[k], scale);
-    if (residual > residual_[k]) {
-      residual_[k] = residual;
-      line_[k] = line;
-    }
-  }
-
-  int order_;
-  std::array<Row, 3> rows_;  // the last three rows, by count modulo 3
-  long count_ = 0, not_spd_ = 0;
-  int not_spd_line_ = 0;
-  Eigen::LLT<Eigen::MatrixXd> llt_;
-  Eigen::MatrixXd C_;  // workspace
-  std::vector<double> residual_, scale_;
-  std::vector<int> line_;
-};
-
-// "<matrix>.<row>.<col>" for every pair of velocity coordinates, row by row
-
 class DerivTask final : public RowTask {
  public:
   DerivTask(const Model& model, const DerivOptions& opt, const Header& header,
@@ -213,12 +55,22 @@ class DerivTask final : public RowTask {
                                                  : nullptr),
         data_(model),
         tau_(model.nv, opt.order + 1),
-        unit_(Eigen::VectorXd::Zero(model.nv)),
-        verifier_(model, opt.order) {
-    bind_wrench_derivatives(header, file);
+        gamma_(opt.christoffel ? model.nv * model.nv : 0, model.nv),
+        check_(model, opt.order) {
+    if (closed_form_ && wrenches_.frames().size() > 1) {
+      throw InputError(file, 1, 0,
+                       "--method closed-form takes the wrench of one frame, the table has " +
+                           std::to_string(wrenches_.frames().size()) +
+                           " (the recursive method takes any number)");
+    }
+    if (!wrenches_.empty()) {
+      frame_wrench_.frame = wrenches_.frames().front();
+      frame_wrench_.reference = wrenches_.reference();
+    }
+    inputs = wrenches_.series_columns(model, header, file, opt.order);
     for (int k = 0; k <= opt.order; ++k) {
-      const std::string prefix = k == 0 ? "tau" : "d" + std::to_string(k) + "tau";
-      for (auto& n : coordinate_columns(model, prefix, Space::tau)) columns.push_back(std::move(n));
+      append(columns, coordinate_columns(model, k == 0 ? "tau" : "d" + std::to_string(k) + "tau",
+                                         Space::tau));
     }
     if (opt.partials) {
       append(columns, matrix_columns(model, "dtau_dq"));
@@ -227,14 +79,12 @@ class DerivTask final : public RowTask {
     if (opt.matrices) {
       append(columns, matrix_columns(model, "M"));
       append(columns, matrix_columns(model, "C"));
-      for (auto& n : coordinate_columns(model, "g", Space::tau)) columns.push_back(std::move(n));
+      append(columns, coordinate_columns(model, "g", Space::tau));
       for (int k = 1; k <= opt.order; ++k) {
         const std::string d = "d" + std::to_string(k);
         append(columns, matrix_columns(model, d + "M"));
         append(columns, matrix_columns(model, d + "C"));
-        for (auto& n : coordinate_columns(model, d + "g", Space::tau)) {
-          columns.push_back(std::move(n));
-        }
+        append(columns, coordinate_columns(model, d + "g", Space::tau));
       }
     }
     if (opt.christoffel) {
@@ -246,7 +96,7 @@ class DerivTask final : public RowTask {
     const int nv = model_.nv;
     for (int k = 0; k <= opt_.order; ++k) {
       for (Eigen::Index r = 0; r < wrench_series_.rows(); ++r) {
-        wrench_series_(r, k) = s.row[wrench_columns_[k * wrench_series_.rows() + r]];
+        wrench_series_(r, k) = s.row[inputs[k * wrench_series_.rows() + r]];
       }
     }
     if (closed_form_) {
@@ -271,9 +121,7 @@ class DerivTask final : public RowTask {
       rnea_time_derivatives(model_, series_, s.q, s.dq, opt_.order, wrenches_.frames(),
                             wrench_series_, wrenches_.reference(), tau_);
     }
-    for (int k = 0; k <= opt_.order; ++k) {
-      for (int i = 0; i < nv; ++i) *out++ = tau_(i, k);
-    }
+    out = std::copy_n(tau_.data(), tau_.size(), out);  // column by column: tau, d1tau, ...
     if (opt_.partials) {
       rnea_derivatives(model_, data_, s.q, s.dq.col(0), s.dq.col(1));
       out = write_row_major(data_.dtau_dq, out);
@@ -294,19 +142,16 @@ class DerivTask final : public RowTask {
     // before the Christoffel symbols, which reuse the sweep's workspace
     if (opt_.verify) {
       if (!wrenches_.empty()) wrenches_.term(model_, data_, s.q, s.row, external_);
-      verifier_.observe(model_, series_, opt_.matrices && !closed_form_, s, tau_, external_);
+      check_.observe(model_, series_, opt_.matrices && !closed_form_, s.t, s.line, s.q, s.dq,
+                        tau_, external_);
     }
     if (opt_.christoffel) {
-      // C is linear in v: Gamma_ijk = C(q, e_k)_ij
-      for (int k = 0; k < nv; ++k) {
-        unit_[k] = 1;
-        const Eigen::MatrixXd& Ck = coriolis_matrix(model_, series_, s.q, unit_);
-        unit_[k] = 0;
-        for (int i = 0; i < nv; ++i) {
-          for (int j = 0; j < nv; ++j) out[(i * nv + j) * nv + k] = Ck(i, j);
+      christoffel_symbols(model_, series_, s.q, gamma_);
+      for (int i = 0; i < nv; ++i) {
+        for (int j = 0; j < nv; ++j) {
+          for (int k = 0; k < nv; ++k) *out++ = gamma_(i + j * nv, k);
         }
       }
-      out += nv * nv * nv;
     }
   }
 
@@ -321,48 +166,18 @@ class DerivTask final : public RowTask {
 
   int finish(const Notes& notes) override {
     if (!opt_.verify) return kExitOk;
-    return verifier_.report(file_, notes, opt_.tolerance) ? kExitOk : kExitFailure;
+    return report_check(check_, file_, notes, opt_.tolerance) ? kExitOk : kExitFailure;
   }
 
   void summarize(nlohmann::json& table) const override {
-    table["verify"] = opt_.verify ? verifier_.to_json(opt_.tolerance) : nlohmann::json();
+    table["verify"] = opt_.verify ? check_json(check_, opt_.tolerance) : nlohmann::json();
   }
 
  private:
-  // d<k>wrench.<frame>.* for k = 1..K after the wrench.<frame>.* columns, all required: the
-  // derivatives of a measured wrench are not derived here
-  void bind_wrench_derivatives(const Header& header, const std::string& file) {
-    if (closed_form_ && wrenches_.frames().size() > 1) {
-      throw InputError(file, 1, 0,
-                       "--method closed-form takes the wrench of one frame, the table has " +
-                           std::to_string(wrenches_.frames().size()) +
-                           " (the recursive method takes any number)");
-    }
-    static const char* const suffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
-    wrench_columns_ = wrenches_.columns();
-    std::vector<std::string> names;
-    for (int k = 1; k <= opt_.order; ++k) {
-      for (const int f : wrenches_.frames()) {
-        for (const char* suffix : suffixes) {
-          names.push_back("d" + std::to_string(k) + "wrench." + model_.frames[f].name + "." +
-                          suffix);
-        }
-      }
-    }
-    const std::vector<int> derivatives = bind_columns(header, names, file);
-    wrench_columns_.insert(wrench_columns_.end(), derivatives.begin(), derivatives.end());
-    inputs = wrench_columns_;
-    if (!wrenches_.empty()) {
-      frame_wrench_.frame = wrenches_.frames().front();
-      frame_wrench_.reference = wrenches_.reference();
-    }
-  }
-
   const Model& model_;
   const DerivOptions& opt_;
   const std::string file_;
   ExternalWrenches wrenches_;
-  std::vector<int> wrench_columns_;  // input column of row r, order k at [k * 6 frames + r]
   Eigen::MatrixXd wrench_series_;    // (6 frames x order + 1): column k the k-th derivative
   FrameWrench frame_wrench_;         // the one frame's, for --method closed-form
   Eigen::VectorXd external_;         // -J^T F, for --verify
@@ -371,8 +186,8 @@ class DerivTask final : public RowTask {
   const Eigen::VectorXd none_;                   // d3q, d4q when the order does not read them
   Data data_;
   Eigen::MatrixXd tau_;   // (nv x order + 1)
-  Eigen::VectorXd unit_;  // e_k, for the Christoffel symbols
-  Verifier verifier_;
+  Eigen::MatrixXd gamma_;  // (nv^2 x nv) the Christoffel symbols, as christoffel_symbols writes them
+  TimeDerivativeCheck check_;
 };
 
 int run_deriv(const DerivOptions& opt, Streams& io) {

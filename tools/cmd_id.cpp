@@ -1,10 +1,6 @@
 // eom id: inverse dynamics (RNEA) for every row of trajectory tables, with its terms, friction,
 // external wrenches, effort-limit reports and batch mode.
 
-#include <algorithm>
-#include <cmath>
-#include <sstream>
-
 #include <eom/io/columns.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
@@ -15,6 +11,7 @@
 #include "cli.hpp"
 #include "forces.hpp"
 #include "row_engine.hpp"
+#include "scan_reports.hpp"
 
 namespace eom::cli {
 namespace {
@@ -26,78 +23,6 @@ struct IdOptions {
   ForceOptions forces;
   bool fail_on_limit = false;
   bool power = false;  // power.<joint> = tau v and power.total
-};
-
-// per-coordinate record of effort-limit excesses, for the summary on stderr and in JSON
-struct LimitReport {
-  struct Excess {
-    long rows = 0;
-    double first_t = 0, worst = 0, worst_t = 0;
-    int first_line = 0, worst_line = 0;
-  };
-  std::vector<Excess> excess;  // (nv)
-
-  explicit LimitReport(const Model& model) : excess(model.nv) {}
-  void observe(const Model& model, const Eigen::VectorXd& tau, double t, int line) {
-    for (int k = 0; k < model.nv; ++k) {
-      if (!(std::abs(tau[k]) > model.effort_limit[k])) continue;
-      Excess& e = excess[k];
-      if (e.rows++ == 0) {
-        e.first_t = t;
-        e.first_line = line;
-      }
-      if (std::abs(tau[k]) > std::abs(e.worst)) {
-        e.worst = tau[k];
-        e.worst_t = t;
-        e.worst_line = line;
-      }
-    }
-  }
-  // one object per coordinate that exceeded its limit, all of them
-  nlohmann::json to_json(const Model& model) const {
-    nlohmann::json out = nlohmann::json::array();
-    for (int k = 0; k < model.nv; ++k) {
-      const Excess& e = excess[k];
-      if (e.rows == 0) continue;
-      out.push_back({{"column", "tau." + model.tau_names[k]},
-                     {"limit", model.effort_limit[k]},
-                     {"rows", e.rows},
-                     {"first_t", e.first_t},
-                     {"first_line", e.first_line},
-                     {"worst", e.worst},
-                     {"worst_t", e.worst_t},
-                     {"worst_line", e.worst_line}});
-    }
-    return out;
-  }
-  bool exceeded() const {
-    return std::any_of(excess.begin(), excess.end(), [](const Excess& e) { return e.rows > 0; });
-  }
-  // one line per coordinate, at most kShown, the rest counted; errors when the run fails on them
-  void print(const Model& model, const std::string& file, const Notes& notes, bool failing) const {
-    constexpr int kShown = 10;
-    int shown = 0, more = 0;
-    for (int k = 0; k < model.nv; ++k) {
-      const Excess& e = excess[k];
-      if (e.rows == 0) continue;
-      if (shown == kShown) {
-        ++more;
-        continue;
-      }
-      ++shown;
-      std::ostringstream line;
-      line << file << ": tau." << model.tau_names[k] << " exceeds its effort limit "
-           << model.effort_limit[k] << " in " << e.rows << (e.rows == 1 ? " row" : " rows")
-           << ": first at t=" << e.first_t << " (line " << e.first_line << "), worst " << e.worst
-           << " at t=" << e.worst_t;
-      failing ? notes.error(line.str()) : notes.warning(line.str());
-    }
-    if (more > 0) {
-      const std::string line = file + ": and " + std::to_string(more) +
-                               " more joint coordinates exceed their effort limits";
-      failing ? notes.error(line) : notes.warning(line);
-    }
-  }
 };
 
 // tau (and its terms) of one sample
@@ -172,17 +97,17 @@ class IdTask final : public RowTask {
       }
       *out++ = total;
     }
-    limits_.observe(model_, tau_, s.t, s.line);
+    limits_.observe(tau_, s.t, s.line);
   }
 
   int finish(const Notes& notes) override {
     const bool failing = opt_.fail_on_limit && limits_.exceeded();
-    limits_.print(model_, file_, notes, failing);
+    report_limits(limits_, model_, file_, notes, failing);
     return failing ? kExitFailure : kExitOk;
   }
 
   void summarize(nlohmann::json& table) const override {
-    table["effort_limits"] = limits_.to_json(model_);
+    table["effort_limits"] = limits_json(limits_, model_);
     table["fail_on_limit"] = opt_.fail_on_limit;
   }
 
@@ -193,7 +118,7 @@ class IdTask final : public RowTask {
   const std::string file_;
   ExternalWrenches wrenches_;
   Data data_;
-  LimitReport limits_;
+  EffortLimitScan limits_;
   Eigen::VectorXd zero_;  // v and a of --static
   Eigen::VectorXd tau_, term_, friction_term_, external_term_;
 };

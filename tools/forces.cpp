@@ -67,11 +67,14 @@ Friction load_friction(const Model& model, const ForceOptions& opt) {
   return friction;
 }
 
+namespace {
+const char* const kWrenchSuffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
+}  // namespace
+
 ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
                                    const std::string& file, const ForceOptions& opt)
     : reference_(opt.wrench_frame == "local" ? ReferenceFrame::local
                                              : ReferenceFrame::local_world_aligned) {
-  static const char* const suffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
   for (const auto& name : header.names) {
     if (name.rfind("wrench.", 0) != 0 || name.size() < 11 ||
         name.compare(name.size() - 3, 3, ".fx")) {
@@ -86,7 +89,7 @@ ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
     }
     frames_.push_back(f);
     std::vector<std::string> names;
-    for (const char* s : suffixes) names.push_back("wrench." + frame + "." + s);
+    for (const char* s : kWrenchSuffixes) names.push_back("wrench." + frame + "." + s);
     for (int c : bind_columns(header, names, file)) columns_.push_back(c);
   }
   for (const auto& name : header.names) {
@@ -97,6 +100,21 @@ ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
     }
   }
   wrenches_.resize(static_cast<Eigen::Index>(columns_.size()));
+}
+
+std::vector<int> ExternalWrenches::series_columns(const Model& model, const Header& header,
+                                                  const std::string& file, int order) const {
+  std::vector<std::string> names;
+  for (int k = 1; k <= order; ++k) {
+    for (const int f : frames_) {
+      for (const char* suffix : kWrenchSuffixes) {
+        names.push_back("d" + std::to_string(k) + "wrench." + model.frames[f].name + "." + suffix);
+      }
+    }
+  }
+  std::vector<int> columns = columns_;
+  for (const int c : bind_columns(header, names, file)) columns.push_back(c);
+  return columns;
 }
 
 void ExternalWrenches::term(const Model& model, Data& data, ConstVec q,

@@ -107,10 +107,15 @@ TimeDerivativeData::TimeDerivativeData(const Model& model, int max_order_)
   }
 }
 
+namespace {
+// at namespace scope, not a function's static: the first call registering its destructor with
+// atexit could allocate (glibc grows its list of exit functions by 32 at a time)
+const std::vector<int> no_frames;
+}  // namespace
+
 void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
                            const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
                            Eigen::Ref<Eigen::MatrixXd> out) {
-  static const std::vector<int> no_frames;
   rnea_time_derivatives(model, data, q, dq, order, no_frames, Eigen::MatrixXd(),
                         ReferenceFrame::local, out);
 }
