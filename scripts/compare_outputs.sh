@@ -23,12 +23,20 @@ cat > "$work/wrapper" <<'EOF'
 #!/usr/bin/env bash
 real=@REAL@
 record=@RECORD@
-normalise() { sed -E 's#/tmp/[A-Za-z0-9._-]*(tmp|eom)[A-Za-z0-9._-]*#TMP#g; s#/tmp/[A-Za-z0-9_.]{6,}#TMP#g'; }
+# temporary directories differ between runs, and so do eom ik's wall-clock solve times
+normalise() {
+  sed -E 's#/tmp/[A-Za-z0-9._-]*(tmp|eom)[A-Za-z0-9._-]*#TMP#g; s#/tmp/[A-Za-z0-9_.]{6,}#TMP#g
+          s#solve time median [0-9.e+-]+ us, slowest [0-9.e+-]+ us#solve time median T us, slowest T us#
+          /"solve_time_us"/,/\}/ s#("(median|max)"): [0-9.e+-]+#\1: T#'
+}
+# the call and the contents of the files it names: the error matrix runs one command line on
+# many different bad inputs in directories whose names are normalised away
+key=$({ printf '%s\n' "$PWD" "$@" | normalise; for a in "$@"; do [ -f "$a" ] && sha1sum < "$a"; done; } |
+  sha1sum | cut -c1-16)
 out_target=$(readlink /proc/$$/fd/1 2>/dev/null)
 err_target=$(readlink /proc/$$/fd/2 2>/dev/null)
 "$real" "$@"
 rc=$?
-key=$(printf '%s\n' "$PWD" "$@" | normalise | sha1sum | cut -c1-16)
 n=0
 while [ -e "$record/$key.$n" ]; do n=$((n + 1)); done
 dir=$record/$key.$n
