@@ -1,101 +1,23 @@
 // eom jac: a frame's Jacobian for every row of a table of configurations, and what its singular
 // value decomposition says (rank, conditioning, manipulability, null space, lost directions);
 // the intervals of a trajectory near singularities; task-space dynamics; workspace sampling.
+// This file checks the options and runs the task of jac_task.cpp over the tables.
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
-#include <eom/multibody/data.hpp>
-#include <eom/algorithm/dynamics.hpp>
-#include <eom/core/errors.hpp>
-#include <eom/algorithm/kinematics.hpp>
 #include <eom/algorithm/singular.hpp>
-#include <eom/algorithm/task_space.hpp>
+#include <eom/core/errors.hpp>
 
 #include "cli.hpp"
+#include "jac_task.hpp"
 #include "row_engine.hpp"
 
 namespace eom::cli {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-enum class Measure { sigma, manipulability };
-
-struct JacOptions {
-  RowOptions rows;
-  std::string frame;
-  bool jacobian = false;
-  std::string reference = "local-world-aligned";
-  bool jdot = false;
-  std::string analytical;  // empty: none
-  std::string task = "full";
-  double tol = kNaN;      // relative tolerance of the rank rule; nan: not given
-  double abs_tol = kNaN;  // absolute tolerance; nan: not given
-  bool nullspace = false;
-  double threshold = kNaN;  // scan threshold; nan: not given (rank-deficient rows)
-  std::string measure = "sigma";
-  bool fail_on_singular = false;
-  bool dynamics = false;
-  std::string inverse = "truncated";
-  int sample = 0;
-  std::uint64_t seed = 1;
-  int worst = 5;
-};
-
-// Everything the options say, checked once.
-struct JacSettings {
-  int frame = 0;
-  ReferenceFrame reference = ReferenceFrame::local_world_aligned;
-  bool analytical = false;
-  OrientationParametrization parametrization = OrientationParametrization::euler_zyx;
-  TaskRows task;
-  RankTolerance tolerance;
-  bool scan_threshold = false;  // --threshold given
-  Measure measure = Measure::sigma;
-  TaskInverse inverse = TaskInverse::truncated;
-};
-
-const char* reference_name(ReferenceFrame r) {
-  return r == ReferenceFrame::world   ? "world"
-         : r == ReferenceFrame::local ? "local"
-                                      : "local-world-aligned";
-}
-
-ReferenceFrame parse_reference(const std::string& name) {
-  for (ReferenceFrame r :
-       {ReferenceFrame::world, ReferenceFrame::local, ReferenceFrame::local_world_aligned}) {
-    if (name == reference_name(r)) return r;
-  }
-  throw InputError("--reference " + name +
-                   ": unknown reference (choose world, local or local-world-aligned)");
-}
-
-struct Parametrization {
-  const char* name;
-  OrientationParametrization value;
-  std::array<const char*, 4> rows;  // names of the orientation rows of the analytical Jacobian
-};
-constexpr Parametrization kParametrizations[] = {
-    {"euler-zyx", OrientationParametrization::euler_zyx, {"ez", "ey", "ex", nullptr}},
-    {"euler-xyz", OrientationParametrization::euler_xyz, {"ex", "ey", "ez", nullptr}},
-    {"quaternion", OrientationParametrization::quaternion, {"qx", "qy", "qz", "qw"}},
-    {"rotation-vector", OrientationParametrization::rotation_vector, {"rx", "ry", "rz", nullptr}},
-};
-
-const Parametrization& parse_parametrization(const std::string& name) {
-  for (const auto& p : kParametrizations) {
-    if (name == p.name) return p;
-  }
-  throw InputError("--analytical " + name +
-                   ": unknown parametrisation (choose euler-zyx, euler-xyz, quaternion or "
-                   "rotation-vector)");
-}
 
 TaskRows parse_task(const std::string& text) {
   if (text == "full") return TaskRows::full();
@@ -128,10 +50,19 @@ JacSettings settle(const Model& model, const JacOptions& opt) {
                      ": the model has no joint coordinates (every joint is fixed), so its "
                      "Jacobian has no columns to analyse");
   }
-  s.reference = parse_reference(opt.reference);
+  const auto reference = parse_reference_frame(opt.reference);
+  if (!reference) {
+    throw InputError("--reference " + opt.reference +
+                     ": unknown reference (choose world, local or local-world-aligned)");
+  }
+  s.reference = *reference;
   if (!opt.analytical.empty()) {
-    s.analytical = true;
-    s.parametrization = parse_parametrization(opt.analytical).value;
+    s.analytical = parse_orientation_parametrization(opt.analytical);
+    if (!s.analytical) {
+      throw InputError("--analytical " + opt.analytical +
+                       ": unknown parametrisation (choose euler-zyx, euler-xyz, quaternion or "
+                       "rotation-vector)");
+    }
   }
   s.task = parse_task(opt.task);
   // --tol alone: relative; --abs-tol alone: absolute; both: the larger threshold of the two
@@ -141,317 +72,14 @@ JacSettings settle(const Model& model, const JacOptions& opt) {
   if (relative || absolute) {
     s.tolerance = RankTolerance{absolute ? opt.abs_tol : 0, relative ? opt.tol : 0};
   }
-  s.scan_threshold = !std::isnan(opt.threshold);
-  if (s.scan_threshold) check_positive("--threshold", opt.threshold);
-  s.measure = opt.measure == "manipulability" ? Measure::manipulability : Measure::sigma;
+  if (!std::isnan(opt.threshold)) check_positive("--threshold", opt.threshold);
+  s.scan.threshold = opt.threshold;
+  if (opt.measure == "manipulability") s.scan.measure = SingularMeasure::manipulability;
+  s.time_variation = opt.jdot;
   s.inverse = opt.inverse == "damped" ? TaskInverse::damped : TaskInverse::truncated;
   if (opt.dynamics) refuse_singular_mass_matrix(model, "--dynamics: ", "task-space dynamics");
   return s;
 }
-
-// sigma_m / sigma_1 in [0, 1]: the reciprocal of the condition number, 0 at a singularity, where
-// the condition number is infinite and no table could hold it (0 as well when J = 0)
-double inverse_condition(const Eigen::VectorXd& sigma) {
-  const Eigen::Index m = sigma.size();
-  return m > 0 && sigma[0] > 0 ? sigma[m - 1] / sigma[0] : 0;
-}
-
-nlohmann::json direction_json(const DirectionDescription& d, const std::string& frame) {
-  return {{"description", to_string(d, frame)},
-          {"world", {d.world[0], d.world[1], d.world[2], d.world[3], d.world[4], d.world[5]}}};
-}
-
-// A run of consecutive rows whose measure is below the threshold.
-struct Interval {
-  double start_t = 0, end_t = 0, worst = 0, worst_t = 0;
-  int start_line = 0, end_line = 0, worst_line = 0, rank = 0;
-  long rows = 0;
-  int lost = 0;  // directions kept: the lost ones at the worst row, else its weakest
-  std::array<DirectionDescription, 6> directions;
-};
-
-class JacTask final : public RowTask {
- public:
-  JacTask(const Model& model, const JacOptions& opt, const JacSettings& settings,
-          const std::string& file)
-      : model_(model),
-        opt_(opt),
-        s_(settings),
-        file_(file),
-        data_(model),
-        analysis_(model.nv, settings.task, settings.tolerance),
-        dynamics_(model,
-                  TaskSpaceOptions{settings.task, settings.inverse, TaskSpaceOptions{}.tolerance}),
-        analytical_(3 + orientation_parameter_count(settings.parametrization), model.nv),
-        p_(std::min(settings.task.size, model.nv)) {
-    const TaskRows& task = s_.task;
-    auto rows_by_coordinates = [&](const std::string& prefix) {
-      for (int r = 0; r < task.size; ++r) {
-        for (const auto& c : model.v_names) {
-          columns.push_back(prefix + "." + task_row_name(task.rows[r]) + "." + c);
-        }
-      }
-    };
-    if (opt.jacobian) rows_by_coordinates("J");
-    if (opt.jdot) {
-      if (opt.jacobian) rows_by_coordinates("Jdot");
-      for (int r = 0; r < task.size; ++r) {
-        columns.push_back(std::string("Jdot_v.") + task_row_name(task.rows[r]));
-      }
-    }
-    if (s_.analytical) {
-      const auto& rows = parse_parametrization(opt.analytical).rows;
-      std::vector<std::string> names{"x", "y", "z"};
-      for (const char* r : rows) {
-        if (r) names.push_back(r);
-      }
-      for (const auto& r : names) {
-        for (const auto& c : model.v_names) columns.push_back("JA." + r + "." + c);
-      }
-    }
-    for (int k = 1; k <= p_; ++k) columns.push_back("sigma." + std::to_string(k));
-    for (const char* name :
-         {"rank", "rank_margin", "inverse_condition", "manipulability", "nullity"}) {
-      columns.push_back(name);
-    }
-    if (opt.nullspace) {
-      for (int k = 1; k <= model.nv; ++k) {
-        for (const auto& c : model.v_names) {
-          columns.push_back("null." + std::to_string(k) + "." + c);
-        }
-      }
-    }
-    if (opt.dynamics) {
-      for (int i = 0; i < task.size; ++i) {
-        for (int j = 0; j < task.size; ++j) {
-          columns.push_back(std::string("Lambda.") + task_row_name(task.rows[i]) + "." +
-                            task_row_name(task.rows[j]));
-        }
-      }
-      for (const char* prefix : {"mu.", "p."}) {
-        for (int r = 0; r < task.size; ++r)
-          columns.push_back(prefix + std::string(task_row_name(task.rows[r])));
-      }
-      for (const auto& c : model.v_names) {
-        for (int r = 0; r < task.size; ++r) {
-          columns.push_back("Jbar." + c + "." + task_row_name(task.rows[r]));
-        }
-      }
-      columns.push_back("Lambda_rank");
-    }
-  }
-
-  void compute(const Sample& s, double* out) override {
-    const int nv = model_.nv;
-    const TaskRows& task = s_.task;
-    // the analytical Jacobian first: it leaves data.J local-world-aligned
-    if (s_.analytical) {
-      try {
-        analytical_jacobian(model_, data_, s.q, s_.frame, s_.parametrization, analytical_);
-      } catch (const NumericalError& e) {
-        throw InputError(
-            file_, s.line, 0,
-            "--analytical " + opt_.analytical + ": " + e.what() + " (the quaternion never is)");
-      }
-    }
-    // dJ/dt needs v; frame_jacobian_time_variation fills data.J as well
-    if (opt_.jdot) {
-      frame_jacobian_time_variation(model_, data_, s.q, s.dq.col(0), s_.frame, s_.reference);
-    } else {
-      frame_jacobian(model_, data_, s.q, s_.frame, s_.reference);
-    }
-    const auto& J = data_.J;
-    if (opt_.jacobian) {
-      for (int r = 0; r < task.size; ++r) {
-        for (int c = 0; c < nv; ++c) *out++ = J(task.rows[r], c);
-      }
-    }
-    if (opt_.jdot) {
-      if (opt_.jacobian) {
-        for (int r = 0; r < task.size; ++r) {
-          for (int c = 0; c < nv; ++c) *out++ = data_.dJ(task.rows[r], c);
-        }
-      }
-      for (int r = 0; r < task.size; ++r) *out++ = data_.dJ.row(task.rows[r]).dot(s.dq.col(0));
-    }
-    if (s_.analytical) {
-      for (int r = 0; r < analytical_.rows(); ++r) {
-        for (int c = 0; c < nv; ++c) *out++ = analytical_(r, c);
-      }
-    }
-
-    // the singular values alone unless vectors are needed: the null space, or the lost
-    // directions of a row the scan reports
-    analysis_.compute_values(J);
-    if (opt_.nullspace || below()) analysis_.compute(J, s_.reference, data_.oMf[s_.frame]);
-    const Eigen::VectorXd& sigma = analysis_.singular_values();
-    for (int k = 0; k < p_; ++k) *out++ = sigma[k];
-    *out++ = analysis_.rank();
-    *out++ = analysis_.rank_margin();
-    *out++ = inverse_condition(sigma);
-    *out++ = analysis_.manipulability();
-    *out++ = analysis_.nullity();
-    if (opt_.nullspace) {
-      const auto basis = analysis_.null_space();
-      for (int k = 0; k < nv; ++k) {
-        for (int c = 0; c < nv; ++c) *out++ = k < basis.cols() ? basis(c, k) : 0;
-      }
-    }
-    scan(s);
-
-    if (opt_.dynamics) {
-      dynamics_.compute(model_, data_, s.q, s.dq.col(0), s_.frame, s_.reference);
-      const int m = task.size;
-      const Eigen::MatrixXd& Lambda = dynamics_.inertia();
-      for (int i = 0; i < m; ++i) {
-        for (int j = 0; j < m; ++j) *out++ = Lambda(i, j);
-      }
-      for (int r = 0; r < m; ++r) *out++ = dynamics_.coriolis()[r];
-      for (int r = 0; r < m; ++r) *out++ = dynamics_.gravity()[r];
-      const Eigen::MatrixXd& Jbar = dynamics_.pseudo_inverse();
-      for (int c = 0; c < nv; ++c) {
-        for (int r = 0; r < m; ++r) *out++ = Jbar(c, r);
-      }
-      *out++ = dynamics_.rank();
-      if (dynamics_.singular() && dynamics_singular_++ == 0) dynamics_first_t_ = s.t;
-    }
-  }
-
-  int finish(const Notes& notes) override {
-    const bool failing = opt_.fail_on_singular && !intervals_.empty();
-    print_intervals(notes, failing);
-    if (dynamics_singular_ > 0) {
-      notes.warning(file_ + ": J M^-1 J^T is singular in " + std::to_string(dynamics_singular_) +
-                    " rows (first at t=" + number_text(dynamics_first_t_) +
-                    "): Lambda, mu, p and "
-                    "Jbar there use the " +
-                    opt_.inverse + " inverse, eigenvalues at or below " + "max(" +
-                    number_text(dynamics_.options().tolerance.absolute) + ", " +
-                    number_text(dynamics_.options().tolerance.relative) + " * largest) " +
-                    (s_.inverse == TaskInverse::truncated ? "dropped" : "damped") +
-                    " (Lambda_rank counts the others)");
-    }
-    return failing ? kExitFailure : kExitOk;
-  }
-
-  void summarize(nlohmann::json& table) const override {
-    const std::string& frame = model_.frames[s_.frame].name;
-    nlohmann::json intervals = nlohmann::json::array();
-    for (const Interval& in : intervals_) {
-      nlohmann::json directions = nlohmann::json::array();
-      for (int k = 0; k < std::max(in.lost, 1); ++k) {
-        directions.push_back(direction_json(in.directions[k], frame));
-      }
-      intervals.push_back({{"start", in.start_t},
-                           {"end", in.end_t},
-                           {"start_line", in.start_line},
-                           {"end_line", in.end_line},
-                           {"rows", in.rows},
-                           {"worst", in.worst},
-                           {"worst_t", in.worst_t},
-                           {"worst_line", in.worst_line},
-                           {"rank", in.rank},
-                           {in.lost > 0 ? "lost" : "weakest", directions}});
-    }
-    nlohmann::json rows = nlohmann::json::array();
-    for (int r = 0; r < s_.task.size; ++r) rows.push_back(task_row_name(s_.task.rows[r]));
-    table["frame"] = frame;
-    table["reference"] = reference_name(s_.reference);
-    table["task"] = rows;
-    table["tolerance"] = {{"relative", s_.tolerance.relative}, {"absolute", s_.tolerance.absolute}};
-    table["measure"] = s_.measure == Measure::manipulability ? "manipulability" : "sigma";
-    table["threshold"] =
-        s_.scan_threshold ? nlohmann::json(opt_.threshold) : nlohmann::json("rank-deficient");
-    table["intervals"] = intervals;
-  }
-
- private:
-  double measure() const {
-    if (s_.measure == Measure::manipulability) return analysis_.manipulability();
-    return p_ > 0 ? analysis_.singular_values()[p_ - 1] : 0;
-  }
-  bool below() const {
-    return s_.scan_threshold ? measure() < opt_.threshold : analysis_.rank() < p_;
-  }
-
-  // Extends or closes the current interval. No allocation but when a new interval opens.
-  void scan(const Sample& s) {
-    if (!below()) {
-      open_ = false;
-      return;
-    }
-    const double value = measure();
-    if (!open_) {
-      open_ = true;
-      intervals_.emplace_back();
-      Interval& fresh = intervals_.back();
-      fresh.start_t = s.t;
-      fresh.start_line = s.line;
-      fresh.worst = std::numeric_limits<double>::infinity();
-    }
-    Interval& in = intervals_.back();
-    in.end_t = s.t;
-    in.end_line = s.line;
-    ++in.rows;
-    if (!(value < in.worst)) return;
-    in.worst = value;
-    in.worst_t = s.t;
-    in.worst_line = s.line;
-    in.rank = analysis_.rank();
-    in.lost = analysis_.lost_count();
-    for (int k = 0; k < in.lost; ++k) in.directions[k] = analysis_.lost_description(k);
-    if (in.lost == 0) in.directions[0] = analysis_.weakest_description();
-  }
-
-  std::string measure_name() const {
-    return s_.measure == Measure::manipulability ? "manipulability" : "smallest singular value";
-  }
-
-  std::string directions_text(const Interval& in) const {
-    const std::string& frame = model_.frames[s_.frame].name;
-    std::string text = in.lost > 0 ? "lost: " : "weakest: ";
-    for (int k = 0; k < std::max(in.lost, 1); ++k) {
-      text += (k ? "; " : "") + to_string(in.directions[k], frame);
-    }
-    return text;
-  }
-
-  void print_intervals(const Notes& notes, bool failing) const {
-    constexpr size_t kShown = 10;
-    const std::string what = s_.scan_threshold
-                                 ? measure_name() + " below " + number_text(opt_.threshold)
-                                 : "rank-deficient";
-    for (size_t k = 0; k < intervals_.size() && k < kShown; ++k) {
-      const Interval& in = intervals_[k];
-      std::ostringstream line;
-      line << file_ << ": " << what << " from t=" << in.start_t << " to t=" << in.end_t
-           << " (lines " << in.start_line << "-" << in.end_line << ", " << in.rows
-           << (in.rows == 1 ? " row" : " rows") << "): worst " << measure_name() << ' ' << in.worst
-           << " at t=" << in.worst_t << " (line " << in.worst_line << "), rank " << in.rank
-           << " of " << p_ << "; " << directions_text(in);
-      failing ? notes.error(line.str()) : notes.warning(line.str());
-    }
-    if (intervals_.size() > kShown) {
-      const std::string line =
-          file_ + ": and " + std::to_string(intervals_.size() - kShown) + " more intervals";
-      failing ? notes.error(line) : notes.warning(line);
-    }
-  }
-
-  const Model& model_;
-  const JacOptions& opt_;
-  const JacSettings& s_;
-  const std::string file_;
-  Data data_;
-  SingularityAnalysis analysis_;
-  TaskSpaceDynamics dynamics_;
-  Eigen::MatrixXd analytical_;  // (3 + parameters) x nv
-  const int p_;                 // singular values: min(task rows, nv)
-  std::vector<Interval> intervals_;
-  bool open_ = false;
-  long dynamics_singular_ = 0;
-  double dynamics_first_t_ = 0;
-};
 
 // --sample N: configurations drawn within the limits; the worst as a table, quantiles on stderr.
 int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, Streams& io) {
@@ -541,7 +169,7 @@ int run_jac(const JacOptions& opt, Streams& io) {
     }
   }
   command.make_task = [&](const Header&, const std::string& file, const Notes&) {
-    return std::make_unique<JacTask>(model, opt, settings, file);
+    return make_jac_task(model, opt, settings, file);
   };
   return run_rows(opt.rows, model, command, io);
 }

@@ -132,7 +132,11 @@ class IkVelocityTask final : public RowTask {
 
 }  // namespace
 
-void add_ik_velocity_options(CLI::App& cmd, IkVelocityOptions& opt) {
+void add_ik_velocity_options(CLI::App& cmd, bool& velocity, IkVelocityOptions& opt) {
+  cmd.add_flag("--velocity", velocity,
+               "Velocity level instead: for every row (q columns), the joint velocity v that "
+               "realises the --task velocities (damped pseudo-inverse, stacked or strict "
+               "priority); writes v.<joint> and ik.residual.<k>, |J_k v - w_k| of the k-th task");
   cmd.add_option("--task", opt.tasks,
                  "With --velocity, a task, repeated in priority order: frame:FRAME[:COMPONENTS] "
                  "(the frame's velocity, world axes, from columns <FRAME>.vx .vy .vz .wx .wy .wz; "

@@ -17,8 +17,8 @@ struct IkVelocityOptions {
   std::vector<double> weights;  // one per task, or empty
 };
 
-/// Adds --task, --priority, --damping and --weights.
-void add_ik_velocity_options(CLI::App& cmd, IkVelocityOptions& opt);
+/// Adds --velocity (setting `velocity`), --task, --priority, --damping and --weights.
+void add_ik_velocity_options(CLI::App& cmd, bool& velocity, IkVelocityOptions& opt);
 
 /// Runs the velocity mode over opt.tables.
 int run_ik_velocity(const IkVelocityOptions& velocity, const RowOptions& rows, Streams& io);

@@ -8,6 +8,7 @@
 #include <eom/multibody/configuration.hpp>
 #include <eom/core/errors.hpp>
 #include <eom/solvers/ik.hpp>
+#include <eom/solvers/ik_path.hpp>
 #include <eom/algorithm/kinematics.hpp>
 #include <eom/parsers/urdf.hpp>
 
@@ -18,15 +19,6 @@ using namespace eom;
 using namespace eom::test;
 
 namespace {
-
-Eigen::VectorXd mid_range(const Model& model) {
-  Eigen::VectorXd q = neutral(model);
-  for (int k = 0; k < model.nq; ++k) {
-    if (std::isfinite(model.lower_limit[k]) && std::isfinite(model.upper_limit[k]))
-      q[k] = 0.5 * (model.lower_limit[k] + model.upper_limit[k]);
-  }
-  return q;
-}
 
 bool within_limits(const Model& model, const Eigen::VectorXd& q) {
   for (int k = 0; k < model.nq; ++k) {
@@ -65,7 +57,7 @@ TEST_CASE("IK round trip: FK of a random configuration is reached within limits"
       IkSolver solver(model);
       IkProblem problem;
       problem.frame = model.require_frame(arm.tip);  // a fixed-joint frame on every arm
-      const Eigen::VectorXd seed = mid_range(model);
+      const Eigen::VectorXd seed = nominal_seed(model);
       IkOptions options;
       options.timeout = 0;  // the deterministic budget alone
       Rng rng(11);
@@ -110,8 +102,8 @@ TEST_CASE("IK from the solution converges at once; same seed, same bits", "[ik]"
   options.timeout = 0;
   options.random_seed = 99;
   options.max_total_iterations = 400;
-  const IkResult first = solver.solve(problem, mid_range(model), options);
-  const IkResult second = solver.solve(problem, mid_range(model), options);
+  const IkResult first = solver.solve(problem, nominal_seed(model), options);
+  const IkResult second = solver.solve(problem, nominal_seed(model), options);
   CHECK(first.q == second.q);
   CHECK(first.iterations == second.iterations);
   CHECK(first.restarts == second.restarts);
@@ -129,7 +121,7 @@ TEST_CASE("IK: an unreachable target fails with the best residual", "[ik]") {
   IkOptions options;
   options.timeout = 0;
   options.max_total_iterations = 500;
-  const IkResult& r = solver.solve(problem, mid_range(model), options);
+  const IkResult& r = solver.solve(problem, nominal_seed(model), options);
   CHECK_FALSE(r.converged());
   CHECK(within_limits(model, r.q));
   // the best residual: the arm stretched towards the target, about 5 m - reach
@@ -154,7 +146,7 @@ TEST_CASE("IK masks: position only, chosen axes, weights", "[ik]") {
 
   SECTION("position only") {
     problem.weights = ik_mask_weights("position");
-    const IkResult& r = solver.solve(problem, mid_range(model));
+    const IkResult& r = solver.solve(problem, nominal_seed(model));
     REQUIRE(r.converged());
     frame_placements(model, data, r.q);
     CHECK((data.oMf[problem.frame].p - problem.target.p).norm() <= 1e-6);
@@ -163,7 +155,7 @@ TEST_CASE("IK masks: position only, chosen axes, weights", "[ik]") {
   SECTION("chosen axes: x and z of the position, rotation about z") {
     problem.weights = ik_mask_weights("x, z, rz");
     problem.target.p.y() += 10;  // y is free
-    const IkResult& r = solver.solve(problem, mid_range(model));
+    const IkResult& r = solver.solve(problem, nominal_seed(model));
     REQUIRE(r.converged());
     frame_placements(model, data, r.q);
     CHECK(std::abs(data.oMf[problem.frame].p.x() - problem.target.p.x()) <= 1e-6);
@@ -192,7 +184,7 @@ TEST_CASE("IK: a target relative to another moving frame", "[ik]") {
   problem.target = data.oMf[problem.reference].inverse() * data.oMf[problem.frame];
   IkOptions options;
   options.timeout = 0;
-  const IkResult& r = solver.solve(problem, mid_range(model), options);
+  const IkResult& r = solver.solve(problem, nominal_seed(model), options);
   REQUIRE(r.converged());
   frame_placements(model, data, r.q);
   const SE3 rMf = data.oMf[problem.reference].inverse() * data.oMf[problem.frame];
@@ -200,7 +192,7 @@ TEST_CASE("IK: a target relative to another moving frame", "[ik]") {
   CHECK(log3(rMf.R.transpose() * problem.target.R).norm() <= 1e-6);
   // joints above panda_link2 do not change the relative pose: they keep the seed
   CHECK(r.q[model.joints[model.joint_index("panda_joint1")].idx_q] ==
-        mid_range(model)[model.joints[model.joint_index("panda_joint1")].idx_q]);
+        nominal_seed(model)[model.joints[model.joint_index("panda_joint1")].idx_q]);
 }
 
 TEST_CASE("IK: continuous joints end on the turn nearest the seed", "[ik]") {
@@ -247,7 +239,7 @@ TEST_CASE("IK null space: a posture objective keeps the primary task", "[ik]") {
   IkOptions options;
   options.position_tolerance = options.orientation_tolerance = 1e-9;
   options.null_space = NullSpaceObjective::posture;
-  options.posture = mid_range(model);
+  options.posture = nominal_seed(model);
   options.null_space_gain = 0.5;
   problem.target.p.x() += 1e-3;  // a small move so that it iterates
   const IkResult& r = solver.solve(problem, q, options);
@@ -263,7 +255,7 @@ TEST_CASE("IK null space: a posture objective keeps the primary task", "[ik]") {
 TEST_CASE("IK bad input: clear errors", "[ik]") {
   const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
   IkSolver solver(model);
-  const Eigen::VectorXd seed = mid_range(model);
+  const Eigen::VectorXd seed = nominal_seed(model);
   IkProblem problem;
   problem.frame = model.require_frame("tool0");
 
@@ -306,7 +298,7 @@ TEST_CASE("IkSolver::solve allocates nothing", "[ik]" EOM_ALLOCATION_TAG) {
   IkProblem problem;
   problem.frame = model.require_frame("panda_hand_tcp");
   problem.target = data.oMf[problem.frame];
-  const Eigen::VectorXd seed = mid_range(model);
+  const Eigen::VectorXd seed = nominal_seed(model);
   IkOptions options;
   options.null_space = NullSpaceObjective::centre;
   solver.solve(problem, seed, options);  // warm
