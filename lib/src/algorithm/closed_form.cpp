@@ -213,8 +213,7 @@ void require_serial_chain(const Model& model) {
                        "' branches off joint '" + model.joint_names[model.parent[i]] + "'" +
                        advice);
     }
-    const JointKind kind = model.joints[i].kind;
-    if (kind != JointKind::revolute && kind != JointKind::prismatic) {
+    if (!is_one_dof(model.joints[i])) {
       throw ModelError("model '" + model.name + "': joint '" + model.joint_names[i] +
                        "' has several degrees of freedom" + advice);
     }
@@ -243,9 +242,11 @@ ClosedFormData::ClosedFormData(const Model& model) : n(model.nv) {
   }
 }
 
-void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, ConstVec v,
-                          ConstVec a, ConstVec d3q, ConstVec d4q, int order,
-                          const FrameWrench* wrench) {
+namespace {
+
+void check_closed_form_arguments(const Model& model, ConstVec q, ConstVec v, ConstVec a,
+                                 ConstVec d3q, ConstVec d4q, int order,
+                                 const FrameWrench* wrench) {
   if (order < 0 || order > 2) {
     throw InputError("closed form: order " + std::to_string(order) + " is not 0, 1 or 2");
   }
@@ -259,6 +260,12 @@ void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, Con
     throw InputError("closed form: the external wrench needs a model frame and a local or "
                      "local_world_aligned reference");
   }
+}
+
+// The equations of motion tau = M qddot + C qdot + Q_grav - Q_ext (1) of the chain, with the
+// kinematics the derivatives need: C_i, J and V, and dJ, dV (order >= 1), d2J, d2V (order 2).
+void equations_of_motion(const Model& model, ClosedFormData& d, ConstVec q, ConstVec v, ConstVec a,
+                         ConstVec d3q, int order, const FrameWrench* wrench) {
   const int n = d.n;
 
   // configurations C_i (5) and the blocks Ad_{C_{i,i-1}} of A (18)
@@ -315,12 +322,15 @@ void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, Con
     d.d2Q_ext.setZero();
   }
 
-  // tau = M qddot + C qdot + Q_grav - Q_ext (1)
+  // (1)
   d.tau.noalias() = d.M * a;
   d.tau.noalias() += d.C * v;
   d.tau += d.Q_grav - d.Q_ext;
-  if (order < 1) return;
+}
 
+// The first time derivative of the equations of motion (35): dM/dt, dC/dt and dQ_grav/dt.
+void first_time_derivative(ClosedFormData& d, ConstVec v, ConstVec a, ConstVec d3q) {
+  const int n = d.n;
   // dM/dt = dJ^T M_b J + J^T M_b dJ (36)
   d.dM.noalias() = d.dJ.transpose() * d.MbJ;
   add_transpose(d.dM);
@@ -344,8 +354,13 @@ void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, Con
   d.dtau.noalias() += d.dC * v;
   d.dtau.noalias() += d.C * a;
   d.dtau += d.dQ_grav - d.dQ_ext;
-  if (order < 2) return;
+}
 
+// The second time derivative of the equations of motion (45): d2M/dt2, d2C/dt2 and
+// d2Q_grav/dt2.
+void second_time_derivative(ClosedFormData& d, ConstVec v, ConstVec a, ConstVec d3q,
+                            ConstVec d4q) {
+  const int n = d.n;
   // d2M/dt2 = d2J^T M_b J + 2 dJ^T M_b dJ + J^T M_b d2J (46)
   apply_Mb(d, d.dJ, d.MbdJ);
   d.d2M.noalias() = d.d2J.transpose() * d.MbJ;
@@ -379,6 +394,17 @@ void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, Con
   d.d2tau.noalias() += 2 * (d.dC * a);
   d.d2tau.noalias() += d.C * d3q;
   d.d2tau += d.d2Q_grav - d.d2Q_ext;
+}
+
+}  // namespace
+
+void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, ConstVec v,
+                          ConstVec a, ConstVec d3q, ConstVec d4q, int order,
+                          const FrameWrench* wrench) {
+  check_closed_form_arguments(model, q, v, a, d3q, d4q, order, wrench);
+  equations_of_motion(model, d, q, v, a, d3q, order, wrench);
+  if (order >= 1) first_time_derivative(d, v, a, d3q);
+  if (order >= 2) second_time_derivative(d, v, a, d3q, d4q);
 }
 
 }  // namespace eom

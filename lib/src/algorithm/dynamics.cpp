@@ -8,6 +8,7 @@
 
 #include "eom/multibody/configuration.hpp"
 #include "eom/algorithm/kinematics.hpp"
+#include "core/pivot.hpp"
 #include "core/sizes.hpp"
 
 namespace eom {
@@ -152,11 +153,20 @@ void inertia_matrix(const InertiaMoments& Y, Mat6& out) {
   out.bottomRightCorner<3, 3>() = Y.I_o;
 }
 
-// D must be positive: a joint that moves no inertia along its motion makes M singular. The scale
-// is the largest diagonal entry of the articulated inertia, so the test is relative.
+// The pivot rule of the articulated-body algorithm: a pivot D = S^T IA S must be positive, or the
+// joint moves no inertia along its motion and M is singular. The scale is the largest diagonal
+// entry of the articulated inertia, at least 1, so the test is relative for heavy bodies and
+// absolute (SI units) for light ones.
 bool pivot_ok(double D, const Mat6& IA) {
-  const double scale = std::max(1.0, IA.diagonal().maxCoeff());
-  return D > 1e-12 * scale;
+  return detail::pivot_positive(D, std::max(1.0, IA.diagonal().maxCoeff()));
+}
+// The same rule for the pivots of a joint of several dofs: those of D = S^T IA S (or of IA itself
+// for a free-flyer on the world) are the squared diagonal entries of its Cholesky factor.
+template <class Llt>
+bool pivots_ok(const Llt& llt, const Mat6& IA) {
+  if (llt.info() != Eigen::Success) return false;
+  const double l = llt.matrixLLT().diagonal().minCoeff();
+  return pivot_ok(l * l, IA);
 }
 
 [[noreturn]] void throw_singular(const Model& model, int i) {
@@ -165,19 +175,25 @@ bool pivot_ok(double D, const Mat6& IA) {
                        "singular and forward dynamics is undefined");
 }
 
-// The articulated-body algorithm (Featherstone 2008, Table 7.1) with every quantity in world axes
-// at the world origin, as Pinocchio 3 does it: articulated inertias then pass to the parent by a
-// plain sum, with no 6x6 change of frame, and a 1-DoF joint has a 6-vector U and a scalar D.
-// With `singular` non-null the joints whose pivot D is not positive are collected there (their
-// D^-1 taken as 0, which is exact when IA S = 0) instead of throwing.
-void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau,
-                      std::vector<int>* singular) {
+// A pivot of joint i that fails the rule: collected in `singular` (with its D^-1 taken as 0 by the
+// caller, which is exact when IA S = 0), or thrown without it.
+void singular_pivot(const Model& model, int i, std::vector<int>* singular) {
+  if (!singular) throw_singular(model, i);
+  singular->push_back(i);
+}
+
+// Whether joint i is a free-flyer on the world, which the passes solve directly: its S is
+// invertible, so IA oa = f - pA needs no U, D or u.
+bool free_flyer_on_world(const Model& model, int i) {
+  return model.parent[i] == 0 && is_floating(model.joints[i]);
+}
+
+// ABA first forward pass (Featherstone 2008, Table 7.1, first loop): placements, S in world axes,
+// twists v_i = v_p + S qd, velocity-product accelerations c_i = v_i x S qd; the articulated
+// inertias start as the bodies' own, IA_i = I_i, with bias forces pA_i = v_i x* I_i v_i.
+void aba_velocities(const Model& model, Data& data, ConstVec q, ConstVec v) {
   data.oMi[0] = SE3::Identity();
   data.ov[0] = Motion::Zero();
-
-  // forward pass: placements, S in world axes, twists, velocity-product accelerations
-  // c_i = v_i x S qd; the articulated inertias start as the bodies' own, with bias forces
-  // pA_i = v_i x* I_i v_i
   InertiaMoments Y;
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
@@ -190,9 +206,7 @@ void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, Co
     } else {
       vJ = oMi.act(joint_motion(jnt, v));
       // S in world axes, until U replaces it (a free-flyer on the world needs none)
-      if (model.parent[i] != 0 || jnt.kind != JointKind::floating) {
-        data.U[i].noalias() = oMi.action() * jnt.S;
-      }
+      if (!free_flyer_on_world(model, i)) data.U[i].noalias() = oMi.action() * jnt.S;
     }
     const Motion vi = data.ov[model.parent[i]] + vJ;
     data.ov[i] = vi;
@@ -201,76 +215,108 @@ void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, Co
     inertia_matrix(Y, data.IA[i]);
     data.pA[i] = cross_force(vi, Y * vi);
   }
+}
 
-  // backward pass: U = IA S, D = S^T U, u = tau - S^T pA; hand the parent the articulated
-  // inertia Ia = IA - U D^-1 U^T and bias pa = pA + Ia c + U D^-1 u (same axes: a sum)
+// ABA backward pass for a 1-DoF joint: U = IA S (a 6-vector), D = S^T U (a scalar), u = tau -
+// S^T pA; the parent gets Ia = IA - U D^-1 U^T and pa = pA + Ia c + U D^-1 u (same axes: a sum).
+void aba_project_one_dof(const Model& model, Data& data, int i, ConstVec tau,
+                         std::vector<int>* singular) {
+  const Joint& jnt = model.joints[i];
+  const int p = model.parent[i];
+  const Mat6& IA = data.IA[i];
+  const Motion& S = data.oS[i];
+  // U = IA S and IA c in one product
+  Eigen::Matrix<double, 6, 2> Sc;
+  Sc.col(0) = S.vector();
+  Sc.col(1) = data.c[i].vector();
+  const Eigen::Matrix<double, 6, 2> IASc = IA * Sc;
+  const Vec6 U = IASc.col(0);
+  const double D = U.dot(Sc.col(0));
+  double Dinv = 0;
+  if (pivot_ok(D, IA)) {
+    Dinv = 1 / D;
+  } else {
+    singular_pivot(model, i, singular);
+  }
+  const double u = tau[jnt.idx_v] - data.pA[i].dot(S);
+  data.oU[i] = U;
+  data.oDinv[i] = Dinv;
+  data.ou[i] = u;
+  if (p == 0) return;
+  // pa = pA + IA c + U D^-1 (u - U^T c), Ia = IA - U D^-1 U^T, both added to the parent's
+  const Vec6 pa = IASc.col(1) + U * ((u - U.dot(Sc.col(1))) * Dinv);
+  data.pA[p] += data.pA[i] + Force::from(pa);
+  const Vec6 DU = Dinv * U;
+  Mat6& IAp = data.IA[p];
+  for (int k = 0; k < 6; ++k) IAp.col(k) += IA.col(k) - U[k] * DU;
+}
+
+// ABA backward pass for a joint of several dofs: the same with U (6 x nv) and D^-1 (nv x nv).
+void aba_project_several_dofs(const Model& model, Data& data, int i, ConstVec tau,
+                              std::vector<int>* singular) {
+  const Joint& jnt = model.joints[i];
+  const int p = model.parent[i];
+  const Mat6& IA = data.IA[i];
+  const int nv = jnt.nv;
+  auto& U = data.U[i];
+  auto& Dinv = data.Dinv[i];
+  const MotionSubspace S = U;  // S in world axes
+  U.noalias() = IA * S;
+  Dinv.noalias() = S.transpose() * U;
+  const Eigen::LLT<SmallMat> llt(Dinv);
+  if (!pivots_ok(llt, IA)) {
+    singular_pivot(model, i, singular);
+    Dinv.setZero();
+  } else {
+    Dinv = llt.solve(SmallMat::Identity(nv, nv));
+  }
+  data.u[i].head(nv).noalias() = tau.segment(jnt.idx_v, nv) - S.transpose() * data.pA[i].vector();
+  // keep S for the last pass in the spare columns: U (6 x nv) and S (6 x nv) side by side
+  data.Sw[i] = S;
+  if (p == 0) return;
+  const Mat6 Ia = IA - U * Dinv * U.transpose();
+  const Vec6 pa = data.pA[i].vector() + Ia * data.c[i].vector() + U * (Dinv * data.u[i].head(nv));
+  data.IA[p] += Ia;
+  data.pA[p] += Force::from(pa);
+}
+
+// ABA backward pass (Featherstone 2008, Table 7.1, second loop): articulated inertias and bias
+// forces from the leaves to the root.
+void aba_articulated_inertias(const Model& model, Data& data, ConstVec tau,
+                              std::vector<int>* singular) {
   for (int i = model.njoints - 1; i > 0; --i) {
-    const Joint& jnt = model.joints[i];
-    const int p = model.parent[i];
-    Mat6& IA = data.IA[i];
-    if (jnt.nv == 1) {
-      const Motion& S = data.oS[i];
-      // U = IA S and IA c in one product
-      Eigen::Matrix<double, 6, 2> Sc;
-      Sc.col(0) = S.vector();
-      Sc.col(1) = data.c[i].vector();
-      const Eigen::Matrix<double, 6, 2> IASc = IA * Sc;
-      const Vec6 U = IASc.col(0);
-      const double D = U.dot(Sc.col(0));
-      double Dinv = 0;
-      if (pivot_ok(D, IA)) {
-        Dinv = 1 / D;
-      } else if (singular) {
-        singular->push_back(i);
-      } else {
-        throw_singular(model, i);
-      }
-      const double u = tau[jnt.idx_v] - data.pA[i].dot(S);
-      data.oU[i] = U;
-      data.oDinv[i] = Dinv;
-      data.ou[i] = u;
-      if (p == 0) continue;
-      // pa = pA + IA c + U D^-1 (u - U^T c), Ia = IA - U D^-1 U^T, both added to the parent's
-      const Vec6 pa = IASc.col(1) + U * ((u - U.dot(Sc.col(1))) * Dinv);
-      data.pA[p] += data.pA[i] + Force::from(pa);
-      const Vec6 DU = Dinv * U;
-      Mat6& IAp = data.IA[p];
-      for (int k = 0; k < 6; ++k) IAp.col(k) += IA.col(k) - U[k] * DU;
-    } else if (p == 0 && jnt.kind == JointKind::floating) {
-      // a free-flyer on the world: solved directly in the last pass, IA oa = f - pA
-      continue;
-    } else {
-      const int nv = jnt.nv;
-      auto& U = data.U[i];
-      auto& Dinv = data.Dinv[i];
-      const MotionSubspace S = U;  // S in world axes
-      U.noalias() = IA * S;
-      Dinv.noalias() = S.transpose() * U;
-      const Eigen::LLT<SmallMat> llt(Dinv);
-      const double scale = std::max(1.0, IA.diagonal().maxCoeff());
-      if (llt.info() != Eigen::Success ||
-          !(llt.matrixLLT().diagonal().minCoeff() > 1e-6 * std::sqrt(scale))) {
-        if (!singular) throw_singular(model, i);
-        singular->push_back(i);
-        Dinv.setZero();
-      } else {
-        Dinv = llt.solve(SmallMat::Identity(nv, nv));
-      }
-      data.u[i].head(nv).noalias() =
-          tau.segment(jnt.idx_v, nv) - S.transpose() * data.pA[i].vector();
-      // keep S for the last pass in the spare columns: U (6 x nv) and S (6 x nv) side by side
-      data.Sw[i] = S;
-      if (p == 0) continue;
-      const Mat6 Ia = IA - U * Dinv * U.transpose();
-      const Vec6 pa =
-          data.pA[i].vector() + Ia * data.c[i].vector() + U * (Dinv * data.u[i].head(nv));
-      data.IA[p] += Ia;
-      data.pA[p] += Force::from(pa);
+    if (model.joints[i].nv == 1) {
+      aba_project_one_dof(model, data, i, tau, singular);
+    } else if (!free_flyer_on_world(model, i)) {
+      // (a free-flyer on the world is solved directly in the last pass, IA oa = f - pA)
+      aba_project_several_dofs(model, data, i, tau, singular);
     }
   }
+}
 
-  // forward pass: a_i = a_p + c_i + S qdd_i, qdd_i = D^-1 (u - U^T (a_p + c_i)); gravity enters
-  // as an upward acceleration of the base
+// A free-flyer on the world in the second forward pass: S is invertible, so the joint passes any
+// force: IA a = f - pA with f the joint wrench in world axes, and qdd = S^-1 (a - a_0) (c = v x v
+// = 0).
+void aba_free_flyer_acceleration(const Model& model, Data& data, int i, ConstVec tau,
+                                 std::vector<int>* singular) {
+  const Joint& jnt = model.joints[i];
+  const Eigen::LLT<Mat6> llt(data.IA[i]);
+  if (!pivots_ok(llt, data.IA[i])) {
+    singular_pivot(model, i, singular);
+    data.qdd.segment<6>(jnt.idx_v).setZero();
+    data.oa[i] = data.oa[0];
+    return;
+  }
+  const Force f = data.oMi[i].act(Force::from(tau.segment<6>(jnt.idx_v))) - data.pA[i];
+  data.oa[i] = Motion::from(llt.solve(f.vector()));
+  const Motion qdd = data.oMi[i].act_inv(data.oa[i] - data.oa[0]);
+  data.qdd.segment<3>(jnt.idx_v) = qdd.lin;
+  data.qdd.segment<3>(jnt.idx_v + 3) = qdd.ang;
+}
+
+// ABA second forward pass (Featherstone 2008, Table 7.1, third loop): a_i = a_p + c_i + S qdd_i,
+// qdd_i = D^-1 (u - U^T (a_p + c_i)); gravity enters as an upward acceleration of the base.
+void aba_accelerations(const Model& model, Data& data, ConstVec tau, std::vector<int>* singular) {
   data.oa[0] = Motion{-model.gravity, Vec3::Zero()};
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jnt = model.joints[i];
@@ -281,24 +327,8 @@ void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, Co
           (data.ou[i] - U.head<3>().dot(ap.lin) - U.tail<3>().dot(ap.ang)) * data.oDinv[i];
       data.qdd[jnt.idx_v] = qdd;
       data.oa[i] = ap + data.oS[i] * qdd;
-    } else if (model.parent[i] == 0 && jnt.kind == JointKind::floating) {
-      // S is invertible, so the joint passes any force: IA a = f - pA with f the joint wrench in
-      // world axes, and qdd = S^-1 (a - a_0) (c = v x v = 0)
-      const Eigen::LLT<Mat6> llt(data.IA[i]);
-      const double scale = std::max(1.0, data.IA[i].diagonal().maxCoeff());
-      if (llt.info() != Eigen::Success ||
-          !(llt.matrixLLT().diagonal().minCoeff() > 1e-6 * std::sqrt(scale))) {
-        if (!singular) throw_singular(model, i);
-        singular->push_back(i);
-        data.qdd.segment<6>(jnt.idx_v).setZero();
-        data.oa[i] = data.oa[0];
-        continue;
-      }
-      const Force f = data.oMi[i].act(Force::from(tau.segment<6>(jnt.idx_v))) - data.pA[i];
-      data.oa[i] = Motion::from(llt.solve(f.vector()));
-      const Motion qdd = data.oMi[i].act_inv(data.oa[i] - data.oa[0]);
-      data.qdd.segment<3>(jnt.idx_v) = qdd.lin;
-      data.qdd.segment<3>(jnt.idx_v + 3) = qdd.ang;
+    } else if (free_flyer_on_world(model, i)) {
+      aba_free_flyer_acceleration(model, data, i, tau, singular);
     } else {
       const int nv = jnt.nv;
       auto qdd = data.qdd.segment(jnt.idx_v, nv);
@@ -306,6 +336,18 @@ void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, Co
       data.oa[i] = ap + Motion::from(data.Sw[i] * qdd);
     }
   }
+}
+
+// The articulated-body algorithm (Featherstone 2008, Table 7.1) with every quantity in world axes
+// at the world origin, as Pinocchio 3 does it: articulated inertias then pass to the parent by a
+// plain sum, with no 6x6 change of frame, and a 1-DoF joint has a 6-vector U and a scalar D.
+// With `singular` non-null the joints whose pivot D is not positive are collected there (their
+// D^-1 taken as 0, which is exact when IA S = 0) instead of throwing.
+void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau,
+                      std::vector<int>* singular) {
+  aba_velocities(model, data, q, v);
+  aba_articulated_inertias(model, data, tau, singular);
+  aba_accelerations(model, data, tau, singular);
 }
 
 }  // namespace

@@ -30,6 +30,7 @@
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/core/errors.hpp"
 #include "eom/algorithm/kinematics.hpp"
+#include "core/pivot.hpp"
 #include "core/sizes.hpp"
 
 namespace eom {
@@ -58,9 +59,10 @@ void invert_mass_matrix(const Model& model, Data& data) {
     pivot[k] = data.M(k, k);
     for (int t = begin[k]; t < begin[k + 1]; ++t) L[t] = data.M(k, ancestors[t]);
   }
-  const double threshold = 1e-18 * std::max(1.0, data.M.diagonal().maxCoeff());
+  // pivot k is the D = S^T IA S of aba at coordinate k: the same rule, relative to M's diagonal
+  const double scale = std::max(1.0, data.M.diagonal().maxCoeff());
   for (int k = n - 1; k >= 0; --k) {
-    if (!(pivot[k] > threshold)) {
+    if (!detail::pivot_positive(pivot[k], scale)) {
       int j = 1;
       while (j + 1 < model.njoints && model.joints[j + 1].idx_v <= k) ++j;
       throw NumericalError("joint '" + model.joint_names[j] +

@@ -120,11 +120,14 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
                         ReferenceFrame::local, out);
 }
 
-void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
-                           const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
-                           const std::vector<int>& frames,
-                           const Eigen::Ref<const Eigen::MatrixXd>& wrenches,
-                           ReferenceFrame reference, Eigen::Ref<Eigen::MatrixXd> out) {
+namespace {
+
+void check_rnea_time_derivative_arguments(const Model& model, const TimeDerivativeData& data,
+                                          ConstVec q, const Eigen::Ref<const Eigen::MatrixXd>& dq,
+                                          int order, const std::vector<int>& frames,
+                                          const Eigen::Ref<const Eigen::MatrixXd>& wrenches,
+                                          ReferenceFrame reference,
+                                          const Eigen::Ref<Eigen::MatrixXd>& out) {
   detail::check_size(q.size(), model.nq, "q");
   detail::check_size(dq.rows(), model.nv, "each derivative column of q");
   detail::check_size(out.rows(), model.nv, "each column of the output");
@@ -156,65 +159,70 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
       }
     }
   }
-  const int K = order, n = data.stride;
-  Motion* V = data.V.data();
-  Force* F = data.F.data();
+}
+
+// Derivatives 0..K of body i's wrench at the world origin (its twists' 0..K+1 filled by
+// propagate_motion), from the derivatives of its centre of mass c, its rotational inertia J
+// about c in world axes and its angular momentum L = J w about c.
+void body_wrench_series(const Model& model, TimeDerivativeData& data, int i, int K) {
+  const int n = data.stride;
+  const SE3& oMi = data.oMi[i];
+  const Motion* Vi = data.V.data() + i * n;
   Vec3* c = data.c.data();
   Mat3* J = data.J.data();
   Vec3* L = data.L.data();
-  // the world does not move
-  for (int k = 0; k <= K + 1; ++k) V[k] = Motion::Zero();
 
-  // forward pass: twist series, then each body's wrench series
-  for (int i = 1; i < model.njoints; ++i) {
-    propagate_motion(model, data, i, q, dq, K + 1, K + 1);
-    const SE3& oMi = data.oMi[i];
-    const Motion* Vi = V + i * n;
-
-    // the body's centre of mass moves with the body's point there: c' = V.lin + w x c
-    const Inertia& I = model.inertia[i];
-    c[0] = oMi.act(I.c);
-    for (int k = 0; k <= K + 1; ++k) {
-      Vec3 next = Vi[k].lin;
-      for (int m = 0; m <= k; ++m) next += data.choose(k, m) * Vi[m].ang.cross(c[k - m]);
-      c[k + 1] = next;
-    }
-    // rotational inertia about the centre of mass, world axes: J' = [w] J - J [w] = P + P^T
-    // with P = [w] J, as J is symmetric
-    J[0].noalias() = oMi.R * I.I_c * oMi.R.transpose();
-    for (int k = 0; k < K; ++k) {
-      Mat3 next = Mat3::Zero();
-      for (int m = 0; m <= k; ++m) {
-        Mat3 P;
-        for (int col = 0; col < 3; ++col) P.col(col) = Vi[m].ang.cross(J[k - m].col(col));
-        next += data.choose(k, m) * (P + P.transpose());
-      }
-      J[k + 1] = next;
-    }
-    // angular momentum about the centre of mass L = J w: L' = J w' + w x L (J' w = w x J w)
-    L[0].noalias() = J[0] * Vi[0].ang;
-    for (int k = 0; k <= K; ++k) {
-      Vec3 next = Vec3::Zero();
-      for (int m = 0; m <= k; ++m) {
-        next += data.choose(k, m) * (J[m] * Vi[k + 1 - m].ang + Vi[m].ang.cross(L[k - m]));
-      }
-      L[k + 1] = next;
-    }
-    // joint wrench at the world origin: Newton's f = m (c'' - g) through the centre of mass and
-    // Euler's moment L' about it, so n = c x f + L'
-    Force* Fi = F + i * n;
-    for (int k = 0; k <= K; ++k) Fi[k].lin = I.m * c[k + 2];
-    Fi[0].lin -= I.m * model.gravity;
-    for (int k = 0; k <= K; ++k) {
-      Vec3 moment = L[k + 1];
-      for (int m = 0; m <= k; ++m) moment += data.choose(k, m) * c[m].cross(Fi[k - m].lin);
-      Fi[k].ang = moment;
-    }
+  // the body's centre of mass moves with the body's point there: c' = V.lin + w x c
+  const Inertia& I = model.inertia[i];
+  c[0] = oMi.act(I.c);
+  for (int k = 0; k <= K + 1; ++k) {
+    Vec3 next = Vi[k].lin;
+    for (int m = 0; m <= k; ++m) next += data.choose(k, m) * Vi[m].ang.cross(c[k - m]);
+    c[k + 1] = next;
   }
+  // rotational inertia about the centre of mass, world axes: J' = [w] J - J [w] = P + P^T
+  // with P = [w] J, as J is symmetric
+  J[0].noalias() = oMi.R * I.I_c * oMi.R.transpose();
+  for (int k = 0; k < K; ++k) {
+    Mat3 next = Mat3::Zero();
+    for (int m = 0; m <= k; ++m) {
+      Mat3 P;
+      for (int col = 0; col < 3; ++col) P.col(col) = Vi[m].ang.cross(J[k - m].col(col));
+      next += data.choose(k, m) * (P + P.transpose());
+    }
+    J[k + 1] = next;
+  }
+  // angular momentum about the centre of mass L = J w: L' = J w' + w x L (J' w = w x J w)
+  L[0].noalias() = J[0] * Vi[0].ang;
+  for (int k = 0; k <= K; ++k) {
+    Vec3 next = Vec3::Zero();
+    for (int m = 0; m <= k; ++m) {
+      next += data.choose(k, m) * (J[m] * Vi[k + 1 - m].ang + Vi[m].ang.cross(L[k - m]));
+    }
+    L[k + 1] = next;
+  }
+  // joint wrench at the world origin: Newton's f = m (c'' - g) through the centre of mass and
+  // Euler's moment L' about it, so n = c x f + L'
+  Force* Fi = data.F.data() + i * n;
+  for (int k = 0; k <= K; ++k) Fi[k].lin = I.m * c[k + 2];
+  Fi[0].lin -= I.m * model.gravity;
+  for (int k = 0; k <= K; ++k) {
+    Vec3 moment = L[k + 1];
+    for (int m = 0; m <= k; ++m) moment += data.choose(k, m) * c[m].cross(Fi[k - m].lin);
+    Fi[k].ang = moment;
+  }
+}
 
-  // external wrenches, subtracted from their body's: at the world origin n_o = n + p x f, where
-  // the frame origin moves with the body, p' = V.lin + w x p; a wrench in the frame's axes is
-  // first rotated to world axes, (R x)^(k) = sum_m C(k, m) R^(m) x^(k - m) with R' = [w] R
+// External wrenches, subtracted from their body's: at the world origin n_o = n + p x f, where
+// the frame origin moves with the body, p' = V.lin + w x p; a wrench in the frame's axes is
+// first rotated to world axes, (R x)^(k) = sum_m C(k, m) R^(m) x^(k - m) with R' = [w] R.
+void subtract_external_wrenches(const Model& model, TimeDerivativeData& data, int K,
+                                const std::vector<int>& frames,
+                                const Eigen::Ref<const Eigen::MatrixXd>& wrenches,
+                                ReferenceFrame reference) {
+  const int n = data.stride;
+  const Motion* V = data.V.data();
+  Force* F = data.F.data();
   Vec3* p = data.p.data();
   Mat3* R = data.R.data();
   for (size_t j = 0; j < frames.size(); ++j) {
@@ -263,9 +271,14 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
       Fi[k].ang -= moment;
     }
   }
+}
 
-  // backward pass: tau = S^T F, so tau^(k) = sum_m C(k, m) S^(m) . F^(k - m); subtree wrenches
-  // add up without transforms at the world origin
+// Backward pass: tau = S^T F, so tau^(k) = sum_m C(k, m) S^(m) . F^(k - m); subtree wrenches
+// add up without transforms at the world origin.
+void project_wrench_series(const Model& model, TimeDerivativeData& data, int K,
+                           Eigen::Ref<Eigen::MatrixXd> out) {
+  const int n = data.stride;
+  Force* F = data.F.data();
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& joint = model.joints[i];
     const Force* Fi = F + i * n;
@@ -283,6 +296,27 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
       for (int k = 0; k <= K; ++k) Fp[k] += Fi[k];
     }
   }
+}
+
+}  // namespace
+
+void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVec q,
+                           const Eigen::Ref<const Eigen::MatrixXd>& dq, int order,
+                           const std::vector<int>& frames,
+                           const Eigen::Ref<const Eigen::MatrixXd>& wrenches,
+                           ReferenceFrame reference, Eigen::Ref<Eigen::MatrixXd> out) {
+  check_rnea_time_derivative_arguments(model, data, q, dq, order, frames, wrenches, reference,
+                                       out);
+  const int K = order;
+  // the world does not move
+  for (int k = 0; k <= K + 1; ++k) data.V[k] = Motion::Zero();
+  // forward pass: twist series, then each body's wrench series
+  for (int i = 1; i < model.njoints; ++i) {
+    propagate_motion(model, data, i, q, dq, K + 1, K + 1);
+    body_wrench_series(model, data, i, K);
+  }
+  subtract_external_wrenches(model, data, K, frames, wrenches, reference);
+  project_wrench_series(model, data, K, out);
 }
 
 void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeData& data,

@@ -45,9 +45,7 @@ double normalize(const Model& model, VecRef q) {
   double deviation = 0;
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& j = model.joints[i];
-    if (j.kind == JointKind::floating) {
-      deviation = std::max(deviation, std::abs(q.segment<4>(j.idx_q + 3).norm() - 1));
-    }
+    deviation = std::max(deviation, quaternion_deviation(j, q));
     if (!joint_normalize(j, q)) {
       throw InputError("joint '" + model.joint_names[i] + "': the quaternion has zero norm");
     }
@@ -74,11 +72,11 @@ Eigen::VectorXd random_configuration(const Model& model, Rng& rng) {
       const int iq = j.idx_q + k;
       const bool finite =
           std::isfinite(model.lower_limit[iq]) && std::isfinite(model.upper_limit[iq]);
+      // (a quaternion's entries are drawn too, then replaced: the draws keep their number)
       q[iq] = finite ? rng.uniform(model.lower_limit[iq], model.upper_limit[iq])
-                     : (j.kind == JointKind::prismatic || k < j.nq - 1 ? rng.uniform(-1, 1)
-                                                                       : rng.uniform(-M_PI, M_PI));
+                     : (coordinate_is_angle(j, k) ? rng.uniform(-M_PI, M_PI) : rng.uniform(-1, 1));
     }
-    if (j.kind == JointKind::floating) {
+    if (has_quaternion(j)) {
       // uniform rotation: a normalised 4-D Gaussian would need Box-Muller; Shoemake's method is
       // exact
       const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * M_PI),

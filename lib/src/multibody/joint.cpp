@@ -258,6 +258,24 @@ bool joint_normalize(const Joint& j, VecRef q) {
   return true;
 }
 
+bool coordinate_is_angle(const Joint& j, int k) {
+  switch (j.kind) {
+    case JointKind::revolute:
+      return true;
+    case JointKind::planar:
+      return k == 2;
+    case JointKind::prismatic:
+    case JointKind::floating:
+      return false;
+  }
+  return false;
+}
+
+double quaternion_deviation(const Joint& j, ConstVec q) {
+  if (!has_quaternion(j)) return 0;
+  return std::abs(q.segment<4>(j.idx_q + 3).norm() - 1);
+}
+
 std::vector<std::string> joint_suffixes(JointKind kind, Space space) {
   switch (kind) {
     case JointKind::revolute:

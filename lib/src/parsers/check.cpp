@@ -14,6 +14,8 @@
 #include <Eigen/Eigenvalues>
 
 #include "eom/parsers/urdf.hpp"
+#include "core/pivot.hpp"
+#include "parsers/fixed_joints.hpp"
 
 namespace eom {
 namespace {
@@ -301,8 +303,37 @@ class Checker {
     return errors_ == errors_before;
   }
 
-  // visit `link` of body `body`, at `in_body` in the body's frame and `in_world` in the world
+  // the joints below a link (in document order) with their child links, for detail::walk_body
+  auto children() const {
+    return [this](int link, const auto& f) {
+      for (const int j : child_joints_[link]) f(j, link_index(urdf_.joints[j].child));
+    };
+  }
+
+  // A link's placement in its body's frame and in the world, moved along joints together.
+  struct BodyAndWorld {
+    SE3 in_body, in_world;
+    friend BodyAndWorld operator*(const BodyAndWorld& at, const SE3& origin) {
+      return {at.in_body * origin, at.in_world * origin};
+    }
+  };
+
+  // the links of body `body` from `link` on, at `in_body` in the body's frame and `in_world` in
+  // the world; each moving joint below opens the next body
   void merge(int link, int body, const SE3& in_body, const SE3& in_world) {
+    detail::walk_body(
+        urdf_, link, BodyAndWorld{in_body, in_world}, children(),
+        [&](int index, const BodyAndWorld& at) {
+          merge_link(index, body, at.in_body, at.in_world);
+        },
+        [&](int joint, int child, const BodyAndWorld& at) {
+          bodies_.push_back({joint, {}, Inertia::Zero(), false});
+          merge(child, static_cast<int>(bodies_.size()) - 1, SE3::Identity(), at.in_world);
+        });
+  }
+
+  // link `link` joins body `body`, at `in_body` in the body's frame and `in_world` in the world
+  void merge_link(int link, int body, const SE3& in_body, const SE3& in_world) {
     body_of_[link] = body;
     bodies_[body].links.push_back(link);
     const UrdfLink& l = urdf_.links[link];
@@ -312,7 +343,7 @@ class Checker {
                         "up to more than a double holds)");
       bodies_[body].misplaced = true;
     } else if (l.has_inertial) {
-      const Inertia own = link_inertia(l);
+      const Inertia own = detail::link_inertia(l);
       const Inertia placed = own.transformed(in_world);
       if (!placed.about_origin().allFinite()) {
         error(l.inertial_line, "link " + quoted(l.name) + ": mass " + approx(l.mass) +
@@ -322,23 +353,6 @@ class Checker {
       }
       bodies_[body].inertia += own.transformed(in_body);
     }
-    for (int j : child_joints_[link]) {
-      const UrdfJoint& joint = urdf_.joints[j];
-      const int child = link_index(joint.child);
-      if (is_moving(joint.type)) {
-        bodies_.push_back({j, {}, Inertia::Zero(), false});
-        merge(child, static_cast<int>(bodies_.size()) - 1, SE3::Identity(),
-              in_world * joint.origin);
-      } else {
-        merge(child, body, in_body * joint.origin, in_world * joint.origin);
-      }
-    }
-  }
-
-  // the URDF inertia is about the centre of mass, in the axes of the inertial origin
-  static Inertia link_inertia(const UrdfLink& l) {
-    return {l.mass, l.inertial_origin.p,
-            l.inertial_origin.R * l.inertia * l.inertial_origin.R.transpose()};
   }
 
   void check_joint(const UrdfJoint& joint) {
@@ -539,21 +553,6 @@ class Checker {
                     listing(joints));
   }
 
-  // links reachable from `link` through fixed joints (its body once fixed joints are merged),
-  // with their placement in the frame of `link`
-  void collect_body(int link, const SE3& placement, std::vector<std::pair<int, SE3>>& body,
-                    bool& moving_below) const {
-    body.emplace_back(link, placement);
-    for (int j : child_joints_[link]) {
-      const UrdfJoint& joint = urdf_.joints[j];
-      if (is_moving(joint.type)) {
-        moving_below = true;
-      } else {
-        collect_body(link_index(joint.child), placement * joint.origin, body, moving_below);
-      }
-    }
-  }
-
   // which subtrees have neither mass nor inertia (post-order over the tree from the root)
   void find_empty_subtrees(int link) {
     const UrdfLink& l = urdf_.links[link];
@@ -595,16 +594,20 @@ class Checker {
                               "(forward dynamics impossible)");
       return;
     }
+    // the links of the moved body, in its frame, and whether a moving joint leaves it
     std::vector<std::pair<int, SE3>> body;
     bool moving_below = false;
-    collect_body(mover.child, SE3::Identity(), body, moving_below);
+    detail::walk_body(
+        urdf_, mover.child, SE3::Identity(), children(),
+        [&](int link, const SE3& placement) { body.emplace_back(link, placement); },
+        [&](int, int, const SE3&) { moving_below = true; });
 
     // mass, centre of mass and rotational inertia of the body in the joint (= child link) frame
     double m = 0;
     Vec3 first_moment = Vec3::Zero();
     Mat3 I_o = Mat3::Zero();  // about the frame origin
     for (const auto& [link, placement] : body) {
-      const Inertia here = link_inertia(urdf_.links[link]).transformed(placement);
+      const Inertia here = detail::link_inertia(urdf_.links[link]).transformed(placement);
       m += here.m;
       first_moment += here.m * here.c;
       I_o += here.about_origin();
@@ -647,20 +650,20 @@ class Checker {
 
   // Whether a leaf body of mass m (rotational inertia I_o about the joint frame origin, I_c about
   // its centre of mass) has kinetic energy for every motion of its joint: S^T I S is regular.
-  // Each test compares quantities of one unit, with round-off allowed relative to the body.
+  // Each test compares quantities of one unit, with the round-off of aba's pivot rule allowed
+  // relative to the body alone (no floor: a tiny body is not a massless one).
   static bool resists(const Mover& mover, double m, const Mat3& I_o, const Mat3& I_c) {
     const Vec3 a = mover.axis.normalized();
-    const auto positive = [](double x, double scale) { return x > 1e-12 * scale; };
     if (mover.type == "prismatic") return m > 0;
     if (mover.type == "planar") {
       // det S^T I S = m^2 a^T I_c a: in-plane translations, then rotation about the centre of mass
-      return m > 0 && positive(a.dot(I_c * a), I_c.trace());
+      return m > 0 && detail::pivot_positive(a.dot(I_c * a), I_c.trace());
     }
     if (mover.type == "floating") {
       const Eigen::SelfAdjointEigenSolver<Mat3> solver(I_c, Eigen::EigenvaluesOnly);
-      return m > 0 && positive(solver.eigenvalues()[0], I_c.trace());
+      return m > 0 && detail::pivot_positive(solver.eigenvalues()[0], I_c.trace());
     }
-    return positive(a.dot(I_o * a), I_o.trace());  // revolute, continuous
+    return detail::pivot_positive(a.dot(I_o * a), I_o.trace());  // revolute, continuous
   }
 
   const UrdfDescription& urdf_;

@@ -16,6 +16,7 @@
 #include <tinyxml2.h>
 
 #include "eom/core/errors.hpp"
+#include "parsers/fixed_joints.hpp"
 
 namespace eom {
 namespace {
@@ -258,11 +259,13 @@ class Builder {
   Builder(const UrdfDescription& urdf, Model& model) : urdf_(urdf), model_(model) {
     for (size_t i = 0; i < urdf.links.size(); ++i) link_index_[urdf.links[i].name] = int(i);
     children_.resize(urdf.links.size());
-    for (const UrdfJoint& j : urdf.joints) children_[link_index_.at(j.parent)].push_back(&j);
+    for (size_t j = 0; j < urdf.joints.size(); ++j) {
+      children_[link_index_.at(urdf.joints[j].parent)].push_back(int(j));
+    }
     // siblings in byte-wise order of joint names, as the common URDF parser stores them
     for (auto& list : children_) {
       std::sort(list.begin(), list.end(),
-                [](const UrdfJoint* a, const UrdfJoint* b) { return a->name < b->name; });
+                [&urdf](int a, int b) { return urdf.joints[a].name < urdf.joints[b].name; });
     }
   }
 
@@ -280,24 +283,26 @@ class Builder {
     return index;
   }
 
-  // visit a link carried by joint `body` at placement jMl in that joint's frame
+  // visit a link carried by joint `body` at placement jMl in that joint's frame: it and the links
+  // fixed to it join the body (a frame each, and their inertia); a moving joint below opens the
+  // next body, depth-first
   void visit(const std::string& link_name, int body, const SE3& jMl) {
-    const UrdfLink& link = urdf_.links[link_index_.at(link_name)];
-    model_.frames.push_back({link.name, body, jMl});
-    model_.total_mass += link.mass;
-    if (link.has_inertial) {
-      // the URDF inertia is about the com, in the axes of the inertial origin
-      const Inertia in_link{
-          link.mass, link.inertial_origin.p,
-          link.inertial_origin.R * link.inertia * link.inertial_origin.R.transpose()};
-      model_.inertia[body] += in_link.transformed(jMl);
-    }
-    for (const UrdfJoint* j : children_[link_index_.at(link_name)]) {
-      const SE3 placement = jMl * j->origin;
-      if (j->type == "fixed") {
-        visit(j->child, body, placement);
-        continue;
+    visit(link_index_.at(link_name), body, jMl);
+  }
+  void visit(int link, int body, const SE3& jMl) {
+    const auto for_each_child = [this](int link, const auto& f) {
+      for (const int j : children_[link]) f(j, link_index_.at(urdf_.joints[j].child));
+    };
+    const auto on_link = [this, body](int index, const SE3& placement) {
+      const UrdfLink& link = urdf_.links[index];
+      model_.frames.push_back({link.name, body, placement});
+      model_.total_mass += link.mass;
+      if (link.has_inertial) {
+        model_.inertia[body] += detail::link_inertia(link).transformed(placement);
       }
+    };
+    const auto on_moving = [this, body](int joint, int child, const SE3& placement) {
+      const UrdfJoint* j = &urdf_.joints[joint];
       JointInfo info;
       info.urdf_type = j->type;
       info.parent_link = j->parent;
@@ -318,10 +323,11 @@ class Builder {
       info.mimic_offset = j->mimic_offset;
       info.line = j->line;
       const bool bounded = j->type == "revolute" || j->type == "prismatic";
-      const Joint joint = Joint::make(kind_of(j->type), j->axis, model_.nq, model_.nv, bounded);
-      const int index = add_joint(j->name, joint, body, placement, std::move(info));
-      visit(j->child, index, SE3::Identity());
-    }
+      const Joint moving = Joint::make(kind_of(j->type), j->axis, model_.nq, model_.nv, bounded);
+      const int index = add_joint(j->name, moving, body, placement, std::move(info));
+      visit(child, index, SE3::Identity());
+    };
+    detail::walk_body(urdf_, link, jMl, for_each_child, on_link, on_moving);
   }
 
   std::string root() const {
@@ -337,7 +343,7 @@ class Builder {
   const UrdfDescription& urdf_;
   Model& model_;
   std::map<std::string, int> link_index_;
-  std::vector<std::vector<const UrdfJoint*>> children_;
+  std::vector<std::vector<int>> children_;  // per link, joint indices
 };
 
 }  // namespace

@@ -130,8 +130,71 @@ void cholesky_solve(const Eigen::MatrixXd& L, int m, Eigen::VectorXd& x) {
 
 bool revolute_unbounded(const Model& model, int i) {
   const Joint& j = model.joints[i];
-  return j.kind == JointKind::revolute &&
+  return is_revolute(j) &&
          !(std::isfinite(model.lower_limit[j.idx_q]) && std::isfinite(model.upper_limit[j.idx_q]));
+}
+
+// The configuration the null-space objective pulls towards: the seed, the centre of the limits
+// (the seed where a joint has none) or the posture asked for.
+void preferred_configuration(const Model& model, const Eigen::VectorXd& seed,
+                             const IkOptions& options, Eigen::VectorXd& preferred) {
+  switch (options.null_space) {
+    case NullSpaceObjective::none:
+    case NullSpaceObjective::seed:
+      preferred = seed;
+      break;
+    case NullSpaceObjective::centre:
+      preferred = seed;
+      for (int iq = 0; iq < model.nq; ++iq) {
+        if (std::isfinite(model.lower_limit[iq]) && std::isfinite(model.upper_limit[iq]))
+          preferred[iq] = 0.5 * (model.lower_limit[iq] + model.upper_limit[iq]);
+      }
+      break;
+    case NullSpaceObjective::posture:
+      detail::check_size(options.posture.size(), model.nq, "IK posture");
+      preferred = options.posture;
+      break;
+  }
+}
+
+// A random start for a restart: uniform within the limits of the 1-DoF joints that matter (the
+// support), within a turn (a metre) of the seed where a joint has no limits; the rest keep the
+// seed.
+void random_restart(const Model& model, const std::vector<int>& support,
+                    const Eigen::VectorXd& seed, Rng& rng, Eigen::VectorXd& q) {
+  q = seed;
+  for (int i : support) {
+    const Joint& j = model.joints[i];
+    if (!is_one_dof(j)) continue;
+    const int iq = j.idx_q;
+    const double lo = model.lower_limit[iq], hi = model.upper_limit[iq];
+    if (std::isfinite(lo) && std::isfinite(hi)) {
+      q[iq] = rng.uniform(lo, hi);
+    } else {
+      const double r = is_revolute(j) ? M_PI : 1.0;
+      q[iq] = std::clamp(seed[iq] + rng.uniform(-r, r), lo, hi);
+    }
+  }
+}
+
+// The turn of each revolute joint of a solution nearest the seed: the same pose, the smallest
+// jump.
+void nearest_turns(const Model& model, const std::vector<int>& support,
+                   const Eigen::VectorXd& seed, Eigen::VectorXd& q) {
+  for (int i : support) {
+    const Joint& j = model.joints[i];
+    if (!is_revolute(j)) continue;
+    const int iq = j.idx_q;
+    if (revolute_unbounded(model, i)) {
+      q[iq] = seed[iq] + std::remainder(q[iq] - seed[iq], 2 * M_PI);
+    } else {
+      // a bounded joint spanning more than a turn (UR5: +-2 pi): the nearest turn within
+      while (q[iq] - seed[iq] > M_PI && q[iq] - 2 * M_PI >= model.lower_limit[iq])
+        q[iq] -= 2 * M_PI;
+      while (seed[iq] - q[iq] > M_PI && q[iq] + 2 * M_PI <= model.upper_limit[iq])
+        q[iq] += 2 * M_PI;
+    }
+  }
 }
 
 using Clock = std::chrono::steady_clock;
@@ -214,8 +277,7 @@ void IkSolver::prepare(const IkProblem& problem) {
     const Joint& j = model_.joints[i];
     for (int k = 0; k < j.nv; ++k) {
       columns_.push_back(j.idx_v + k);
-      const bool one_dof = j.kind == JointKind::revolute || j.kind == JointKind::prismatic;
-      column_joint_q_.push_back(one_dof ? j.idx_q : -1);
+      column_joint_q_.push_back(is_one_dof(j) ? j.idx_q : -1);
     }
   }
   m_ = static_cast<int>(columns_.size());
@@ -299,11 +361,11 @@ void IkSolver::errors(double& position, double& orientation) const {
 void IkSolver::project(VecRef q) const {
   for (int i : support_) {
     const Joint& j = model_.joints[i];
-    if (j.kind == JointKind::floating) {
+    if (has_quaternion(j)) {
       joint_normalize(j, q);
       continue;
     }
-    if (j.kind != JointKind::revolute && j.kind != JointKind::prismatic) continue;
+    if (!is_one_dof(j)) continue;
     const int iq = j.idx_q;
     q[iq] = std::clamp(q[iq], model_.lower_limit[iq], model_.upper_limit[iq]);
   }
@@ -433,25 +495,8 @@ const IkResult& IkSolver::solve(const IkProblem& problem, ConstVec q_seed,
   seed_ = q_seed;
   rng_ = Rng(options.random_seed);
 
-  // the configuration the null-space objective pulls towards
   const bool secondary = options.null_space != NullSpaceObjective::none;
-  switch (options.null_space) {
-    case NullSpaceObjective::none:
-    case NullSpaceObjective::seed:
-      preferred_ = seed_;
-      break;
-    case NullSpaceObjective::centre:
-      preferred_ = seed_;
-      for (int iq = 0; iq < model_.nq; ++iq) {
-        if (std::isfinite(model_.lower_limit[iq]) && std::isfinite(model_.upper_limit[iq]))
-          preferred_[iq] = 0.5 * (model_.lower_limit[iq] + model_.upper_limit[iq]);
-      }
-      break;
-    case NullSpaceObjective::posture:
-      detail::check_size(options.posture.size(), model_.nq, "IK posture");
-      preferred_ = options.posture;
-      break;
-  }
+  preferred_configuration(model_, seed_, options, preferred_);
 
   IkResult& res = result_;
   res.status = IkStatus::failed;
@@ -467,20 +512,7 @@ const IkResult& IkSolver::solve(const IkProblem& problem, ConstVec q_seed,
     if (attempt > 0) {
       if (res.iterations >= max_total || res.timed_out) break;
       ++res.restarts;
-      // a random start within the limits for the joints that matter; the rest keep the seed
-      q_ = seed_;
-      for (int i : support_) {
-        const Joint& j = model_.joints[i];
-        if (j.kind != JointKind::revolute && j.kind != JointKind::prismatic) continue;
-        const int iq = j.idx_q;
-        const double lo = model_.lower_limit[iq], hi = model_.upper_limit[iq];
-        if (std::isfinite(lo) && std::isfinite(hi)) {
-          q_[iq] = rng_.uniform(lo, hi);
-        } else {
-          const double r = j.kind == JointKind::revolute ? M_PI : 1.0;
-          q_[iq] = std::clamp(seed_[iq] + rng_.uniform(-r, r), lo, hi);
-        }
-      }
+      random_restart(model_, support_, seed_, rng_, q_);
     } else {
       q_ = seed_;
     }
@@ -491,21 +523,7 @@ const IkResult& IkSolver::solve(const IkProblem& problem, ConstVec q_seed,
     if (converged && secondary) polish(problem, options, start);
 
     if (converged) {
-      // the turn of each continuous joint nearest the seed; the same pose
-      for (int i : support_) {
-        const Joint& j = model_.joints[i];
-        if (j.kind != JointKind::revolute) continue;
-        const int iq = j.idx_q;
-        if (revolute_unbounded(model_, i)) {
-          q_[iq] = seed_[iq] + std::remainder(q_[iq] - seed_[iq], 2 * M_PI);
-        } else {
-          // a bounded joint spanning more than a turn (UR5: +-2 pi): the nearest turn within
-          while (q_[iq] - seed_[iq] > M_PI && q_[iq] - 2 * M_PI >= model_.lower_limit[iq])
-            q_[iq] -= 2 * M_PI;
-          while (seed_[iq] - q_[iq] > M_PI && q_[iq] + 2 * M_PI <= model_.upper_limit[iq])
-            q_[iq] += 2 * M_PI;
-        }
-      }
+      nearest_turns(model_, support_, seed_, q_);
       const double d = seed_distance(q_);
       if (!have_converged || d < best_distance) {
         best_distance = d;

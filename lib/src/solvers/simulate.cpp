@@ -375,6 +375,121 @@ struct Simulator::Impl {
     }
     clipped.setZero();
   }
+
+  // A run starts: its controller and options, the friction it applies copied into the vectors
+  // sized at construction (no allocation), the counters reset, the state (q0, v0) and its limits.
+  void start(Controller& run_controller, ConstVec q_start, ConstVec v_start,
+             const SimulationOptions& run_options) {
+    controller = &run_controller;
+    options = &run_options;
+    const Friction& applied = run_options.friction_parameters ? *run_options.friction_parameters
+                                                              : urdf_friction;
+    detail::check_size(applied.viscous.size(), model.nv, "friction viscous");
+    detail::check_size(applied.coulomb.size(), model.nv, "friction coulomb");
+    friction.viscous = applied.viscous;
+    friction.coulomb = applied.coulomb;
+    friction.smoothing = run_options.friction_smoothing;
+    stats.steps = stats.rejected = stats.evaluations = stats.saturated_steps = 0;
+    stats.saturated_per_joint.setZero();
+    stats.limit_events.clear();
+    clipped.setZero();
+    q0 = q_start;
+    v0 = v_start;
+    for (int i = 1; i < model.njoints; ++i) {
+      limit_state[i] = model.joints[i].nv == 1 ? limit_status(i, q0) : 0;
+    }
+  }
+
+  // the state at the start of the step, (q0, v0), as the output at time `at`
+  void emit_state(double at, const OutputFunction& output) {
+    q_out = q0;
+    v_out = v0;
+    emit(at, output);
+  }
+
+  // One fixed step from t: of size dt, shortened to land on the next output time and on t_end
+  // (times within eps count as equal). Emits the outputs due at the new time, evaluates the
+  // derivatives there for the next step and returns it.
+  double fixed_step(double t, double t_end, double eps, const std::vector<double>& output_times,
+                    size_t& next, const OutputFunction& output) {
+    double h = std::min(options->dt, t_end - t);
+    if (next < output_times.size() && output_times[next] < t + h - eps) {
+      h = output_times[next] - t;
+    }
+    step(t, h);
+    integrate(model, q0, delta1, q1);
+    accept(t, h);
+    t += h;
+    if (next < output_times.size() && std::abs(output_times[next] - t) <= eps)
+      t = output_times[next];
+    if (std::abs(t_end - t) <= eps) t = t_end;
+    q0.swap(q1);
+    v0.swap(v1);
+    while (next < output_times.size() && output_times[next] <= t + eps) {
+      emit_state(t, output);
+      ++next;
+    }
+    eval(t, delta_s.setZero(), v0, kd[0], kv[0], true);
+    return t;
+  }
+
+  // One rk45 trial step of size h (at most max_step, not past t_end) from t: accepted when the
+  // error norm is at most 1, with the outputs within it from the dense output; then the step-size
+  // control of Hairer et al. I, II.4 makes h the next trial size. Returns the time reached (t
+  // itself after a rejection); throws when h falls below min_step_relative.
+  double adaptive_step(double t, double& h, double t_end, double eps,
+                       const std::vector<double>& output_times, size_t& next,
+                       const OutputFunction& output) {
+    h = std::min({h, options->max_step, t_end - t});
+    const double err = step(t, h);
+    const bool ok = std::isfinite(err) && err <= 1;
+    if (ok) {
+      accept(t, h);
+      const double t1 = (t_end - (t + h) <= eps) ? t_end : t + h;
+      // outputs within the step by the dense output
+      while (next < output_times.size() && output_times[next] <= t1 + eps) {
+        const double theta = std::clamp((output_times[next] - t) / h, 0.0, 1.0);
+        dense(theta, h);
+        integrate(model, q0, delta_out, q_out);
+        emit(output_times[next], output);
+        ++next;
+      }
+      t = t1;
+      q0.swap(q1);
+      v0.swap(v1);
+      // FSAL: the last stage was evaluated at the new state
+      kd[0] = v0;
+      kv[0] = kv[6];
+    } else {
+      ++stats.rejected;
+    }
+    // 0.9 err^(-1/5), within [0.2, 5]
+    const double factor = !std::isfinite(err) ? 0.2
+                          : err == 0          ? 5.0
+                                              : std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0);
+    h *= ok ? factor : std::min(factor, 1.0);
+    if (t < t_end - eps && h < options->min_step_relative * std::max(1.0, std::abs(t))) {
+      step_size_underflow(t, h);
+    }
+    return t;
+  }
+
+  // the adaptive step size fell below its floor: name the coordinate with the largest scaled
+  // error (or the first that is no longer finite)
+  [[noreturn]] void step_size_underflow(double t, double h) const {
+    Eigen::Index k = 0;
+    (err_d.cwiseAbs() + err_v.cwiseAbs()).maxCoeff(&k);
+    if (!v1.allFinite() || !delta1.allFinite()) {
+      for (k = 0; k < model.nv; ++k) {
+        if (!std::isfinite(v1[k]) || !std::isfinite(delta1[k])) break;
+      }
+      if (k == model.nv) k = 0;
+    }
+    throw NumericalError("simulation failed at t = " + time_string(t) +
+                         " s: the step size fell to " + time_string(h) + " s (joint '" +
+                         model.joint_names[joint_of_v[k]] +
+                         "' has the largest error; the motion is too stiff or diverges)");
+  }
 };
 
 Simulator::Simulator(const Model& model) : impl_(std::make_unique<Impl>(model)) {}
@@ -389,30 +504,11 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
                                       const std::vector<double>& output_times,
                                       const OutputFunction& output) {
   Impl& s = *impl_;
-  const Model& model = s.model;
-  detail::check_size(q0.size(), model.nq, "q0");
-  detail::check_size(v0.size(), model.nv, "v0");
+  detail::check_size(q0.size(), s.model.nq, "q0");
+  detail::check_size(v0.size(), s.model.nv, "v0");
   if (!(options.dt > 0)) throw InputError("the time step must be positive");
   if (!(t_end >= t0)) throw InputError("the end time must not precede the start time");
-  s.controller = &controller;
-  s.options = &options;
-  // copied into the vectors sized at construction: no allocation
-  const Friction& friction = options.friction_parameters ? *options.friction_parameters
-                                                         : s.urdf_friction;
-  detail::check_size(friction.viscous.size(), model.nv, "friction viscous");
-  detail::check_size(friction.coulomb.size(), model.nv, "friction coulomb");
-  s.friction.viscous = friction.viscous;
-  s.friction.coulomb = friction.coulomb;
-  s.friction.smoothing = options.friction_smoothing;
-  s.stats.steps = s.stats.rejected = s.stats.evaluations = s.stats.saturated_steps = 0;
-  s.stats.saturated_per_joint.setZero();
-  s.stats.limit_events.clear();
-  s.clipped.setZero();
-  s.q0 = q0;
-  s.v0 = v0;
-  for (int i = 1; i < model.njoints; ++i) {
-    s.limit_state[i] = model.joints[i].nv == 1 ? s.limit_status(i, s.q0) : 0;
-  }
+  s.start(controller, q0, v0, options);
 
   const bool adaptive = options.integrator == Integrator::rk45;
   // times closer than this count as equal (steps landing on output times, the end)
@@ -421,13 +517,8 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   size_t next = 0;
   while (next < output_times.size() && output_times[next] < t0 - eps) ++next;
   double t = t0;
-  auto emit_state = [&](double at) {
-    s.q_out = s.q0;
-    s.v_out = s.v0;
-    s.emit(at, output);
-  };
   if (next < output_times.size() && output_times[next] <= t0 + eps) {
-    emit_state(t0);
+    s.emit_state(t0, output);
     while (next < output_times.size() && output_times[next] <= t0 + eps) ++next;
   }
 
@@ -435,76 +526,13 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   s.eval(t, s.delta_s.setZero(), s.v0, s.kd[0], s.kv[0], true);
   double h = adaptive ? std::min(options.dt, options.max_step) : options.dt;
   while (t < t_end - eps) {
-    if (!adaptive) {
-      double step = std::min(options.dt, t_end - t);
-      if (next < output_times.size() && output_times[next] < t + step - eps) {
-        step = output_times[next] - t;
-      }
-      s.step(t, step);
-      integrate(model, s.q0, s.delta1, s.q1);
-      s.accept(t, step);
-      t += step;
-      if (next < output_times.size() && std::abs(output_times[next] - t) <= eps)
-        t = output_times[next];
-      if (std::abs(t_end - t) <= eps) t = t_end;
-      s.q0.swap(s.q1);
-      s.v0.swap(s.v1);
-      while (next < output_times.size() && output_times[next] <= t + eps) {
-        emit_state(t);
-        ++next;
-      }
-      s.eval(t, s.delta_s.setZero(), s.v0, s.kd[0], s.kv[0], true);
-      continue;
-    }
-    // rk45: try h, then accept or reject by the error estimate
-    h = std::min({h, options.max_step, t_end - t});
-    const double err = s.step(t, h);
-    const bool ok = std::isfinite(err) && err <= 1;
-    if (ok) {
-      s.accept(t, h);
-      const double t1 = (t_end - (t + h) <= eps) ? t_end : t + h;
-      // outputs within the step by the dense output
-      while (next < output_times.size() && output_times[next] <= t1 + eps) {
-        const double theta = std::clamp((output_times[next] - t) / h, 0.0, 1.0);
-        s.dense(theta, h);
-        integrate(model, s.q0, s.delta_out, s.q_out);
-        s.emit(output_times[next], output);
-        ++next;
-      }
-      t = t1;
-      s.q0.swap(s.q1);
-      s.v0.swap(s.v1);
-      // FSAL: the last stage was evaluated at the new state
-      s.kd[0] = s.v0;
-      s.kv[0] = s.kv[6];
-    } else {
-      ++s.stats.rejected;
-    }
-    // step-size control (Hairer et al. I, II.4): 0.9 err^(-1/5), within [0.2, 5]
-    const double factor = !std::isfinite(err) ? 0.2
-                          : err == 0          ? 5.0
-                                              : std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0);
-    h *= ok ? factor : std::min(factor, 1.0);
-    if (t < t_end - eps && h < options.min_step_relative * std::max(1.0, std::abs(t))) {
-      // name the coordinate with the largest scaled error
-      Eigen::Index k = 0;
-      (s.err_d.cwiseAbs() + s.err_v.cwiseAbs()).maxCoeff(&k);
-      if (!s.v1.allFinite() || !s.delta1.allFinite()) {
-        for (k = 0; k < model.nv; ++k) {
-          if (!std::isfinite(s.v1[k]) || !std::isfinite(s.delta1[k])) break;
-        }
-        if (k == model.nv) k = 0;
-      }
-      throw NumericalError("simulation failed at t = " + time_string(t) +
-                           " s: the step size fell to " + time_string(h) + " s (joint '" +
-                           model.joint_names[s.joint_of_v[k]] +
-                           "' has the largest error; the motion is too stiff or diverges)");
-    }
+    t = adaptive ? s.adaptive_step(t, h, t_end, eps, output_times, next, output)
+                 : s.fixed_step(t, t_end, eps, output_times, next, output);
   }
   s.stats.t = t;
   // outputs at the very end (rounding)
   while (next < output_times.size() && output_times[next] <= t_end + eps) {
-    emit_state(t_end);
+    s.emit_state(t_end, output);
     ++next;
   }
   return s.stats;

@@ -48,6 +48,24 @@ struct Joint {
   static Joint make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded);
 };
 
+/// What a joint is, asked by its properties rather than by its kind (only joint.hpp and joint.cpp
+/// name the kinds). One coordinate in q and in v, the position along the motion (revolute,
+/// prismatic): limits, clamping and sampling act on it directly.
+inline bool is_one_dof(const Joint& joint) {
+  return joint.kind == JointKind::revolute || joint.kind == JointKind::prismatic;
+}
+/// One coordinate, an angle about the axis (revolute, continuous): q and q + 2 pi are one pose.
+inline bool is_revolute(const Joint& joint) { return joint.kind == JointKind::revolute; }
+/// A free 6-DoF joint: S = 1, so it passes any wrench and moves its body anywhere.
+inline bool is_floating(const Joint& joint) { return joint.kind == JointKind::floating; }
+/// q holds a unit quaternion, at q[idx_q + 3 .. idx_q + 6] as x y z w (floating joints).
+inline bool has_quaternion(const Joint& joint) { return joint.kind == JointKind::floating; }
+/// Whether coordinate k of the joint's q block is an angle (sampled over a turn when it has no
+/// limits): a revolute joint's q, a planar joint's theta.
+bool coordinate_is_angle(const Joint& joint, int k);
+/// | |quaternion| - 1 | of the joint's q block, 0 for a joint without one: how far from unit norm.
+double quaternion_deviation(const Joint& joint, ConstVec q);
+
 /// Joint transform jMc(q): placement of the child frame in the joint frame at the joint's q block.
 SE3 joint_transform(const Joint& joint, ConstVec q);
 /// placement * jMc(q): the child frame in the frame the joint is placed in (liMi for the

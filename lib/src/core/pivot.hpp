@@ -1,0 +1,17 @@
+// The one answer to "is this pivot zero?" (private to libeom): a joint that moves no mass or
+// inertia along its motion leaves a zero pivot in every factorisation of the mass matrix, and
+// every place that asks (the articulated-body algorithm's D = S^T IA S, the L^T L factor of M,
+// the model check's S^T I S of a leaf body) asks it with this rule.
+#pragma once
+
+namespace eom::detail {
+
+/// Round-off allowed in a pivot, relative to the size of the entries of the matrix it is a pivot
+/// of: about 1e4 times the double precision of a sum of a few products.
+constexpr double kPivotTolerance = 1e-12;
+
+/// Whether a pivot (a diagonal entry left to factor, in the units of the matrix's diagonal) is
+/// positive beyond round-off, for a matrix whose entries are of size `scale`.
+inline bool pivot_positive(double pivot, double scale) { return pivot > kPivotTolerance * scale; }
+
+}  // namespace eom::detail
