@@ -156,8 +156,8 @@ int run_check(const CheckOptions& opt, Streams& io) {
 }  // namespace
 
 void register_check(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<CheckOptions>();
-  CLI::App* cmd = add_command(app, "check", "Validate robot model files (URDF)", {});
+  auto [opt, cmd] = add_command<CheckOptions>(
+      app, dispatch, "check", "Validate robot model files (URDF)", {}, run_check);
   cmd->add_option("ROBOT", opt->paths, "Robot model files (URDF); - reads stdin")->required();
   cmd->add_flag("--strict", opt->strict, "Fail on warnings too");
   cmd->add_option("--format", opt->format, "Report format")
@@ -190,7 +190,6 @@ void register_check(CLI::App& app, Dispatch& dispatch) {
       "Examples:\n"
       "  eom check robots/*.urdf\n"
       "  eom check --strict --format json robots/iiwa14.urdf");
-  dispatch.on(cmd, [opt](Streams& io) { return run_check(*opt, io); });
 }
 
 }  // namespace eom::cli

@@ -32,19 +32,17 @@ int run_convert(const ConvertOptions& opt, Streams&) {
 }  // namespace
 
 void register_convert(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<ConvertOptions>();
-  CLI::App* cmd =
-      add_command(app, "convert",
+  auto [opt, cmd] = add_command<ConvertOptions>(
+      app, dispatch, "convert",
                   "Convert a table between CSV, JSON and NDJSON, keeping every column and every\n"
                   "double exactly. Formats follow the extensions; --from and --format override.",
                   {"eom convert trajectories/ur5_wave.csv ur5_wave.ndjson",
-                   "eom convert --from ndjson - out.json < ur5_wave.ndjson"});
+                   "eom convert --from ndjson - out.json < ur5_wave.ndjson"}, run_convert);
   add_input_options(*cmd, opt->input);
   CLI::Option* out = cmd->add_option("OUT", opt->output.path, "Output table; - writes stdout");
   add_output_options(*cmd, opt->output);
   out->excludes(cmd->get_option("--output"));
   cmd->add_flag("-q,--quiet", opt->quiet, "Print errors only");
-  dispatch.on(cmd, [opt](Streams& io) { return run_convert(*opt, io); });
 }
 
 }  // namespace eom::cli

@@ -206,21 +206,19 @@ int run_deriv(const DerivOptions& opt, Streams& io) {
           std::to_string(opt.order) + " needs the recursive method");
     }
   }
-  RowCommand command;
-  command.name = "deriv";
-  command.order = opt.order + 2;  // tau^(K) needs q^(K + 2)
-  command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
+  // tau^(K) needs q^(K + 2)
+  const RowCommand command{"deriv", opt.order + 2, {}, [&](const Header& header,
+                                                           const std::string& file, const Notes&) {
     return std::make_unique<DerivTask>(model, opt, header, file);
-  };
+  }};
   return run_rows(opt.rows, model, command, io);
 }
 
 }  // namespace
 
 void register_deriv(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<DerivOptions>();
-  CLI::App* cmd = add_command(
-      app, "deriv",
+  auto [opt, cmd] = add_command<DerivOptions>(
+      app, dispatch, "deriv",
       "Time derivatives of inverse dynamics to any order, and its partial derivatives, for every\n"
       "row. Reads t, q.<joint> and its derivatives v, a, d3q (or jerk), d4q (or snap), ... up to\n"
       "d<K+2>q (missing ones derived from q and t); writes t, tau.<joint> and d1tau.<joint> ...\n"
@@ -231,7 +229,7 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
       "all required (never derived from the table).",
       {"eom deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 -o dtau.csv",
        "eom deriv robots/ur5.urdf trajectories/ur5_wave.csv --order 0 --partials",
-       "eom deriv robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base"});
+       "eom deriv robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base"}, run_deriv);
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   add_force_options(*cmd, opt->forces);
@@ -271,7 +269,6 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
                   "Relative tolerance of --verify (default 1e-3: three-point differences of a "
                   "trajectory sampled at 1 kHz are far more accurate)")
       ->check(CLI::PositiveNumber);
-  dispatch.on(cmd, [opt](Streams& io) { return run_deriv(*opt, io); });
 }
 
 }  // namespace eom::cli

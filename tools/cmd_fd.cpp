@@ -100,27 +100,23 @@ int run_fd(const FdOptions& opt, Streams& io) {
         "(aba_derivatives), not from --method crba");
   }
   const Friction friction = load_friction(model, opt.forces);
-  RowCommand command;
-  command.name = "fd";
-  command.order = 1;
-  command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
+  const RowCommand command{"fd", 1, {}, [&](const Header& header, const std::string& file, const Notes&) {
     return std::make_unique<FdTask>(model, friction, opt, header, file);
-  };
+  }};
   return run_rows(opt.rows, model, command, io);
 }
 
 }  // namespace
 
 void register_fd(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<FdOptions>();
-  CLI::App* cmd = add_command(
-      app, "fd",
+  auto [opt, cmd] = add_command<FdOptions>(
+      app, dispatch, "fd",
       "Forward dynamics (articulated-body algorithm) for every row: the accelerations that the\n"
       "joint forces produce. Reads q.<joint>, v.<joint> (derived from q and t when absent),\n"
       "tau.<joint> and optional wrench.<frame>.*; writes t, q.*, v.* and a.<joint>.",
       {"eom id robots/ur5.urdf trajectories/ur5_wave.csv --keep-input | eom fd robots/ur5.urdf - "
        "| eom id robots/ur5.urdf -",
-       "eom fd robots/block.urdf tests/data/fd/block_pushed.csv --friction"});
+       "eom fd robots/block.urdf tests/data/fd/block_pushed.csv --friction"}, run_fd);
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   add_force_options(*cmd, opt->forces);
@@ -134,7 +130,6 @@ void register_fd(CLI::App& app, Dispatch& dispatch) {
                 "Carpentier & Mansard 2018; dq in the tangent space, q (+) dq = q exp(dq)): "
                 "2 nv^2 columns");
   cmd->add_flag("--minv", opt->minv, "Also write Minv.<row>.<col> = dqdd/dtau: nv^2 columns");
-  dispatch.on(cmd, [opt](Streams& io) { return run_fd(*opt, io); });
 }
 
 }  // namespace eom::cli

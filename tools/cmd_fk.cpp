@@ -71,9 +71,8 @@ int run_fk(const FkOptions& opt, Streams& io) {
 }  // namespace
 
 void register_fk(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<FkOptions>();
-  CLI::App* cmd = add_command(
-      app, "fk",
+  auto [opt, cmd] = add_command<FkOptions>(
+      app, dispatch, "fk",
       "Forward kinematics: world pose of frames for every row of q columns.\n"
       "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw.\n"
       "Frames are the URDF links, plus 'world' (the fixed world frame) unless a link has that\n"
@@ -81,14 +80,13 @@ void register_fk(CLI::App& app, Dispatch& dispatch) {
       "the floating body's).",
       {"eom fk robots/ur5.urdf trajectories/ur5_wave.csv --frames tool0 -o tool.csv",
        "eom fk robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base --frames "
-       "FL_FOOT,FR_FOOT --format ndjson"});
+       "FL_FOOT,FR_FOOT --format ndjson"}, run_fk);
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
   cmd->add_option("--frames", opt->frames,
                   "Frames to report, comma separated (default: all links); only the joints that "
                   "move them need q columns")
       ->delimiter(',');
-  dispatch.on(cmd, [opt](Streams& io) { return run_fk(*opt, io); });
 }
 
 }  // namespace eom::cli

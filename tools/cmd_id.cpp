@@ -126,21 +126,17 @@ class IdTask final : public RowTask {
 int run_id(const IdOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows, io, "id");
   const Friction friction = load_friction(model, opt.forces);
-  RowCommand command;
-  command.name = "id";
-  command.order = opt.static_pose ? 0 : 2;
-  command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
+  const RowCommand command{"id", opt.static_pose ? 0 : 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
     return std::make_unique<IdTask>(model, friction, opt, header, file);
-  };
+  }};
   return run_rows(opt.rows, model, command, io);
 }
 
 }  // namespace
 
 void register_id(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<IdOptions>();
-  CLI::App* cmd = add_command(
-      app, "id",
+  auto [opt, cmd] = add_command<IdOptions>(
+      app, dispatch, "id",
       "Inverse dynamics (recursive Newton-Euler) for every row of trajectory tables.\n"
       "Reads t, q.<joint>, v.<joint>, a.<joint> (v and a derived from q and t when absent) and\n"
       "optional wrench.<frame>.fx .fy .fz .mx .my .mz; writes t and tau.<joint>.",
@@ -148,7 +144,7 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
        "eom id robots/ur5.urdf trajectories/ur5_wave.csv --terms --fail-on-limit -o tau.csv",
        "eom id robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base "
        "--output-dir out/",
-       "eom id robots/planar_2r.urdf tests/data/rows/planar_2r_poses.csv --static"});
+       "eom id robots/planar_2r.urdf tests/data/rows/planar_2r_poses.csv --static"}, run_id);
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   cmd->add_flag("--static", opt->static_pose,
@@ -161,7 +157,6 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--fail-on-limit", opt->fail_on_limit,
                 "Exit 1, writing no output file, when a torque exceeds its URDF effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
-  dispatch.on(cmd, [opt](Streams& io) { return run_id(*opt, io); });
 }
 
 }  // namespace eom::cli

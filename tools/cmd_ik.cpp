@@ -196,25 +196,20 @@ int run_ik(IkCliOptions& opt, Streams& io) {
     opt.solver.posture = with_coordinate_values(model, base_seed, opt.posture, "--posture");
   }
 
-  RowCommand command;
-  command.name = "ik";
   // q columns are optional seeds: no joint is required, absent ones start from --q0
-  command.joints.assign(model.njoints, false);
-  command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
+  const std::vector<bool> no_joints(model.njoints, false);
+  const RowCommand command{"ik", 0, no_joints, [&](const Header& header, const std::string& file,
+                                                   const Notes&) {
     return std::make_unique<IkTask>(model, opt, problem, base_seed, header, file);
-  };
+  }};
   return run_rows(opt.rows, model, command, io);
 }
 
 }  // namespace
 
 void register_ik(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<IkCliOptions>();
-  // the iteration budget decides (reproducible); the wall-clock cap only catches runaways, far
-  // above the 5-15 ms the whole budget takes, so that a preempted process keeps its results
-  opt->solver.timeout = 0.5;
-  CLI::App* cmd = add_command(
-      app, "ik",
+  auto [opt, cmd] = add_command<IkCliOptions>(
+      app, dispatch, "ik",
       "Inverse kinematics for every row: the joint configuration that places --frame at the\n"
       "row's target pose (damped least squares on the SE(3) error, joint limits respected,\n"
       "random restarts). Reads <frame>.x .y .z and <frame>.qx .qy .qz .qw (what eom fk writes),\n"
@@ -230,7 +225,10 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
        "eom ik robots/iiwa14.urdf tests/data/ik/iiwa_position_only.csv --frame iiwa_link_ee "
        "--mask position --q0 iiwa_joint_4=1.5 --summary",
        "eom ik robots/planar_3r.urdf tests/data/ik/planar3_velocity.csv --velocity --task "
-       "frame:ee:vx,vz --task joints:joint1,joint2 --priority strict"});
+       "frame:ee:vx,vz --task joints:joint1,joint2 --priority strict"}, run_ik);
+  // the iteration budget decides (reproducible); the wall-clock cap only catches runaways, far
+  // above the 5-15 ms the whole budget takes, so that a preempted process keeps its results
+  opt->solver.timeout = 0.5;
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
   cmd->add_option("--frame", opt->frame,
@@ -294,7 +292,6 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--summary", opt->summary,
                 "Print the success rate and the median and largest solve times on stderr (printed "
                 "anyway when a row fails); --summary-json FILE writes them, and more, as JSON");
-  dispatch.on(cmd, [opt](Streams& io) { return run_ik(*opt, io); });
 }
 
 }  // namespace eom::cli

@@ -184,15 +184,13 @@ int run_info(const InfoOptions& opt, Streams& io) {
 }  // namespace
 
 void register_info(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<InfoOptions>();
-  CLI::App* cmd = add_command(
-      app, "info", "Model summary: nq, nv, joints (type, axis, limits, q/v offsets), frames, masses",
+  auto [opt, cmd] = add_command<InfoOptions>(
+      app, dispatch, "info", "Model summary: nq, nv, joints (type, axis, limits, q/v offsets), frames, masses",
       {"eom info robots/panda.urdf",
-       "eom info robots/solo12.urdf --floating-base --format json | jq '.joints[].q_columns'"});
+       "eom info robots/solo12.urdf --floating-base --format json | jq '.joints[].q_columns'"}, run_info);
   add_robot_options(*cmd, opt->robot);
   cmd->add_option("--format", opt->format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
-  dispatch.on(cmd, [opt](Streams& io) { return run_info(*opt, io); });
 }
 
 }  // namespace eom::cli

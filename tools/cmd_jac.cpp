@@ -177,9 +177,8 @@ int run_jac(const JacOptions& opt, Streams& io) {
 }  // namespace
 
 void register_jac(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<JacOptions>();
-  CLI::App* cmd = add_command(
-      app, "jac",
+  auto [opt, cmd] = add_command<JacOptions>(
+      app, dispatch, "jac",
       "A frame's Jacobian for every row of q columns, with its singular values, rank,\n"
       "condition number, manipulability and null space over the task rows; the intervals of\n"
       "a trajectory near singularities with the lost directions in words (stderr,\n"
@@ -196,7 +195,7 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
        "--jacobian --reference world --task position",
        "eom jac robots/ur5.urdf trajectories/ur5_wave.csv --frame tool0 --threshold 0.01 "
        "--summary-json singular.json --fail-on-singular -o /dev/null",
-       "eom jac robots/panda.urdf --frame panda_hand_tcp --sample 10000 --seed 3 -o worst.csv"});
+       "eom jac robots/panda.urdf --frame panda_hand_tcp --sample 10000 --seed 3 -o worst.csv"}, run_jac);
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   cmd->get_option("TABLE")->required(false);
@@ -254,7 +253,6 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--seed", opt->seed, "Seed of --sample (default 1)");
   cmd->add_option("--worst", opt->worst, "Configurations --sample writes (default 5)")
       ->check(CLI::PositiveNumber);
-  dispatch.on(cmd, [opt](Streams& io) { return run_jac(*opt, io); });
 }
 
 }  // namespace eom::cli

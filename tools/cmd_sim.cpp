@@ -208,9 +208,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
 }  // namespace
 
 void register_sim(CLI::App& app, Dispatch& dispatch) {
-  auto opt = std::make_shared<SimOptions>();
-  CLI::App* cmd = add_command(
-      app, "sim",
+  auto [opt, cmd] = add_command<SimOptions>(
+      app, dispatch, "sim",
       "Forward simulation: integrates M(q) a + C(q, v) v + g(q) = tau (+ friction, + J^T F of\n"
       "external wrenches) from an initial state with torques from a controller or a table, and\n"
       "writes t, q.*, v.* (and a.*, tau.*, energy.*) every --output-dt.",
@@ -220,7 +219,7 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
        "computed-torque --reference trajectories/iiwa14_wave.csv --duration 5 -o tracked.csv",
        "eom sim robots/planar_2r.urdf --initial trajectories/planar_2r_small.csv --torques "
        "tests/data/planar_2r_small.tau.csv --interpolation linear --duration 2 --dt 5e-4 "
-       "--output-dt 0.01 -o replay.csv"});
+       "--output-dt 0.01 -o replay.csv"}, run_sim);
   add_robot_options(*cmd, opt->robot);
   cmd->add_option("--initial", opt->initial,
                   "Table whose first row is the initial state: q.* (v.* optional, zero when "
@@ -295,7 +294,6 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
   add_output_options(*cmd, opt->output);
   add_summary_option(*cmd, opt->summary);
   cmd->add_flag("-q,--quiet", opt->quiet, "Print errors only");
-  dispatch.on(cmd, [opt](Streams& io) { return run_sim(*opt, io); });
 }
 
 }  // namespace eom::cli
