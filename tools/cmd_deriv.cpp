@@ -117,8 +117,8 @@ class Verifier {
     for (int k = 0; k <= order_ + 1; ++k) {
       const std::string what =
           k == 0        ? "tau - (M a + C v + g - J^T F)"
-          : k <= order_ ? "d" + std::to_string(k) + "tau - finite differences of " +
-                              (k == 1 ? std::string("tau") : "d" + std::to_string(k - 1) + "tau")
+          : k <= order_ ? time_derivative_prefix("tau", k) + " - finite differences of " +
+                              time_derivative_prefix("tau", k - 1)
                         : "C + C^T - finite differences of M (dM/dt)";
       const Check c = check(k, tolerance);
       if (!c.checked) {
@@ -141,7 +141,7 @@ class Verifier {
       const Check c = check(k, tolerance);
       const auto when = [&](auto x) { return c.checked ? nlohmann::json(x) : nlohmann::json(); };
       checks.push_back({{"quantity", k == 0        ? std::string("tau")
-                                     : k <= order_ ? "d" + std::to_string(k) + "tau"
+                                     : k <= order_ ? time_derivative_prefix("tau", k)
                                                    : std::string("Mdot")},
                         {"checked", c.checked},
                         {"relative", when(c.relative)},
@@ -217,7 +217,7 @@ class DerivTask final : public RowTask {
         verifier_(model, opt.order) {
     bind_wrench_derivatives(header, file);
     for (int k = 0; k <= opt.order; ++k) {
-      const std::string prefix = k == 0 ? "tau" : "d" + std::to_string(k) + "tau";
+      const std::string prefix = time_derivative_prefix("tau", k);
       for (auto& n : coordinate_columns(model, prefix, Space::tau)) columns.push_back(std::move(n));
     }
     if (opt.partials) {
@@ -229,10 +229,9 @@ class DerivTask final : public RowTask {
       append(columns, matrix_columns(model, "C"));
       for (auto& n : coordinate_columns(model, "g", Space::tau)) columns.push_back(std::move(n));
       for (int k = 1; k <= opt.order; ++k) {
-        const std::string d = "d" + std::to_string(k);
-        append(columns, matrix_columns(model, d + "M"));
-        append(columns, matrix_columns(model, d + "C"));
-        for (auto& n : coordinate_columns(model, d + "g", Space::tau)) {
+        append(columns, matrix_columns(model, time_derivative_prefix("M", k)));
+        append(columns, matrix_columns(model, time_derivative_prefix("C", k)));
+        for (auto& n : coordinate_columns(model, time_derivative_prefix("g", k), Space::tau)) {
           columns.push_back(std::move(n));
         }
       }
@@ -338,15 +337,11 @@ class DerivTask final : public RowTask {
                            std::to_string(wrenches_.frames().size()) +
                            " (the recursive method takes any number)");
     }
-    static const char* const suffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
     wrench_columns_ = wrenches_.columns();
     std::vector<std::string> names;
     for (int k = 1; k <= opt_.order; ++k) {
       for (const int f : wrenches_.frames()) {
-        for (const char* suffix : suffixes) {
-          names.push_back("d" + std::to_string(k) + "wrench." + model_.frames[f].name + "." +
-                          suffix);
-        }
+        append(names, wrench_columns(time_derivative_prefix("wrench", k), model_.frames[f].name));
       }
     }
     const std::vector<int> derivatives = bind_columns(header, names, file);

@@ -59,7 +59,7 @@ struct LimitReport {
     for (int k = 0; k < model.nv; ++k) {
       const Excess& e = excess[k];
       if (e.rows == 0) continue;
-      out.push_back({{"column", "tau." + model.tau_names[k]},
+      out.push_back({{"column", column_name("tau", model.tau_names[k])},
                      {"limit", model.effort_limit[k]},
                      {"rows", e.rows},
                      {"first_t", e.first_t},
@@ -129,7 +129,7 @@ class IdTask final : public RowTask {
       if (!wrenches_.empty()) add("tau_external");
     }
     if (opt.power) {
-      for (const auto& n : model.v_names) columns.push_back("power." + n);
+      append(columns, coordinate_columns(model, "power", Space::v));
       columns.push_back("power.total");
     }
     inputs = wrenches_.columns();

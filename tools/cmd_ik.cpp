@@ -43,8 +43,8 @@ struct IkCliOptions {
 };
 
 // Target columns of <frame>: the position, and the orientation in one of three forms.
-const char* const kPosition[] = {"x", "y", "z"};
-const char* const kQuaternion[] = {"qx", "qy", "qz", "qw"};
+constexpr const auto& kPosition = kPositionComponents;
+constexpr const auto& kQuaternion = kQuaternionComponents;
 const char* const kMatrix[] = {"R.x.x", "R.x.y", "R.x.z", "R.y.x", "R.y.y",
                                "R.y.z", "R.z.x", "R.z.y", "R.z.z"};
 const char* const kRpy[] = {"roll", "pitch", "yaw"};
@@ -142,7 +142,7 @@ class IkTask final : public RowTask {
     from_table_.assign(model.nq, 0);
     bool any_q = false;
     for (int k = 0; k < model.nq; ++k) {
-      from_table_[k] = in.index("q." + model.q_names[k]) >= 0;
+      from_table_[k] = in.index(column_name("q", model.q_names[k])) >= 0;
       any_q = any_q || from_table_[k];
     }
     continuous_ = !any_q && !opt.independent && in.index(opt.rows.time_column) >= 0;
@@ -264,16 +264,16 @@ class IkTask final : public RowTask {
   }
 
  private:
-  std::string column(const char* suffix) const { return opt_.frame + "." + suffix; }
+  std::string column(const char* suffix) const { return column_name(opt_.frame, suffix); }
 
-  template <size_t N>
-  bool any_present(const Header& in, const char* const (&suffixes)[N]) const {
+  template <class Suffixes>
+  bool any_present(const Header& in, const Suffixes& suffixes) const {
     return std::any_of(std::begin(suffixes), std::end(suffixes),
                        [&](const char* s) { return in.index(column(s)) >= 0; });
   }
 
-  template <size_t N>
-  void bind(const Header& in, const char* const (&suffixes)[N], int* index) {
+  template <class Suffixes>
+  void bind(const Header& in, const Suffixes& suffixes, int* index) {
     std::vector<std::string> names;
     for (const char* s : suffixes) names.push_back(column(s));
     const std::vector<int> found = bind_columns(in, names, file_);  // throws naming the missing

@@ -84,7 +84,7 @@ struct Parametrization {
 constexpr Parametrization kParametrizations[] = {
     {"euler-zyx", OrientationParametrization::euler_zyx, {"ez", "ey", "ex", nullptr}},
     {"euler-xyz", OrientationParametrization::euler_xyz, {"ex", "ey", "ez", nullptr}},
-    {"quaternion", OrientationParametrization::quaternion, {"qx", "qy", "qz", "qw"}},
+    {"quaternion", OrientationParametrization::quaternion, kQuaternionComponents},
     {"rotation-vector", OrientationParametrization::rotation_vector, {"rx", "ry", "rz", nullptr}},
 };
 
@@ -188,7 +188,7 @@ class JacTask final : public RowTask {
     auto rows_by_coordinates = [&](const std::string& prefix) {
       for (int r = 0; r < task.size; ++r) {
         for (const auto& c : model.v_names) {
-          columns.push_back(prefix + "." + task_row_name(task.rows[r]) + "." + c);
+          columns.push_back(matrix_column(prefix, task_row_name(task.rows[r]), c));
         }
       }
     };
@@ -196,20 +196,20 @@ class JacTask final : public RowTask {
     if (opt.jdot) {
       if (opt.jacobian) rows_by_coordinates("Jdot");
       for (int r = 0; r < task.size; ++r) {
-        columns.push_back(std::string("Jdot_v.") + task_row_name(task.rows[r]));
+        columns.push_back(column_name("Jdot_v", task_row_name(task.rows[r])));
       }
     }
     if (s_.analytical) {
       const auto& rows = parse_parametrization(opt.analytical).rows;
-      std::vector<std::string> names{"x", "y", "z"};
+      std::vector<std::string> names(kPositionComponents.begin(), kPositionComponents.end());
       for (const char* r : rows) {
         if (r) names.push_back(r);
       }
       for (const auto& r : names) {
-        for (const auto& c : model.v_names) columns.push_back("JA." + r + "." + c);
+        for (const auto& c : model.v_names) columns.push_back(matrix_column("JA", r, c));
       }
     }
-    for (int k = 1; k <= p_; ++k) columns.push_back("sigma." + std::to_string(k));
+    for (int k = 1; k <= p_; ++k) columns.push_back(column_name("sigma", std::to_string(k)));
     for (const char* name :
          {"rank", "rank_margin", "inverse_condition", "manipulability", "nullity"}) {
       columns.push_back(name);
@@ -217,24 +217,24 @@ class JacTask final : public RowTask {
     if (opt.nullspace) {
       for (int k = 1; k <= model.nv; ++k) {
         for (const auto& c : model.v_names) {
-          columns.push_back("null." + std::to_string(k) + "." + c);
+          columns.push_back(matrix_column("null", std::to_string(k), c));
         }
       }
     }
     if (opt.dynamics) {
       for (int i = 0; i < task.size; ++i) {
         for (int j = 0; j < task.size; ++j) {
-          columns.push_back(std::string("Lambda.") + task_row_name(task.rows[i]) + "." +
-                            task_row_name(task.rows[j]));
+          columns.push_back(
+              matrix_column("Lambda", task_row_name(task.rows[i]), task_row_name(task.rows[j])));
         }
       }
-      for (const char* prefix : {"mu.", "p."}) {
+      for (const char* prefix : {"mu", "p"}) {
         for (int r = 0; r < task.size; ++r)
-          columns.push_back(prefix + std::string(task_row_name(task.rows[r])));
+          columns.push_back(column_name(prefix, task_row_name(task.rows[r])));
       }
       for (const auto& c : model.v_names) {
         for (int r = 0; r < task.size; ++r) {
-          columns.push_back("Jbar." + c + "." + task_row_name(task.rows[r]));
+          columns.push_back(matrix_column("Jbar", c, task_row_name(task.rows[r])));
         }
       }
       columns.push_back("Lambda_rank");

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
@@ -549,8 +550,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
     nlohmann::json per_joint = nlohmann::json::array();
     for (int k = 0; k < model.nv; ++k) {
       if (stats.saturated_per_joint[k] > 0) {
-        per_joint.push_back(
-            {{"column", "tau." + model.tau_names[k]}, {"steps", stats.saturated_per_joint[k]}});
+        per_joint.push_back({{"column", column_name("tau", model.tau_names[k])},
+                             {"steps", stats.saturated_per_joint[k]}});
       }
     }
     summary["saturation"] = {

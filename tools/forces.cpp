@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/core/errors.hpp>
 
@@ -71,7 +72,6 @@ ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
                                    const std::string& file, const ForceOptions& opt)
     : reference_(opt.wrench_frame == "local" ? ReferenceFrame::local
                                              : ReferenceFrame::local_world_aligned) {
-  static const char* const suffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
   for (const auto& name : header.names) {
     if (name.rfind("wrench.", 0) != 0 || name.size() < 11 ||
         name.compare(name.size() - 3, 3, ".fx")) {
@@ -85,9 +85,7 @@ ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
       throw InputError(file, 1, 0, "column " + name + ": " + e.message());
     }
     frames_.push_back(f);
-    std::vector<std::string> names;
-    for (const char* s : suffixes) names.push_back("wrench." + frame + "." + s);
-    for (int c : bind_columns(header, names, file)) columns_.push_back(c);
+    for (int c : bind_columns(header, wrench_columns("wrench", frame), file)) columns_.push_back(c);
   }
   for (const auto& name : header.names) {
     if (name.rfind("wrench.", 0) == 0 &&
