@@ -69,8 +69,7 @@ class DerivTask final : public RowTask {
     }
     inputs = wrenches_.series_columns(model, header, file, opt.order);
     for (int k = 0; k <= opt.order; ++k) {
-      append(columns, coordinate_columns(model, k == 0 ? "tau" : "d" + std::to_string(k) + "tau",
-                                         Space::tau));
+      append(columns, coordinate_columns(model, time_derivative_prefix("tau", k), Space::tau));
     }
     if (opt.partials) {
       append(columns, matrix_columns(model, "dtau_dq"));
@@ -81,10 +80,9 @@ class DerivTask final : public RowTask {
       append(columns, matrix_columns(model, "C"));
       append(columns, coordinate_columns(model, "g", Space::tau));
       for (int k = 1; k <= opt.order; ++k) {
-        const std::string d = "d" + std::to_string(k);
-        append(columns, matrix_columns(model, d + "M"));
-        append(columns, matrix_columns(model, d + "C"));
-        append(columns, coordinate_columns(model, d + "g", Space::tau));
+        append(columns, matrix_columns(model, time_derivative_prefix("M", k)));
+        append(columns, matrix_columns(model, time_derivative_prefix("C", k)));
+        append(columns, coordinate_columns(model, time_derivative_prefix("g", k), Space::tau));
       }
     }
     if (opt.christoffel) {

@@ -17,14 +17,12 @@ struct FkOptions {
   std::vector<std::string> frames;  // empty: every frame
 };
 
-const char* const kPoseSuffixes[] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
-
 class FkTask final : public RowTask {
  public:
   FkTask(const Model& model, const std::vector<int>& frames)
       : model_(model), frames_(frames), data_(model) {
     for (int f : frames) {
-      for (const char* s : kPoseSuffixes) columns.push_back(model.frames[f].name + "." + s);
+      append(columns, pose_columns(model.frames[f].name));
     }
   }
 

@@ -54,7 +54,7 @@ class IdTask final : public RowTask {
       if (!wrenches_.empty()) add("tau_external");
     }
     if (opt.power) {
-      for (const auto& n : model.v_names) columns.push_back("power." + n);
+      append(columns, coordinate_columns(model, "power", Space::v));
       columns.push_back("power.total");
     }
     inputs = wrenches_.columns();

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <eom/io/column_names.hpp>
 #include <eom/multibody/model.hpp>
 
 #include "cli.hpp"
@@ -78,7 +79,9 @@ nlohmann::ordered_json info_json(const Model& model, const std::string& file) {
     e["idx_v"] = jt.idx_v;
     e["nv"] = jt.nv;
     e["q_columns"] = nlohmann::ordered_json::array();
-    for (int k = 0; k < jt.nq; ++k) e["q_columns"].push_back("q." + model.q_names[jt.idx_q + k]);
+    for (int k = 0; k < jt.nq; ++k) {
+      e["q_columns"].push_back(column_name("q", model.q_names[jt.idx_q + k]));
+    }
     e["lower"] = finite_or_null(info.lower);
     e["upper"] = finite_or_null(info.upper);
     e["effort"] = finite_or_null(info.effort);

@@ -10,6 +10,10 @@
 #include <optional>
 #include <sstream>
 
+#include <eom/io/column_names.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
 #include <eom/io/columns.hpp>

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/core/errors.hpp>
 
@@ -88,9 +89,7 @@ ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
       throw InputError(file, 1, 0, "column " + name + ": " + e.message());
     }
     frames_.push_back(f);
-    std::vector<std::string> names;
-    for (const char* s : kWrenchSuffixes) names.push_back("wrench." + frame + "." + s);
-    for (int c : bind_columns(header, names, file)) columns_.push_back(c);
+    for (int c : bind_columns(header, wrench_columns("wrench", frame), file)) columns_.push_back(c);
   }
   for (const auto& name : header.names) {
     if (name.rfind("wrench.", 0) == 0 &&

@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/core/errors.hpp>
 #include <eom/solvers/ik.hpp>
@@ -16,7 +17,6 @@
 namespace eom::cli {
 namespace {
 
-const char* const kTwist[] = {"vx", "vy", "vz", "wx", "wy", "wz"};
 
 // "a,b,c" -> {"a", "b", "c"}
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -53,9 +53,9 @@ ParsedTask parse_task(const Model& model, const std::string& text) {
     Vec6 mask = Vec6::Zero();
     const std::string components = second == std::string::npos ? "all" : rest.substr(second + 1);
     for (const std::string& c : split(components, ',')) {
-      const auto named = std::find(std::begin(kTwist), std::end(kTwist), c);
-      if (named != std::end(kTwist)) {
-        mask[named - std::begin(kTwist)] = 1;
+      const auto named = std::find(kTwistComponents.begin(), kTwistComponents.end(), c);
+      if (named != kTwistComponents.end()) {
+        mask[named - kTwistComponents.begin()] = 1;
       } else if (c == "linear" || c == "all") {
         mask.head<3>().setOnes();
         if (c == "all") mask.tail<3>().setOnes();
@@ -69,7 +69,7 @@ ParsedTask parse_task(const Model& model, const std::string& text) {
     if (mask.isZero()) throw InputError(option + ": the task selects no component");
     task.spec = VelocityTaskSpec::frame_velocity(index, ReferenceFrame::local_world_aligned, mask);
     for (int k = 0; k < 6; ++k) {
-      if (mask[k] > 0) task.columns.push_back(frame + "." + kTwist[k]);
+      if (mask[k] > 0) task.columns.push_back(column_name(frame, kTwistComponents[k]));
     }
   } else if (kind == "joints") {
     std::vector<int> indices;

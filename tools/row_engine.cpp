@@ -23,13 +23,6 @@
 
 namespace eom::cli {
 
-std::string derivative_prefix(int k) {
-  if (k == 0) return "q";
-  if (k == 1) return "v";
-  if (k == 2) return "a";
-  return "d" + std::to_string(k) + "q";
-}
-
 void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
   cmd.add_option("TABLE", opt.tables, "Input tables (CSV, JSON, NDJSON); - reads stdin")
       ->required();

@@ -17,6 +17,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json_fwd.hpp>
 
+#include <eom/io/column_names.hpp>
 #include <eom/multibody/model.hpp>
 #include <eom/io/table.hpp>
 #include <eom/trajectory/interpolation.hpp>
@@ -127,8 +128,5 @@ inline double* write_row_major(const Eigen::MatrixXd& m, double* out) {
   }
   return out;
 }
-
-/// The column prefix of the k-th time derivative of q: q, v, a, d3q, d4q, ...
-std::string derivative_prefix(int k);
 
 }  // namespace eom::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <eom/core/errors.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>

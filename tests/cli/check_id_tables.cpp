@@ -17,6 +17,7 @@
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/algorithm/kinematics.hpp>
 #include <eom/algorithm/partial_derivatives.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/io/table.hpp>
 #include <eom/parsers/urdf.hpp>
 
@@ -179,10 +180,9 @@ TEST_CASE("eom id and eom fk equal a plain library loop, byte for byte", "[cli][
     Header tau_header, pose_header;
     tau_header.names = {"t"};
     pose_header.names = {"t"};
-    for (const auto& n : model.tau_names) tau_header.names.push_back("tau." + n);
+    for (auto& n : coordinate_columns(model, "tau", Space::tau)) tau_header.names.push_back(n);
     for (const auto& f : model.frames) {
-      for (const char* s : {"x", "y", "z", "qx", "qy", "qz", "qw"})
-        pose_header.names.push_back(f.name + "." + s);
+      for (auto& n : pose_columns(f.name)) pose_header.names.push_back(n);
     }
     std::ostringstream tau_text, pose_text;
     auto tau_out = TableWriter::to_stream(tau_text, Format::csv, tau_header);
@@ -314,12 +314,15 @@ TEST_CASE("eom fd --partials --minv: the derivative matrices under their names",
       const Eigen::MatrixXd M = crba(model, data, q);
       for (int i = 0; i < model.nv; ++i) {
         for (int j = 0; j < model.nv; ++j) {
-          const std::string cell = "." + model.v_names[i] + "." + model.v_names[j];
-          CHECK(column(out, r, "dqdd_dq" + cell) == Approx(data.dqdd_dq(i, j)).margin(1e-12));
-          CHECK(column(out, r, "dqdd_dv" + cell) == Approx(data.dqdd_dv(i, j)).margin(1e-12));
+          const auto cell = [&](const char* matrix) {
+            return matrix_column(matrix, model.v_names[i], model.v_names[j]);
+          };
+          CHECK(column(out, r, cell("dqdd_dq")) == Approx(data.dqdd_dq(i, j)).margin(1e-12));
+          CHECK(column(out, r, cell("dqdd_dv")) == Approx(data.dqdd_dv(i, j)).margin(1e-12));
           double identity = 0;  // (M^-1 M)(i, j)
           for (int k = 0; k < model.nv; ++k) {
-            identity += column(out, r, "Minv." + model.v_names[i] + "." + model.v_names[k]) * M(k, j);
+            identity += column(out, r, matrix_column("Minv", model.v_names[i], model.v_names[k])) *
+                        M(k, j);
           }
           CHECK(identity == Approx(i == j ? 1.0 : 0.0).margin(1e-9));
         }

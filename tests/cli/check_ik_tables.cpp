@@ -15,6 +15,7 @@
 
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/kinematics.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/io/table.hpp>
 #include <eom/parsers/urdf.hpp>
 
@@ -62,16 +63,16 @@ double at(const Table& t, int row, const std::string& name) {
 
 Eigen::VectorXd q_of(const Model& model, const Table& t, int row) {
   Eigen::VectorXd q(model.nq);
-  for (int k = 0; k < model.nq; ++k) q[k] = at(t, row, "q." + model.q_names[k]);
+  for (int k = 0; k < model.nq; ++k) q[k] = at(t, row, column_name("q", model.q_names[k]));
   return q;
 }
 
 // the pose columns <frame>.x ... .qw of a row
 SE3 pose_of(const Table& t, int row, const std::string& frame) {
   SE3 M;
-  M.p = Vec3(at(t, row, frame + ".x"), at(t, row, frame + ".y"), at(t, row, frame + ".z"));
-  M.R = Eigen::Quaterniond(at(t, row, frame + ".qw"), at(t, row, frame + ".qx"),
-                           at(t, row, frame + ".qy"), at(t, row, frame + ".qz"))
+  const std::vector<std::string> c = pose_columns(frame);  // x y z qx qy qz qw
+  M.p = Vec3(at(t, row, c[0]), at(t, row, c[1]), at(t, row, c[2]));
+  M.R = Eigen::Quaterniond(at(t, row, c[6]), at(t, row, c[3]), at(t, row, c[4]), at(t, row, c[5]))
             .normalized()
             .toRotationMatrix();
   return M;
@@ -213,8 +214,7 @@ TEST_CASE("eom ik --relative-to: a target in a moving frame", "[cli][ik]") {
   // the placement of the tool in link 3 along the wave, every 100th row, without t (independent
   // rows from the default seed)
   Table targets;
-  for (const char* s : {"x", "y", "z", "qx", "qy", "qz", "qw"})
-    targets.header.names.push_back(std::string("iiwa_link_ee.") + s);
+  targets.header.names = pose_columns("iiwa_link_ee");
   for (int r = 0; r < wave.rows(); r += 100) {
     frame_placements(model, data, q_of(model, wave, r));
     const PoseVector pose = pose_vector(data.oMf[ref].inverse() * data.oMf[f]);

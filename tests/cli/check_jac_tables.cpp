@@ -19,6 +19,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 
+#include <eom/io/column_names.hpp>
 #include <eom/io/table.hpp>
 #include <eom/parsers/urdf.hpp>
 
@@ -29,8 +30,6 @@
 using namespace eom;
 
 namespace {
-
-const char* const kRows[6] = {"vx", "vy", "vz", "wx", "wy", "wz"};
 
 std::string temp_path(const std::string& name) { return test::scratch_path(name); }
 
@@ -71,13 +70,13 @@ Eigen::MatrixXd task_matrix(const Table& t, int row, const std::string& prefix,
   Eigen::MatrixXd out(rows.size(), coordinates.size());
   for (size_t r = 0; r < rows.size(); ++r) {
     for (size_t c = 0; c < coordinates.size(); ++c) {
-      out(r, c) = at(t, row, prefix + "." + rows[r] + "." + coordinates[c]);
+      out(r, c) = at(t, row, matrix_column(prefix, rows[r], coordinates[c]));
     }
   }
   return out;
 }
 
-std::vector<std::string> all_rows() { return {kRows, kRows + 6}; }
+std::vector<std::string> all_rows() { return {kTwistComponents.begin(), kTwistComponents.end()}; }
 
 Eigen::Matrix3d skew(const Eigen::Vector3d& p) {
   Eigen::Matrix3d S;
@@ -105,9 +104,9 @@ Eigen::MatrixXd to_local(const Eigen::MatrixXd& lwa, const Eigen::Matrix3d& R) {
 std::string reference_table(const test::Reference& ref, bool with_v) {
   Table t;
   t.header.names.push_back("t");
-  for (const auto& n : ref.model.q_names) t.header.names.push_back("q." + n);
+  for (auto& n : coordinate_columns(ref.model, "q", Space::q)) t.header.names.push_back(n);
   if (with_v) {
-    for (const auto& n : ref.model.v_names) t.header.names.push_back("v." + n);
+    for (auto& n : coordinate_columns(ref.model, "v", Space::v)) t.header.names.push_back(n);
   }
   int k = 0;
   for (const auto& sample : ref.json["samples"]) {
@@ -137,9 +136,10 @@ struct Pose {
 // eom fk's pose columns <frame>.x .. .qw
 Pose fk_pose(const Table& t, int row, const std::string& frame) {
   Pose pose;
-  pose.p = {at(t, row, frame + ".x"), at(t, row, frame + ".y"), at(t, row, frame + ".z")};
-  pose.R = Eigen::Quaterniond(at(t, row, frame + ".qw"), at(t, row, frame + ".qx"),
-                              at(t, row, frame + ".qy"), at(t, row, frame + ".qz"))
+  const std::vector<std::string> c = pose_columns(frame);  // x y z qx qy qz qw
+  pose.p = {at(t, row, c[0]), at(t, row, c[1]), at(t, row, c[2])};
+  pose.R = Eigen::Quaterniond(at(t, row, c[6]), at(t, row, c[3]), at(t, row, c[4]),
+                              at(t, row, c[5]))
                .normalized()
                .toRotationMatrix();
   return pose;
@@ -364,7 +364,7 @@ Eigen::MatrixXd printed_jbar(const Table& t, int row, const std::vector<std::str
 }
 Eigen::VectorXd printed_p(const Table& t, int row) {
   Eigen::VectorXd p(6);
-  for (int r = 0; r < 6; ++r) p[r] = at(t, row, std::string("p.") + kRows[r]);
+  for (int r = 0; r < 6; ++r) p[r] = at(t, row, column_name("p", kTwistComponents[r]));
   return p;
 }
 
@@ -441,7 +441,9 @@ TEST_CASE("eom jac --dynamics at singular configurations: said so, and the docum
         const Eigen::MatrixXd J = task_matrix(t, row, "J", all_rows(), model.v_names);
         const Eigen::MatrixXd M = task_matrix(deriv, row, "M", model.v_names, model.v_names);
         Eigen::VectorXd g(model.nv);
-        for (int k = 0; k < model.nv; ++k) g[k] = at(deriv, row, "g." + model.v_names[k]);
+        for (int k = 0; k < model.nv; ++k) {
+          g[k] = at(deriv, row, column_name("g", model.v_names[k]));
+        }
         const TaskDynamics expected = task_dynamics(M, J, g, damped);
         const bool singular =
             std::find(c.singular_rows.begin(), c.singular_rows.end(), row) != c.singular_rows.end();

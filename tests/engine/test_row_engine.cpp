@@ -197,7 +197,7 @@ TEST_CASE("a floating base is differentiated on the manifold: body twist and its
       read_table(test::kSourceDir + "/trajectories/solo12_floating_walk.csv", Format::csv);
   Table q_only;
   q_only.header.names.push_back("t");
-  for (const auto& n : model.q_names) q_only.header.names.push_back("q." + n);
+  for (auto& n : coordinate_columns(model, "q", Space::q)) q_only.header.names.push_back(n);
   for (int r = 0; r < exact.rows(); ++r) {
     for (const auto& name : q_only.header.names)
       q_only.values.push_back(exact.at(r, exact.header.index(name)));

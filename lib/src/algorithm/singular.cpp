@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "eom/multibody/component_names.hpp"
 #include "eom/multibody/configuration.hpp"
 #include "eom/multibody/data.hpp"
 #include "eom/core/errors.hpp"
@@ -13,8 +14,6 @@
 namespace eom {
 
 namespace {
-
-const char* const kRowNames[6] = {"vx", "vy", "vz", "wx", "wy", "wz"};
 
 TaskRows rows_from(int first, int count) {
   TaskRows t;
@@ -168,11 +167,11 @@ TaskRows TaskRows::named(const std::vector<std::string>& names) {
   if (names.empty()) throw InputError("the task selects no rows (choose from vx vy vz wx wy wz)");
   std::array<bool, 6> used{};
   for (const std::string& name : names) {
-    const auto* it = std::find(std::begin(kRowNames), std::end(kRowNames), name);
-    if (it == std::end(kRowNames)) {
+    const auto* it = std::find(kTwistComponents.begin(), kTwistComponents.end(), name);
+    if (it == kTwistComponents.end()) {
       throw InputError("unknown task row '" + name + "' (choose from vx vy vz wx wy wz)");
     }
-    const int row = static_cast<int>(it - std::begin(kRowNames));
+    const int row = static_cast<int>(it - kTwistComponents.begin());
     if (used[row]) throw InputError("task row '" + name + "' is given twice");
     used[row] = true;
   }
@@ -183,7 +182,7 @@ TaskRows TaskRows::named(const std::vector<std::string>& names) {
   return t;
 }
 
-const char* task_row_name(int row) { return kRowNames[row]; }
+const char* task_row_name(int row) { return kTwistComponents[row]; }
 
 DirectionDescription describe_direction(const TaskRows& task,
                                         const Eigen::Ref<const Eigen::VectorXd>& u,

@@ -1,27 +1,11 @@
 #include "eom/io/columns.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "eom/core/errors.hpp"
+#include "eom/io/column_names.hpp"
 
 namespace eom {
-namespace {
-
-// q, v, a, tau, jerk, snap, d<N>q, d<N>tau: the prefixes that name model coordinates
-bool is_coordinate_prefix(const std::string& prefix) {
-  if (prefix == "q" || prefix == "v" || prefix == "a" || prefix == "tau" || prefix == "jerk" ||
-      prefix == "snap") {
-    return true;
-  }
-  if (prefix.size() < 3 || prefix[0] != 'd') return false;
-  size_t k = 1;
-  while (k < prefix.size() && std::isdigit(static_cast<unsigned char>(prefix[k]))) ++k;
-  const std::string rest = prefix.substr(k);
-  return k > 1 && (rest == "q" || rest == "tau");
-}
-
-}  // namespace
 
 std::vector<int> bind_columns(const Header& header, const std::vector<std::string>& names,
                               const std::string& file) {
@@ -39,7 +23,7 @@ std::vector<int> bind_columns(const Header& header, const std::vector<std::strin
   for (size_t k = 0; k < missing.size() && k < 8; ++k) message += (k ? ", " : "") + missing[k];
   if (missing.size() > 8) message += ", ... (" + std::to_string(missing.size()) + " in all)";
   for (const auto& name : missing) {
-    if (name.find(".root.") != std::string::npos) {
+    if (name.find("." + column_name(kFreeFlyerJoint, "")) != std::string::npos) {
       message +=
           " (the model has a floating base: the table needs the root joint's columns, or "
           "drop --floating-base)";
@@ -58,7 +42,7 @@ void check_coordinate_columns(const Header& header, const Model& model, const st
     const auto& names = prefix == "q" ? model.q_names : is_force ? model.tau_names : model.v_names;
     if (std::find(names.begin(), names.end(), name) != names.end()) continue;
     std::string message = "column " + column + ": the model has no joint coordinate '" + name + "'";
-    if (name.rfind("root.", 0) == 0 && !model.floating_base) {
+    if (name.rfind(column_name(kFreeFlyerJoint, ""), 0) == 0 && !model.floating_base) {
       message += " (a floating-base table: add --floating-base)";
     }
     throw InputError(file, 1, 0, message);

@@ -2,7 +2,10 @@
 
 #include "eom/multibody/joint.hpp"
 
+#include <array>
 #include <cmath>
+
+#include "eom/multibody/component_names.hpp"
 
 namespace eom {
 
@@ -258,6 +261,14 @@ bool joint_normalize(const Joint& j, VecRef q) {
   return true;
 }
 
+namespace {
+
+template <size_t N>
+std::vector<std::string> to_strings(const std::array<const char*, N>& components) {
+  return {components.begin(), components.end()};
+}
+
+}  // namespace
 bool coordinate_is_angle(const Joint& j, int k) {
   switch (j.kind) {
     case JointKind::revolute:
@@ -282,13 +293,13 @@ std::vector<std::string> joint_suffixes(JointKind kind, Space space) {
     case JointKind::prismatic:
       return {};
     case JointKind::planar:
-      if (space == Space::q) return {"x", "y", "theta"};
-      if (space == Space::v) return {"vx", "vy", "w"};
-      return {"fx", "fy", "m"};
+      if (space == Space::q) return to_strings(kPlanarConfiguration);
+      if (space == Space::v) return to_strings(kPlanarVelocity);
+      return to_strings(kPlanarForce);
     case JointKind::floating:
-      if (space == Space::q) return {"x", "y", "z", "qx", "qy", "qz", "qw"};
-      if (space == Space::v) return {"vx", "vy", "vz", "wx", "wy", "wz"};
-      return {"fx", "fy", "fz", "mx", "my", "mz"};
+      if (space == Space::q) return to_strings(kPoseComponents);
+      if (space == Space::v) return to_strings(kTwistComponents);
+      return to_strings(kWrenchComponents);
   }
   return {};
 }

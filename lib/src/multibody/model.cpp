@@ -75,25 +75,4 @@ std::vector<std::string> Model::mimic_joints() const {
   return out;
 }
 
-std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix,
-                                            Space space) {
-  const auto& names = space == Space::q   ? model.q_names
-                      : space == Space::v ? model.v_names
-                                          : model.tau_names;
-  std::vector<std::string> out;
-  out.reserve(names.size());
-  for (const auto& n : names) out.push_back(std::string(prefix) + "." + n);
-  return out;
-}
-
-std::vector<std::string> matrix_columns(const Model& model, std::string_view prefix) {
-  std::vector<std::string> out;
-  out.reserve(static_cast<size_t>(model.nv) * model.nv);
-  for (const auto& row : model.v_names) {
-    for (const auto& col : model.v_names)
-      out.push_back(std::string(prefix) + "." + row + "." + col);
-  }
-  return out;
-}
-
 }  // namespace eom

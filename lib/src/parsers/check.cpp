@@ -13,6 +13,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "eom/multibody/component_names.hpp"
 #include "eom/parsers/urdf.hpp"
 #include "core/pivot.hpp"
 #include "parsers/fixed_joints.hpp"
@@ -390,7 +391,7 @@ class Checker {
     if (finite && uses_limits(joint.type)) check_limits(joint);
     check_mimic(joint);
     // the Model and its table columns (q.root.x, ...) name the free-flyer "root"
-    if (options_.floating_base && joint.name == "root") {
+    if (options_.floating_base && joint.name == kFreeFlyerJoint) {
       error(line, who + "the name is reserved for the free-flyer joint of a floating base");
     }
   }
@@ -573,7 +574,8 @@ class Checker {
 
     std::vector<Mover> movers;
     if (options_.floating_base) {
-      movers.push_back({"root", "floating", urdf_.links[root_].line, root_, Vec3::UnitX(), true});
+      movers.push_back(
+          {kFreeFlyerJoint, "floating", urdf_.links[root_].line, root_, Vec3::UnitX(), true});
     }
     for (const UrdfJoint& joint : urdf_.joints) {
       if (is_moving(joint.type)) {

@@ -17,6 +17,7 @@
 
 #include "eom/core/errors.hpp"
 #include "parsers/fixed_joints.hpp"
+#include "eom/multibody/component_names.hpp"
 
 namespace eom {
 namespace {
@@ -374,9 +375,9 @@ Model build_model(const UrdfDescription& urdf, const UrdfOptions& options,
     JointInfo info;
     info.urdf_type = "free-flyer";
     info.child_link = model.root_link;
-    root_body =
-        builder.add_joint("root", Joint::make(JointKind::floating, Vec3::UnitZ(), 0, 0, false), 0,
-                          SE3::Identity(), std::move(info));
+    root_body = builder.add_joint(kFreeFlyerJoint,
+                                  Joint::make(JointKind::floating, Vec3::UnitZ(), 0, 0, false), 0,
+                                  SE3::Identity(), std::move(info));
   }
   builder.visit(model.root_link, root_body, SE3::Identity());
   if (model.frame_index("world") < 0)

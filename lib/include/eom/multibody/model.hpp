@@ -83,16 +83,8 @@ struct Model {
   std::vector<std::string> mimic_joints() const;
 };
 
-/// Column names "<prefix>.<coordinate>" for a space: e.g. ("q", Space::q) gives q.<joint>... (nq).
-std::vector<std::string> coordinate_columns(const Model& model, std::string_view prefix,
-                                            Space space);
-
 /// " (did you mean 'a', 'b'?)": the names within a small edit distance of `name`, closest first, at
 /// most five; "" when none is close. For messages about misspelt names.
 std::string did_you_mean(const std::vector<std::string>& names, std::string_view name);
-
-/// Column names "<prefix>.<row>.<col>" of an nv x nv matrix, row-major, rows and columns named by
-/// velocity coordinates: "M.root.vx.shoulder_joint" (nv^2).
-std::vector<std::string> matrix_columns(const Model& model, std::string_view prefix);
 
 }  // namespace eom

@@ -1,0 +1,356 @@
+#include "io/json.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "eom/core/errors.hpp"
+#include "io/json_cursor.hpp"
+#include "io/table_detail.hpp"
+
+namespace eom::detail {
+namespace {
+
+class JsonReader final : public TableReader {
+ public:
+  enum class Mode { rows, lines, columns };  // JSON array of rows, NDJSON, JSON object of columns
+
+  JsonReader(std::unique_ptr<Input> in, bool ndjson) : in_(std::move(in)) {
+    name_ = in_.name();
+    in_.skip_space();
+    const int c = in_.peek();
+    if (ndjson) {
+      mode_ = Mode::lines;
+      if (c < 0) throw InputError(name_, 0, 0, "empty input, expected a row object per line");
+      start_row();
+      parse_row(nullptr);
+      end_line();
+    } else if (c == '[') {
+      in_.advance();
+      in_.skip_space();
+      if (in_.peek() == ']') {  // no rows, and so no columns either
+        in_.advance();
+        end_document();
+        done_ = true;
+      } else {
+        start_row();
+        parse_row(nullptr);
+      }
+    } else if (c == '{') {
+      mode_ = Mode::columns;
+      parse_columns();
+      end_document();
+    } else if (c < 0) {
+      throw InputError(name_, 0, 0,
+                       "empty input, expected a JSON array of row objects or an object of columns");
+    } else {
+      in_.fail("expected '[' (an array of row objects) or '{' (an object of columns), found " +
+               in_.found());
+    }
+    seen_.assign(header_.names.size(), 0);
+    opened_ = true;
+  }
+
+  bool next(std::vector<double>& row) override {
+    const size_t n = header_.names.size();
+    if (row.size() != n) row.resize(n);
+    if (!judged_) {
+      judged_ = true;
+      judge_deferred();
+    }
+    if (mode_ == Mode::columns) {
+      if (served_ == columns_rows_) return false;
+      for (size_t c = 0; c < n; ++c) row[c] = columns_[c][served_];
+      line_ = static_cast<int>(++served_);
+      return true;
+    }
+    if (first_pending_) {
+      std::copy(first_.begin(), first_.end(), row.begin());
+      first_pending_ = false;
+      return true;
+    }
+    if (done_) return false;
+    if (mode_ == Mode::lines) {
+      in_.skip_space();
+      if (in_.peek() < 0) return false;
+      start_row();
+      parse_row(row.data());
+      end_line();
+      return true;
+    }
+    in_.skip_space();
+    const int c = in_.peek();
+    if (c == ']') {
+      in_.advance();
+      end_document();
+      done_ = true;
+      return false;
+    }
+    if (c != ',') in_.fail("expected ',' or ']' after a row object, found " + in_.found());
+    in_.advance();
+    in_.skip_space();
+    start_row();
+    parse_row(row.data());
+    return true;
+  }
+
+  int line() const override { return line_; }
+  long long offset() const override { return in_.offset(); }
+
+ private:
+  void start_row() {
+    if (in_.peek() != '{') in_.fail("expected a row object '{', found " + in_.found());
+    line_ = in_.here().line;
+    ++rows_;
+  }
+
+  // One row object into `row`, by the header's columns; nullptr: the first row, which makes the
+  // header and goes to first_.
+  void parse_row(double* row) {
+    in_.advance();
+    in_.skip_space();
+    ++generation_;
+    size_t count = 0;
+    const size_t n = header_.names.size();
+    if (in_.peek() != '}') {
+      for (;;) {
+        const Location at = read_key();
+        size_t column;
+        if (!row) {
+          const std::string problem = add_column(header_, index_, key_);
+          if (!problem.empty()) in_.fail_at(at, "row 1: " + problem);
+          column = count;
+        } else if (count < n && key_ == header_.names[count]) {
+          column = count;  // keys in the header's order: no lookup
+        } else {
+          const auto it = index_.find(key_);
+          if (it == index_.end()) {
+            in_.fail_at(at, row_prefix() + "unknown key " + quoted(key_) + " (not in row 1)");
+          }
+          column = static_cast<size_t>(it->second);
+        }
+        if (row && seen_[column] == generation_) {
+          in_.fail_at(at, row_prefix() + "duplicate key " + quoted(key_));
+        }
+        ++count;
+        in_.skip_space();
+        in_.expect(':', "after a key");
+        in_.skip_space();
+        const double value = read_value(column);
+        if (row) {
+          seen_[column] = generation_;
+          row[column] = value;
+        } else {
+          first_.push_back(value);
+        }
+        in_.skip_space();
+        if (in_.peek() == '}') break;
+        in_.expect(',', "or '}' after a value");
+        in_.skip_space();
+      }
+    }
+    if (row && count < n) {
+      size_t missing = 0;
+      while (seen_[missing] == generation_) ++missing;
+      in_.fail(row_prefix() + "missing key " + quoted(header_.names[missing]));
+    }
+    in_.advance();
+    first_pending_ = !row;
+  }
+
+  // A key at the cursor into key_; returns where it starts.
+  Location read_key() {
+    if (in_.peek() != '"') in_.fail("expected a key string, found " + in_.found());
+    const Location at = in_.here();
+    in_.read_string(key_);
+    return at;
+  }
+
+  std::string row_prefix() const { return "row " + std::to_string(rows_) + ": "; }
+
+  // A value: a number, or (NaN) anything else in a column the caller does not read.
+  double read_value(size_t column) {
+    const Location at = in_.here();
+    const int c = in_.peek();
+    if (c == '"') {
+      in_.read_string(text_);
+      return not_a_number(at, column,
+                          "the string " + excerpt(text_) +
+                              " is not a number (numbers are written without quotes)");
+    }
+    if (c == '{' || c == '[') {
+      skip_nested();
+      return not_a_number(
+          at, column, std::string("expected a number, found ") + (c == '{' ? "an object" : "an array"));
+    }
+    const std::string_view token = in_.read_token();
+    if (token.empty()) in_.fail("expected a number, found " + in_.found());
+    double value;
+    const NumberStatus status = to_number(token, value);
+    if (status != NumberStatus::ok) return not_a_number(at, column, describe(token, status));
+    return value;
+  }
+
+  // An error in a column the caller reads. Before the caller has said which (the rows read at
+  // open: the first row, or every row of the columns form), the first such value of each column
+  // is kept and judged when the rows are served.
+  double not_a_number(Location at, size_t column, const std::string& message) {
+    const std::string what =
+        "row " + std::to_string(rows_) + ", column " + header_.names[column] + ": " + message;
+    if (!opened_) {
+      if (deferred_.size() <= column) deferred_.resize(column + 1);
+      if (!deferred_[column]) deferred_[column] = Deferred{at, what};
+    } else if (used(column)) {
+      in_.fail_at(at, what + why(column));
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+
+  // the bad values read at open, in the columns the caller reads: the first in the input fails
+  void judge_deferred() const {
+    size_t first = deferred_.size();
+    for (size_t c = 0; c < deferred_.size(); ++c) {
+      if (!deferred_[c] || !used(c)) continue;
+      const Location at = deferred_[c]->at;
+      if (first == deferred_.size() || at.line < deferred_[first]->at.line ||
+          (at.line == deferred_[first]->at.line && at.column < deferred_[first]->at.column)) {
+        first = c;
+      }
+    }
+    if (first < deferred_.size()) {
+      in_.fail_at(deferred_[first]->at, deferred_[first]->what + why(first));
+    }
+  }
+
+  // an object or array where a number would be, skipped whole (strings may hold brackets)
+  void skip_nested() {
+    int depth = 0;
+    do {
+      in_.skip_space();
+      const int c = in_.peek();
+      if (c < 0) in_.fail("unterminated object or array");
+      if (c == '"') {
+        in_.read_string(text_);
+        continue;
+      }
+      if (c == '{' || c == '[') ++depth;
+      if (c == '}' || c == ']') --depth;
+      in_.advance();
+    } while (depth > 0);
+  }
+
+  // {"t": [...], "q.a": [...]}: the whole table is read here, then served row by row.
+  void parse_columns() {
+    in_.advance();
+    in_.skip_space();
+    std::vector<Location> where;
+    if (in_.peek() != '}') {
+      for (;;) {
+        const Location at = read_key();
+        const std::string problem = add_column(header_, index_, key_);
+        if (!problem.empty()) in_.fail_at(at, problem);
+        where.push_back(at);
+        in_.skip_space();
+        in_.expect(':', "after a key");
+        in_.skip_space();
+        if (in_.peek() != '[') {
+          // likely NDJSON in a .json file: say so
+          in_.fail("column " + key_ + ": expected an array of numbers, found " + in_.found() +
+                   " (an object of columns; one row object per line is NDJSON)");
+        }
+        in_.advance();
+        in_.skip_space();
+        std::vector<double>& values = columns_.emplace_back();
+        if (in_.peek() != ']') {
+          for (;;) {
+            rows_ = static_cast<int>(values.size()) + 1;
+            values.push_back(read_value(columns_.size() - 1));
+            in_.skip_space();
+            if (in_.peek() == ']') break;
+            in_.expect(',', "or ']' after a value");
+            in_.skip_space();
+          }
+        }
+        in_.advance();
+        in_.skip_space();
+        if (in_.peek() == '}') break;
+        in_.expect(',', "or '}' after a column");
+        in_.skip_space();
+      }
+    }
+    in_.advance();
+    for (size_t c = 1; c < columns_.size(); ++c) {
+      if (columns_[c].size() != columns_[0].size()) {
+        in_.fail_at(where[c], "column " + header_.names[c] + " has " +
+                                  std::to_string(columns_[c].size()) + " values, column " +
+                                  header_.names[0] + " has " + std::to_string(columns_[0].size()));
+      }
+    }
+    columns_rows_ = columns_.empty() ? 0 : columns_[0].size();
+  }
+
+  void end_line() {
+    in_.skip_space(false);
+    const int c = in_.peek();
+    if (c >= 0 && c != '\n') in_.fail("expected the end of the line after a row object");
+  }
+
+  void end_document() {
+    in_.skip_space();
+    if (in_.peek() >= 0) in_.fail("unexpected text after the end of the JSON document");
+  }
+
+  // a bad value read before the caller said which columns it reads
+  struct Deferred {
+    Location at;
+    std::string what;
+  };
+
+  JsonCursor in_;
+  Mode mode_ = Mode::rows;
+  bool opened_ = false;                         // the header is known
+  bool judged_ = false;                         // deferred_ was judged
+  std::vector<std::optional<Deferred>> deferred_;  // per column, the first bad value read at open
+  std::unordered_map<std::string, int> index_;
+  std::string key_, text_;
+  std::vector<unsigned long long> seen_;  // generation_ of the row in which a column was seen
+  unsigned long long generation_ = 0;
+  std::vector<double> first_;  // row 1, read at open to learn the header
+  bool first_pending_ = false;
+  bool done_ = false;
+  int rows_ = 0;  // rows parsed so far (for messages)
+  int line_ = 0;
+  std::vector<std::vector<double>> columns_;
+  size_t columns_rows_ = 0, served_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<TableReader> make_json_reader(std::unique_ptr<Input> in, bool ndjson) {
+  return std::make_unique<JsonReader>(std::move(in), ndjson);
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  static const char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      out += "\\u00";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+}  // namespace eom::detail

@@ -1,0 +1,124 @@
+// The writer of tables in every format, through an OutputFile.
+#include <cmath>
+#include <iostream>
+#include <utility>
+
+#include "eom/core/errors.hpp"
+#include "eom/io/table.hpp"
+#include "io/csv.hpp"
+#include "io/json.hpp"
+#include "io/output_file.hpp"
+
+namespace eom {
+namespace {
+
+using detail::append_csv_name;
+using detail::append_json_string;
+using detail::OutputFile;
+
+constexpr size_t kWriteChunk = size_t{1} << 16;
+
+class Writer final : public TableWriter {
+ public:
+  Writer(Format format, Header header) : format_(format) {
+    header_ = std::move(header);
+    buffer_.reserve(kWriteChunk + 4096);
+    const auto& names = header_.names;
+    for (size_t c = 0; c < names.size(); ++c) {
+      std::string prefix = c ? "," : "";
+      if (format == Format::csv) {
+        append_csv_name(buffer_, names[c]);
+        buffer_ += c + 1 < names.size() ? "," : "";
+      } else {
+        append_json_string(prefix, names[c]);
+        prefix += ':';
+      }
+      prefixes_.push_back(std::move(prefix));
+    }
+    if (format == Format::csv) buffer_ += '\n';
+    if (format == Format::json) buffer_ += "[\n";
+    row_start_ = format == Format::csv ? "" : "{";
+    row_end_ = format == Format::csv ? "\n" : format == Format::ndjson ? "}\n" : "}";
+  }
+
+  OutputFile& file() { return file_; }
+
+  void write_row(const double* values) override {
+    if (rows_ > 0 && format_ == Format::json) buffer_ += ",\n";
+    buffer_ += row_start_;
+    for (size_t c = 0; c < prefixes_.size(); ++c) {
+      if (!std::isfinite(values[c])) {
+        throw NumericalError("row " + std::to_string(rows_ + 1) + ", column " + header_.names[c] +
+                             ": cannot write " + std::to_string(values[c]) +
+                             ", tables hold finite numbers only");
+      }
+      buffer_ += prefixes_[c];
+      append_number(buffer_, values[c]);
+    }
+    buffer_ += row_end_;
+    ++rows_;
+    if (buffer_.size() >= kWriteChunk) drain();
+  }
+
+  void flush() override {
+    drain();
+    file_.flush();
+  }
+
+  void commit() override {
+    if (format_ == Format::json && rows_ == 0 && buffer_ == "[\n") {
+      // an empty array of rows would lose the columns: write the columns form, {"t":[],...}
+      buffer_ = "{";
+      for (const std::string& prefix : prefixes_) buffer_ += prefix + "[]";
+      buffer_ += "}\n";
+    } else if (format_ == Format::json) {
+      buffer_ += rows_ > 0 ? "\n]\n" : "]\n";
+    }
+    drain();
+    file_.commit();
+  }
+
+ private:
+  void drain() {
+    file_.write(buffer_);
+    buffer_.clear();
+  }
+
+  Format format_;
+  std::vector<std::string> prefixes_;  // what goes before each value: separator, JSON key
+  const char* row_start_ = "";
+  const char* row_end_ = "";
+  std::string buffer_;
+  long long rows_ = 0;
+  OutputFile file_;
+};
+
+}  // namespace
+
+std::unique_ptr<TableWriter> TableWriter::open(const std::string& path, Format format,
+                                               Header header) {
+  auto writer = std::make_unique<Writer>(format, std::move(header));
+  if (path == "-") {
+    writer->file().to_stream(std::cout, "<stdout>");
+  } else {
+    writer->file().to_file(path);
+  }
+  return writer;
+}
+
+std::unique_ptr<TableWriter> TableWriter::to_stream(std::ostream& out, Format format,
+                                                    Header header) {
+  auto writer = std::make_unique<Writer>(format, std::move(header));
+  writer->file().to_stream(out, "<stream>");
+  return writer;
+}
+
+void write_table(const Table& table, const std::string& path, Format format) {
+  const auto writer = TableWriter::open(path, format, table.header);
+  for (int r = 0; r < table.rows(); ++r) {
+    writer->write_row(table.values.data() + static_cast<size_t>(r) * table.header.names.size());
+  }
+  writer->commit();
+}
+
+}  // namespace eom
