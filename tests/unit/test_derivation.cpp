@@ -1,5 +1,6 @@
-// Deriving missing derivative columns row by row: the plan, and the sliding window exact on
-// polynomial trajectories, on the configuration manifold for quaternions, allocation-free.
+// Deriving missing derivative columns row by row: the plan, the time checks, the sliding window
+// exact on polynomial trajectories, on the configuration manifold for quaternions,
+// allocation-free; and the joints a table lacks, filled.
 
 #include <catch2/catch.hpp>
 
@@ -9,6 +10,7 @@
 #include <eom/multibody/configuration.hpp>
 #include <eom/parsers/urdf.hpp>
 #include <eom/trajectory/derivation.hpp>
+#include <eom/trajectory/joint_fill.hpp>
 
 #include "allocations.hpp"
 #include "paths.hpp"
@@ -179,4 +181,48 @@ TEST_CASE("DerivativeWindow: deriving a row allocates nothing", "[derivation]" E
   });
   CHECK(allocations == 0);
   CHECK(window.slot_to_emit() == 0);
+}
+
+TEST_CASE("TimeStepCheck: strictly increasing times without tenfold changes of step",
+          "[derivation]") {
+  TimeStepCheck check;
+  CHECK(check(0.0) == TimeStepCheck::Result::ok);
+  CHECK(check(0.1) == TimeStepCheck::Result::ok);
+  CHECK(check(0.3) == TimeStepCheck::Result::ok);  // twice the step: fine
+  CHECK(check(0.3) == TimeStepCheck::Result::not_increasing);
+  CHECK(check.previous_t() == 0.3);
+  TimeStepCheck jump;
+  CHECK(jump(0.0) == TimeStepCheck::Result::ok);
+  CHECK(jump(1.0) == TimeStepCheck::Result::ok);
+  CHECK(jump(12.0) == TimeStepCheck::Result::step_jump);  // 11 after 1
+  CHECK(jump.previous_step() == 1.0);
+  CHECK(jump.step() == 11.0);
+  TimeStepCheck shrink;
+  shrink(0.0);
+  shrink(1.0);
+  CHECK(shrink(1.05) == TimeStepCheck::Result::step_jump);  // 0.05 after 1
+}
+
+TEST_CASE("fill_configuration and fill_derivative: a mimic follows its leader, others neutral",
+          "[derivation]") {
+  UrdfOptions options;
+  options.floating_base = true;
+  const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf", options);
+  const int base = model.joint_index("root"), joint1 = model.joint_index("joint1"),
+            joint2 = model.joint_index("joint2");
+  // joint2 = 2 joint1 + 0.1; the floating base neutral (identity pose)
+  const std::vector<JointFill> fills{{joint2, joint1, 2, 0.1}, {base, -1, 1, 0}};
+  Eigen::VectorXd q = Eigen::VectorXd::Constant(model.nq, 5);
+  q[model.joints[joint1].idx_q] = 0.3;
+  fill_configuration(model, fills, q);
+  CHECK(q[model.joints[joint2].idx_q] == Approx(0.7));
+  Eigen::VectorXd base_neutral(7);
+  base_neutral << 0, 0, 0, 0, 0, 0, 1;
+  CHECK(q.segment<7>(model.joints[base].idx_q) == base_neutral);
+  // derivatives: the multiplier alone (the offset is constant); the base at rest
+  Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 5);
+  v[model.joints[joint1].idx_v] = -1.5;
+  fill_derivative(model, fills, v);
+  CHECK(v[model.joints[joint2].idx_v] == Approx(-3));
+  CHECK(v.segment<6>(model.joints[base].idx_v).isZero());
 }
