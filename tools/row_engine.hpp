@@ -1,11 +1,11 @@
-// The row engine: what every per-row subcommand (id, fk, and those to come) shares. A subcommand
-// declares which time derivatives of q its rows need and, per input table, the columns it writes
-// and a function from one sample to one output row. This file is the engine's input half, run
-// once for all: reading any format (rows of a pipe as they come), binding q and its derivatives
-// by name, deriving missing derivatives, filling mimic joints, passing columns through, one table
-// with reading overlapped or many in parallel. Its output half (row_output.hpp: all-or-nothing
-// files that never replace an input, summaries, progress, messages) is shared with the
-// subcommands that read no rows.
+// The row engine: what every per-row subcommand (id, fk, fd, ...) shares. A subcommand declares
+// which time derivatives of q its rows need and, per input table, the columns it writes and a
+// function from one sample to one output row. The engine's input half reads any format (rows of a
+// pipe as they come), binds q and its derivatives by name and derives the missing ones
+// (row_input.hpp, over the library's trajectory/derivation.hpp), passes columns through, and runs
+// one table with reading overlapped or many in parallel. Its output half (row_output.hpp:
+// all-or-nothing files that never replace an input, summaries, progress, messages) is shared with
+// the subcommands that read no rows.
 #pragma once
 
 #include <functional>

@@ -1,0 +1,67 @@
+// The row engine's input: where each coordinate of q and of its derivatives comes from in a
+// table (binding columns by name, filling the joints it lacks, planning the derivation of the
+// orders it lacks), and its rows as samples, bound then derived stage by stage.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <eom/trajectory/derivation.hpp>
+#include <eom/trajectory/joint_fill.hpp>
+
+#include "row_engine.hpp"
+
+namespace eom::cli {
+
+struct Binding {
+  int t = -1;                            // time column
+  std::vector<std::vector<int>> column;  // [order][coordinate]: input column, -1 when filled
+  // [order]: joints filled instead of read: a mimic joint follows its leader, a joint the command
+  // does not need stays neutral
+  std::vector<std::vector<JointFill>> fills;
+  std::vector<DerivationStage> stages;   // derivations, in order
+  std::vector<int> keep;                 // passed-through input columns
+  std::vector<std::string> keep_names;   // ... and their output names
+  std::vector<std::string> derived;      // what was derived and how, for the warning
+};
+
+/// Binds q, its derivatives and the passed-through columns of a table (throws InputError naming
+/// the file); warns of what is derived and of mimic joints filled.
+Binding bind(const Model& model, const Header& header, const std::string& file,
+             const RowOptions& opt, const RowCommand& command, const Notes& notes);
+
+/// A number in messages: the shortest round-trip form, as in tables.
+std::string number(double x);
+
+class SampleSource {
+ public:
+  virtual ~SampleSource() = default;
+  /// The next sample into `out` (same sizes each time: no allocation); false at the end.
+  virtual bool next(Sample& out) = 0;
+};
+
+class TableSource;
+
+/// The rows of one table as samples: bound, their missing joints filled, quaternions
+/// renormalised, the time checked when derivatives are derived, then through the derivation
+/// stages.
+class TableSamples {
+ public:
+  TableSamples(const Model& model, TableReader& in, const Binding& b, const RowOptions& opt,
+               const Notes& notes, int order);
+  ~TableSamples();
+  SampleSource& source() { return *last_; }
+  /// After the last row: the renormalised quaternions, said once per table, and for the summary.
+  void report() const;
+  nlohmann::json renormalised() const;
+
+ private:
+  std::unique_ptr<TableSource> table_;
+  std::vector<std::unique_ptr<SampleSource>> stages_;
+  SampleSource* last_;
+};
+
+}  // namespace eom::cli
