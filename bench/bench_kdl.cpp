@@ -183,8 +183,7 @@ void check_agreement(const Arm& arm, const Problem& p) {
   std::printf("%-15s nv=%u  largest eom-KDL difference %.1e (relative, %s)\n", arm.name, n, worst,
               what);
   if (!(worst < 1e-9)) {
-    std::fprintf(stderr, "bench_kdl: %s: eom and KDL disagree on %s; not timing\n", arm.name,
-                 what);
+    std::fprintf(stderr, "bench_kdl: %s: eom and KDL disagree on %s; not timing\n", arm.name, what);
     std::exit(1);
   }
 }
@@ -209,10 +208,9 @@ void run_eom(benchmark::State& state, int arm, Algorithm algorithm) {
         benchmark::DoNotOptimize(eom::aba(p.model, data, p.q[k], p.v[k], p.a[k]).data());
         break;
       case Algorithm::jacobian:
-        benchmark::DoNotOptimize(
-            eom::frame_jacobian(p.model, data, p.q[k], p.tip,
-                                eom::ReferenceFrame::local_world_aligned)
-                .data());
+        benchmark::DoNotOptimize(eom::frame_jacobian(p.model, data, p.q[k], p.tip,
+                                                     eom::ReferenceFrame::local_world_aligned)
+                                     .data());
         break;
     }
     k = (k + 1) % kStates;

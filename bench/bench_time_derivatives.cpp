@@ -90,14 +90,12 @@ const int kRegistered = [] {
     }
     benchmark::RegisterBenchmark(("crba/" + n).c_str(), run, r, Kind::crba, 0);
     for (int order = 0; order <= 2; ++order) {
-      benchmark::RegisterBenchmark(
-          ("matrices/" + n + "/order:" + std::to_string(order)).c_str(), run, r, Kind::matrices,
-          order);
+      benchmark::RegisterBenchmark(("matrices/" + n + "/order:" + std::to_string(order)).c_str(),
+                                   run, r, Kind::matrices, order);
     }
     for (int order = 0; order <= 2 && !r.floating_base; ++order) {
-      benchmark::RegisterBenchmark(
-          ("closed_form/" + n + "/order:" + std::to_string(order)).c_str(), run, r,
-          Kind::closed_form, order);
+      benchmark::RegisterBenchmark(("closed_form/" + n + "/order:" + std::to_string(order)).c_str(),
+                                   run, r, Kind::closed_form, order);
     }
   }
   return 0;

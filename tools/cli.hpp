@@ -87,9 +87,11 @@ class Dispatch {
 /// A subcommand as add_command, whose options fill an Options that lives as long as the parser
 /// (which writes into it) and whose action is run(options, io).
 template <class Options, class Run>
-std::pair<std::shared_ptr<Options>, CLI::App*> add_command(
-    CLI::App& app, Dispatch& dispatch, const std::string& name, const std::string& description,
-    const std::vector<std::string>& examples, Run run) {
+std::pair<std::shared_ptr<Options>, CLI::App*> add_command(CLI::App& app, Dispatch& dispatch,
+                                                           const std::string& name,
+                                                           const std::string& description,
+                                                           const std::vector<std::string>& examples,
+                                                           Run run) {
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = add_command(app, name, description, examples);
   dispatch.on(cmd, [opt, run](Streams& io) { return run(*opt, io); });

@@ -156,8 +156,8 @@ int run_check(const CheckOptions& opt, Streams& io) {
 }  // namespace
 
 void register_check(CLI::App& app, Dispatch& dispatch) {
-  auto [opt, cmd] = add_command<CheckOptions>(
-      app, dispatch, "check", "Validate robot model files (URDF)", {}, run_check);
+  auto [opt, cmd] = add_command<CheckOptions>(app, dispatch, "check",
+                                              "Validate robot model files (URDF)", {}, run_check);
   cmd->add_option("ROBOT", opt->paths, "Robot model files (URDF); - reads stdin")->required();
   cmd->add_flag("--strict", opt->strict, "Fail on warnings too");
   cmd->add_option("--format", opt->format, "Report format")

@@ -34,10 +34,11 @@ int run_convert(const ConvertOptions& opt, Streams&) {
 void register_convert(CLI::App& app, Dispatch& dispatch) {
   auto [opt, cmd] = add_command<ConvertOptions>(
       app, dispatch, "convert",
-                  "Convert a table between CSV, JSON and NDJSON, keeping every column and every\n"
-                  "double exactly. Formats follow the extensions; --from and --format override.",
-                  {"eom convert trajectories/ur5_wave.csv ur5_wave.ndjson",
-                   "eom convert --from ndjson - out.json < ur5_wave.ndjson"}, run_convert);
+      "Convert a table between CSV, JSON and NDJSON, keeping every column and every\n"
+      "double exactly. Formats follow the extensions; --from and --format override.",
+      {"eom convert trajectories/ur5_wave.csv ur5_wave.ndjson",
+       "eom convert --from ndjson - out.json < ur5_wave.ndjson"},
+      run_convert);
   add_input_options(*cmd, opt->input);
   CLI::Option* out = cmd->add_option("OUT", opt->output.path, "Output table; - writes stdout");
   add_output_options(*cmd, opt->output);

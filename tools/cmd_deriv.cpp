@@ -140,8 +140,8 @@ class DerivTask final : public RowTask {
     // before the Christoffel symbols, which reuse the sweep's workspace
     if (opt_.verify) {
       if (!wrenches_.empty()) wrenches_.term(model_, data_, s.q, s.row, external_);
-      check_.observe(model_, series_, opt_.matrices && !closed_form_, s.t, s.line, s.q, s.dq,
-                        tau_, external_);
+      check_.observe(model_, series_, opt_.matrices && !closed_form_, s.t, s.line, s.q, s.dq, tau_,
+                     external_);
     }
     if (opt_.christoffel) {
       christoffel_symbols(model_, series_, s.q, gamma_);
@@ -176,15 +176,16 @@ class DerivTask final : public RowTask {
   const DerivOptions& opt_;
   const std::string file_;
   ExternalWrenches wrenches_;
-  Eigen::MatrixXd wrench_series_;    // (6 frames x order + 1): column k the k-th derivative
-  FrameWrench frame_wrench_;         // the one frame's, for --method closed-form
-  Eigen::VectorXd external_;         // -J^T F, for --verify
+  Eigen::MatrixXd wrench_series_;  // (6 frames x order + 1): column k the k-th derivative
+  FrameWrench frame_wrench_;       // the one frame's, for --method closed-form
+  Eigen::VectorXd external_;       // -J^T F, for --verify
   TimeDerivativeData series_;
   std::unique_ptr<ClosedFormData> closed_form_;  // with --method closed-form
   const Eigen::VectorXd none_;                   // d3q, d4q when the order does not read them
   Data data_;
-  Eigen::MatrixXd tau_;   // (nv x order + 1)
-  Eigen::MatrixXd gamma_;  // (nv^2 x nv) the Christoffel symbols, as christoffel_symbols writes them
+  Eigen::MatrixXd tau_;  // (nv x order + 1)
+  Eigen::MatrixXd
+      gamma_;  // (nv^2 x nv) the Christoffel symbols, as christoffel_symbols writes them
   TimeDerivativeCheck check_;
 };
 
@@ -205,10 +206,10 @@ int run_deriv(const DerivOptions& opt, Streams& io) {
     }
   }
   // tau^(K) needs q^(K + 2)
-  const RowCommand command{"deriv", opt.order + 2, {}, [&](const Header& header,
-                                                           const std::string& file, const Notes&) {
-    return std::make_unique<DerivTask>(model, opt, header, file);
-  }};
+  const RowCommand command{
+      "deriv", opt.order + 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
+        return std::make_unique<DerivTask>(model, opt, header, file);
+      }};
   return run_rows(opt.rows, model, command, io);
 }
 
@@ -227,7 +228,8 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
       "all required (never derived from the table).",
       {"eom deriv robots/iiwa14.urdf trajectories/iiwa14_wave.csv --order 2 -o dtau.csv",
        "eom deriv robots/ur5.urdf trajectories/ur5_wave.csv --order 0 --partials",
-       "eom deriv robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base"}, run_deriv);
+       "eom deriv robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base"},
+      run_deriv);
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   add_force_options(*cmd, opt->forces);

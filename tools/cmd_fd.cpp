@@ -100,9 +100,10 @@ int run_fd(const FdOptions& opt, Streams& io) {
         "(aba_derivatives), not from --method crba");
   }
   const Friction friction = load_friction(model, opt.forces);
-  const RowCommand command{"fd", 1, {}, [&](const Header& header, const std::string& file, const Notes&) {
-    return std::make_unique<FdTask>(model, friction, opt, header, file);
-  }};
+  const RowCommand command{
+      "fd", 1, {}, [&](const Header& header, const std::string& file, const Notes&) {
+        return std::make_unique<FdTask>(model, friction, opt, header, file);
+      }};
   return run_rows(opt.rows, model, command, io);
 }
 
@@ -116,7 +117,8 @@ void register_fd(CLI::App& app, Dispatch& dispatch) {
       "tau.<joint> and optional wrench.<frame>.*; writes t, q.*, v.* and a.<joint>.",
       {"eom id robots/ur5.urdf trajectories/ur5_wave.csv --keep-input | eom fd robots/ur5.urdf - "
        "| eom id robots/ur5.urdf -",
-       "eom fd robots/block.urdf tests/data/fd/block_pushed.csv --friction"}, run_fd);
+       "eom fd robots/block.urdf tests/data/fd/block_pushed.csv --friction"},
+      run_fd);
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   add_force_options(*cmd, opt->forces);

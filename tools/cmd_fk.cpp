@@ -78,7 +78,8 @@ void register_fk(CLI::App& app, Dispatch& dispatch) {
       "the floating body's).",
       {"eom fk robots/ur5.urdf trajectories/ur5_wave.csv --frames tool0 -o tool.csv",
        "eom fk robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base --frames "
-       "FL_FOOT,FR_FOOT --format ndjson"}, run_fk);
+       "FL_FOOT,FR_FOOT --format ndjson"},
+      run_fk);
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
   cmd->add_option("--frames", opt->frames,

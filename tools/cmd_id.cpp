@@ -126,9 +126,12 @@ class IdTask final : public RowTask {
 int run_id(const IdOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows, io, "id");
   const Friction friction = load_friction(model, opt.forces);
-  const RowCommand command{"id", opt.static_pose ? 0 : 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
-    return std::make_unique<IdTask>(model, friction, opt, header, file);
-  }};
+  const RowCommand command{"id",
+                           opt.static_pose ? 0 : 2,
+                           {},
+                           [&](const Header& header, const std::string& file, const Notes&) {
+                             return std::make_unique<IdTask>(model, friction, opt, header, file);
+                           }};
   return run_rows(opt.rows, model, command, io);
 }
 
@@ -144,7 +147,8 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
        "eom id robots/ur5.urdf trajectories/ur5_wave.csv --terms --fail-on-limit -o tau.csv",
        "eom id robots/solo12.urdf trajectories/solo12_floating_walk.csv --floating-base "
        "--output-dir out/",
-       "eom id robots/planar_2r.urdf tests/data/rows/planar_2r_poses.csv --static"}, run_id);
+       "eom id robots/planar_2r.urdf tests/data/rows/planar_2r_poses.csv --static"},
+      run_id);
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   cmd->add_flag("--static", opt->static_pose,

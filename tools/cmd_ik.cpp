@@ -198,10 +198,10 @@ int run_ik(IkCliOptions& opt, Streams& io) {
 
   // q columns are optional seeds: no joint is required, absent ones start from --q0
   const std::vector<bool> no_joints(model.njoints, false);
-  const RowCommand command{"ik", 0, no_joints, [&](const Header& header, const std::string& file,
-                                                   const Notes&) {
-    return std::make_unique<IkTask>(model, opt, problem, base_seed, header, file);
-  }};
+  const RowCommand command{
+      "ik", 0, no_joints, [&](const Header& header, const std::string& file, const Notes&) {
+        return std::make_unique<IkTask>(model, opt, problem, base_seed, header, file);
+      }};
   return run_rows(opt.rows, model, command, io);
 }
 
@@ -225,7 +225,8 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
        "eom ik robots/iiwa14.urdf tests/data/ik/iiwa_position_only.csv --frame iiwa_link_ee "
        "--mask position --q0 iiwa_joint_4=1.5 --summary",
        "eom ik robots/planar_3r.urdf tests/data/ik/planar3_velocity.csv --velocity --task "
-       "frame:ee:vx,vz --task joints:joint1,joint2 --priority strict"}, run_ik);
+       "frame:ee:vx,vz --task joints:joint1,joint2 --priority strict"},
+      run_ik);
   // the iteration budget decides (reproducible); the wall-clock cap only catches runaways, far
   // above the 5-15 ms the whole budget takes, so that a preempted process keeps its results
   opt->solver.timeout = 0.5;

@@ -146,8 +146,8 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
   out << "root link: " << root_text(model) << "\n";
   out << "nq: " << model.nq << "  nv: " << model.nv << "  moving joints: " << model.njoints - 1
       << "  frames: " << model.frames.size() << "\n";
-  out << "mass: " << cell_text(model.total_mass) << " kg in all, "
-      << cell_text(moving_mass(model)) << " kg moving\n";
+  out << "mass: " << cell_text(model.total_mass) << " kg in all, " << cell_text(moving_mass(model))
+      << " kg moving\n";
   out << "gravity: " << model.gravity.x() << " " << model.gravity.y() << " " << model.gravity.z()
       << "\n";
   out << "joints:\n";
@@ -158,14 +158,13 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
     const Joint& j = model.joints[i];
     const JointInfo& info = model.info[i];
     // the free-flyer's parent is the world frame, not a link
-    std::string links = (info.parent_link.empty() ? "(world frame)" : info.parent_link) + " -> " +
-                        info.child_link;
+    std::string links =
+        (info.parent_link.empty() ? "(world frame)" : info.parent_link) + " -> " + info.child_link;
     if (info.mimic_joint) links += "  (mimics " + *info.mimic_joint + ")";
     rows.push_back({model.joint_names[i], info.urdf_type, axis_text(j), std::to_string(j.idx_q),
                     std::to_string(j.idx_v), cell_text(info.lower), cell_text(info.upper),
-                    cell_text(info.effort), cell_text(info.velocity),
-                    cell_text(info.damping), cell_text(info.friction),
-                    cell_text(model.inertia[i].m), links});
+                    cell_text(info.effort), cell_text(info.velocity), cell_text(info.damping),
+                    cell_text(info.friction), cell_text(model.inertia[i].m), links});
   }
   print_columns(out, rows);
   out << "frames:\n";
@@ -188,9 +187,11 @@ int run_info(const InfoOptions& opt, Streams& io) {
 
 void register_info(CLI::App& app, Dispatch& dispatch) {
   auto [opt, cmd] = add_command<InfoOptions>(
-      app, dispatch, "info", "Model summary: nq, nv, joints (type, axis, limits, q/v offsets), frames, masses",
+      app, dispatch, "info",
+      "Model summary: nq, nv, joints (type, axis, limits, q/v offsets), frames, masses",
       {"eom info robots/panda.urdf",
-       "eom info robots/solo12.urdf --floating-base --format json | jq '.joints[].q_columns'"}, run_info);
+       "eom info robots/solo12.urdf --floating-base --format json | jq '.joints[].q_columns'"},
+      run_info);
   add_robot_options(*cmd, opt->robot);
   cmd->add_option("--format", opt->format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));

@@ -195,7 +195,8 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
        "--jacobian --reference world --task position",
        "eom jac robots/ur5.urdf trajectories/ur5_wave.csv --frame tool0 --threshold 0.01 "
        "--summary-json singular.json --fail-on-singular -o /dev/null",
-       "eom jac robots/panda.urdf --frame panda_hand_tcp --sample 10000 --seed 3 -o worst.csv"}, run_jac);
+       "eom jac robots/panda.urdf --frame panda_hand_tcp --sample 10000 --seed 3 -o worst.csv"},
+      run_jac);
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   cmd->get_option("TABLE")->required(false);

@@ -124,7 +124,9 @@ nlohmann::json summary(const SimOptions& opt, const Model& model, const std::str
   const std::optional<double> relative = energy.relative_change();
   s["energy"] = nullptr;
   if (energy.rows > 0) {
-    s["energy"] = {{"initial", energy.initial}, {"final", energy.last}, {"change", energy.change()},
+    s["energy"] = {{"initial", energy.initial},
+                   {"final", energy.last},
+                   {"change", energy.change()},
                    {"relative_change", relative ? nlohmann::json(*relative) : nlohmann::json()}};
   }
   return s;
@@ -202,9 +204,9 @@ int run_sim(const SimOptions& opt, Streams& io) {
   result.commit();
   report(opt, model, simulator.stats(), times.size(), t_end, notes, io);
   if (!opt.summary.empty()) {
-    write_summary(opt.summary, nlohmann::json::array({summary(opt, model, controller,
-                                                              simulator.stats(), times.size(),
-                                                              start.t, t_end, energy, log)}));
+    write_summary(opt.summary,
+                  nlohmann::json::array({summary(opt, model, controller, simulator.stats(),
+                                                 times.size(), start.t, t_end, energy, log)}));
   }
   return kExitOk;
 }
@@ -223,7 +225,8 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
        "computed-torque --reference trajectories/iiwa14_wave.csv --duration 5 -o tracked.csv",
        "eom sim robots/planar_2r.urdf --initial trajectories/planar_2r_small.csv --torques "
        "tests/data/planar_2r_small.tau.csv --interpolation linear --duration 2 --dt 5e-4 "
-       "--output-dt 0.01 -o replay.csv"}, run_sim);
+       "--output-dt 0.01 -o replay.csv"},
+      run_sim);
   add_robot_options(*cmd, opt->robot);
   cmd->add_option("--initial", opt->initial,
                   "Table whose first row is the initial state: q.* (v.* optional, zero when "

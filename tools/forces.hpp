@@ -44,8 +44,8 @@ class ExternalWrenches {
   /// The input columns of the wrenches and of their first `order` time derivatives, all required
   /// (a measured wrench's derivatives are not derived): wrench.<frame>.* then d<k>wrench.<frame>.*
   /// for k = 1..order, column r of the six per frame of order k at [k * 6 frames + r].
-  std::vector<int> series_columns(const Model& model, const Header& header,
-                                  const std::string& file, int order) const;
+  std::vector<int> series_columns(const Model& model, const Header& header, const std::string& file,
+                                  int order) const;
   /// The term they add to the joint forces tau of the equations of motion: -J^T F (the actuators
   /// need J^T F less when the environment pushes with F). Allocates nothing.
   void term(const Model& model, Data& data, ConstVec q, const std::vector<double>& row, VecRef out);

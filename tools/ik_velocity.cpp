@@ -17,7 +17,6 @@
 namespace eom::cli {
 namespace {
 
-
 // "a,b,c" -> {"a", "b", "c"}
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;

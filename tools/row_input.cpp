@@ -271,9 +271,8 @@ class TableSource final : public SampleSource {
                              derived_names());
       case TimeStepCheck::Result::step_jump:
         throw InputError(in_.name(), s.line, 0,
-                         "the step in t changes from " +
-                             number(time_steps_.previous_step()) + " to " +
-                             number(time_steps_.step()) +
+                         "the step in t changes from " + number(time_steps_.previous_step()) +
+                             " to " + number(time_steps_.step()) +
                              " s: derivatives across it cannot be trusted (split "
                              "the table there, or give the derivative columns)");
     }

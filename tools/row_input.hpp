@@ -22,10 +22,10 @@ struct Binding {
   // [order]: joints filled instead of read: a mimic joint follows its leader, a joint the command
   // does not need stays neutral
   std::vector<std::vector<JointFill>> fills;
-  std::vector<DerivationStage> stages;   // derivations, in order
-  std::vector<int> keep;                 // passed-through input columns
-  std::vector<std::string> keep_names;   // ... and their output names
-  std::vector<std::string> derived;      // what was derived and how, for the warning
+  std::vector<DerivationStage> stages;  // derivations, in order
+  std::vector<int> keep;                // passed-through input columns
+  std::vector<std::string> keep_names;  // ... and their output names
+  std::vector<std::string> derived;     // what was derived and how, for the warning
 };
 
 /// Binds q, its derivatives and the passed-through columns of a table (throws InputError naming

@@ -106,8 +106,8 @@ std::vector<std::string> batch_outputs(const std::vector<std::string>& inputs,
   for (size_t i = 0; i < n; ++i) {
     if (inputs[i] == "-") throw InputError("batch mode reads files, not stdin");
     const std::filesystem::path in(inputs[i]);
-    const std::string extension = output.format.empty() ? in.extension().string()
-                                                        : "." + output.format;
+    const std::string extension =
+        output.format.empty() ? in.extension().string() : "." + output.format;
     outputs[i] = (std::filesystem::path(dir) / in.stem()).string() + extension;
     for (size_t k = 0; k < i; ++k) {
       if (std::filesystem::path(outputs[k]).lexically_normal() ==

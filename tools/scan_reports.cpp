@@ -96,13 +96,13 @@ nlohmann::json check_json(const TimeDerivativeCheck& check, double tolerance) {
                       {"pass", when(c.pass)}});
   }
   const RowRecord& not_spd = check.not_positive_definite();
-  return {{"tolerance", tolerance},
-          {"rows", check.rows()},
-          {"not_positive_definite",
-           {{"rows", not_spd.rows},
-            {"first_line", not_spd.rows > 0 ? nlohmann::json(not_spd.first_line)
-                                            : nlohmann::json()}}},
-          {"checks", checks}};
+  return {
+      {"tolerance", tolerance},
+      {"rows", check.rows()},
+      {"not_positive_definite",
+       {{"rows", not_spd.rows},
+        {"first_line", not_spd.rows > 0 ? nlohmann::json(not_spd.first_line) : nlohmann::json()}}},
+      {"checks", checks}};
 }
 
 }  // namespace eom::cli

@@ -258,7 +258,8 @@ TEST_CASE("eom fd after eom id gives the accelerations back, and eom id the torq
     write_table(acc, acc_path, Format::csv);
     const Table back = run_eom(std::string("id ") + robot + " " + acc_path, "fd_back");
     // the independent path: M by CRBA, the bias by RNEA, a Cholesky solve
-    const Table crba = run_eom(std::string("fd --method crba ") + robot + " " + tau_path, "fd_crba");
+    const Table crba =
+        run_eom(std::string("fd --method crba ") + robot + " " + tau_path, "fd_crba");
     REQUIRE(acc.rows() == tau.rows());
     REQUIRE(crba.header.names == acc.header.names);
     for (size_t k = 0; k < acc.values.size(); ++k) {
@@ -321,8 +322,8 @@ TEST_CASE("eom fd --partials --minv: the derivative matrices under their names",
           CHECK(column(out, r, cell("dqdd_dv")) == Approx(data.dqdd_dv(i, j)).margin(1e-12));
           double identity = 0;  // (M^-1 M)(i, j)
           for (int k = 0; k < model.nv; ++k) {
-            identity += column(out, r, matrix_column("Minv", model.v_names[i], model.v_names[k])) *
-                        M(k, j);
+            identity +=
+                column(out, r, matrix_column("Minv", model.v_names[i], model.v_names[k])) * M(k, j);
           }
           CHECK(identity == Approx(i == j ? 1.0 : 0.0).margin(1e-9));
         }

@@ -138,10 +138,10 @@ Pose fk_pose(const Table& t, int row, const std::string& frame) {
   Pose pose;
   const std::vector<std::string> c = pose_columns(frame);  // x y z qx qy qz qw
   pose.p = {at(t, row, c[0]), at(t, row, c[1]), at(t, row, c[2])};
-  pose.R = Eigen::Quaterniond(at(t, row, c[6]), at(t, row, c[3]), at(t, row, c[4]),
-                              at(t, row, c[5]))
-               .normalized()
-               .toRotationMatrix();
+  pose.R =
+      Eigen::Quaterniond(at(t, row, c[6]), at(t, row, c[3]), at(t, row, c[4]), at(t, row, c[5]))
+          .normalized()
+          .toRotationMatrix();
   return pose;
 }
 
@@ -418,8 +418,10 @@ TEST_CASE("eom jac --dynamics at singular configurations: said so, and the docum
       {"robots/ur5.urdf", "tests/data/jac/ur5_singular.csv", "tool0", {1, 3, 5}},
       {"robots/iiwa14.urdf", "tests/data/jac/iiwa_zero.csv", "iiwa_link_ee", {0, 2}},
       // two joints, six task rows: J M^-1 J^T has rank 2 on every row
-      {"tests/data/robots/double_pendulum.urdf", "tests/data/jac/double_pendulum.static.csv",
-       "link2", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+      {"tests/data/robots/double_pendulum.urdf",
+       "tests/data/jac/double_pendulum.static.csv",
+       "link2",
+       {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
   };
   for (const Case& c : cases) {
     const Model model = load_urdf(test::kSourceDir + "/" + c.robot);

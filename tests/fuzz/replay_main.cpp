@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> files;
   for (int k = 1; k < argc; ++k) {
     if (std::filesystem::is_directory(argv[k])) {
-      for (const auto& entry : std::filesystem::directory_iterator(argv[k])) files.push_back(entry.path());
+      for (const auto& entry : std::filesystem::directory_iterator(argv[k]))
+        files.push_back(entry.path());
     } else {
       files.emplace_back(argv[k]);
     }

@@ -37,7 +37,8 @@ std::vector<State> random_states(const Model& model, unsigned seed, int count = 
 }
 }  // namespace
 
-TEST_CASE("M is symmetric positive definite and 1/2 v'Mv is the kinetic energy", "[property][dynamics]") {
+TEST_CASE("M is symmetric positive definite and 1/2 v'Mv is the kinetic energy",
+          "[property][dynamics]") {
   const TestModel robot = GENERATE(from_range(test_models()));
   INFO(robot.name);
   const Model model = robot.load();
@@ -80,7 +81,8 @@ TEST_CASE("aba inverts rnea, and agrees with M^-1 (tau - nle)", "[property][dyna
     const double conditioning = M.norm() * M.inverse().norm();
     CHECK_THAT(aba(model, data, q, v, tau), AllClose(a, scaled(kTolRoundoff, conditioning)));
     const Eigen::VectorXd expected = M.llt().solve(tau - nonlinear_effects(model, data, q, v));
-    CHECK_THAT(aba(model, data, q, v, tau), AllClose(expected, scaled(kTolRoundoff, conditioning * expected.norm())));
+    CHECK_THAT(aba(model, data, q, v, tau),
+               AllClose(expected, scaled(kTolRoundoff, conditioning * expected.norm())));
   }
 }
 

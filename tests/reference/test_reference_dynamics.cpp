@@ -23,15 +23,19 @@ TEST_CASE("reference: rnea, crba, nle, gravity, energy, com, aba", "[reference][
     INFO(name << " sample " << index++);
     const Eigen::VectorXd q = ref.q(s["q"]), v = ref.tangent(s["v"]), a = ref.tangent(s["a"]);
     // 1e-9 relative, or absolute near zero: atol = rtol = 1e-9
-    CHECK_THAT(rnea(model, data, q, v, a), AllClose(ref.tangent(s["tau"]), kTolReference, kTolReference));
+    CHECK_THAT(rnea(model, data, q, v, a),
+               AllClose(ref.tangent(s["tau"]), kTolReference, kTolReference));
     CHECK_THAT(crba(model, data, q), AllClose(ref.matrix(s["M"]), kTolReference, kTolReference));
-    CHECK_THAT(nonlinear_effects(model, data, q, v), AllClose(ref.tangent(s["nle"]), kTolReference, kTolReference));
-    CHECK_THAT(gravity_torque(model, data, q), AllClose(ref.tangent(s["g"]), kTolReference, kTolReference));
+    CHECK_THAT(nonlinear_effects(model, data, q, v),
+               AllClose(ref.tangent(s["nle"]), kTolReference, kTolReference));
+    CHECK_THAT(gravity_torque(model, data, q),
+               AllClose(ref.tangent(s["g"]), kTolReference, kTolReference));
     CHECK(kinetic_energy(model, data, q, v) ==
           Approx(s["kinetic_energy"].get<double>()).epsilon(kTolReference).margin(kTolReference));
     CHECK(potential_energy(model, data, q) ==
           Approx(s["potential_energy"].get<double>()).epsilon(kTolReference).margin(kTolReference));
-    CHECK_THAT(center_of_mass(model, data, q), AllClose(vector_of(s["com"]), kTolReference, kTolReference));
+    CHECK_THAT(center_of_mass(model, data, q),
+               AllClose(vector_of(s["com"]), kTolReference, kTolReference));
     REQUIRE(ref.json["forward_dynamics_defined"].get<bool>());
     CHECK_THAT(aba(model, data, q, v, ref.tangent(s["tau_in"])),
                AllClose(ref.tangent(s["qdd"]), kTolReference, kTolReference));

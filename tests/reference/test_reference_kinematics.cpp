@@ -17,7 +17,8 @@ TEST_CASE("reference: model layout matches", "[reference][kinematics]") {
   const std::string name = GENERATE(from_range(kReferenceFiles));
   const Reference ref = load_reference(name);
   INFO(name);
-  const int ncontinuous = static_cast<int>(std::count(ref.continuous.begin(), ref.continuous.end(), true));
+  const int ncontinuous =
+      static_cast<int>(std::count(ref.continuous.begin(), ref.continuous.end(), true));
   CHECK(ref.model.nv == ref.json["nv"].get<int>());
   CHECK(ref.model.nq == ref.json["nq"].get<int>() - ncontinuous);
   CHECK(ref.model.njoints - 1 == static_cast<int>(ref.json["joint_names"].size()));

@@ -29,8 +29,8 @@ class AllCloseMatcher : public Catch::MatcherBase<Eigen::MatrixXd> {
     Eigen::Index wi = 0, wj = 0;
     for (Eigen::Index i = 0; i < actual.rows(); ++i) {
       for (Eigen::Index j = 0; j < actual.cols(); ++j) {
-        const double excess = std::abs(actual(i, j) - expected_(i, j)) -
-                              (atol_ + rtol_ * std::abs(expected_(i, j)));
+        const double excess =
+            std::abs(actual(i, j) - expected_(i, j)) - (atol_ + rtol_ * std::abs(expected_(i, j)));
         if (!(excess <= worst) || std::isnan(actual(i, j))) {
           worst = std::isnan(actual(i, j)) ? INFINITY : excess;
           wi = i;

@@ -17,17 +17,16 @@
 namespace eom::test {
 
 inline const std::vector<std::string> kReferenceFiles = {
-    "anymal",  "anymal_freeflyer", "baxter",         "double_pendulum", "finger_edu",
-    "kinova",  "panda",            "solo12",         "solo12_freeflyer", "talos_left_arm",
-    "ur5_robot", "z1"};
+    "anymal", "anymal_freeflyer", "baxter",           "double_pendulum", "finger_edu", "kinova",
+    "panda",  "solo12",           "solo12_freeflyer", "talos_left_arm",  "ur5_robot",  "z1"};
 
 struct Reference {
   std::string name;
   nlohmann::json json;
   Model model;
   // reference index -> eom index
-  std::vector<int> v_index;          // (nv)
-  std::vector<bool> continuous;      // per reference joint: q block is (cos, sin)
+  std::vector<int> v_index;      // (nv)
+  std::vector<bool> continuous;  // per reference joint: q block is (cos, sin)
 
   /// eom's q from the reference q (continuous joints: (cos, sin) -> angle).
   Eigen::VectorXd q(const nlohmann::json& ref_q) const {

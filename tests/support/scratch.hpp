@@ -14,8 +14,8 @@ namespace eom::test {
 /// The path of `name` in this process's scratch directory (created on first use).
 inline std::string scratch_path(const std::string& name) {
   struct Directory {
-    std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                 ("eom_check-" + std::to_string(::getpid()));
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("eom_check-" + std::to_string(::getpid()));
     Directory() { std::filesystem::create_directories(path); }
     ~Directory() {
       std::error_code ignored;

@@ -12,8 +12,8 @@ inline double tol_scale() {
   return s ? std::atof(s) : 1.0;
 }
 
-inline const double kTolRoundoff = 1e-12 * tol_scale();   // identities exact up to round-off
-inline const double kTolKinematics = 1e-12 * tol_scale(); // reference poses (absolute)
-inline const double kTolReference = 1e-9 * tol_scale();   // reference dynamics (relative)
+inline const double kTolRoundoff = 1e-12 * tol_scale();    // identities exact up to round-off
+inline const double kTolKinematics = 1e-12 * tol_scale();  // reference poses (absolute)
+inline const double kTolReference = 1e-9 * tol_scale();    // reference dynamics (relative)
 
 }  // namespace eom::test

@@ -231,8 +231,8 @@ TEST_CASE("check: a fixed joint's mimic tag is a note", "[check]") {
   <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
 <joint name="f" type="fixed"><parent link="c"/><child link="b"/><mimic joint="j"/></joint>
 )");
-  require_diagnostics(found, {{Diagnostic::Severity::note, 8,
-                               "joint 'f' is fixed: its mimic tag is ignored"}});
+  require_diagnostics(
+      found, {{Diagnostic::Severity::note, 8, "joint 'f' is fixed: its mimic tag is ignored"}});
 }
 
 TEST_CASE("check: axes and limits matter only where the joint type uses them", "[check]") {
@@ -441,16 +441,17 @@ TEST_CASE("check: the shipped robots have no errors", "[check][robots]") {
   CHECK(checked > 0);
 }
 
-TEST_CASE("check: defective links welded to the world or merged into a physical body",
-          "[check]") {
+TEST_CASE("check: defective links welded to the world or merged into a physical body", "[check]") {
   constexpr auto kNote = Diagnostic::Severity::note;
-  const std::string antenna = "inertia is not positive semi-definite (eigenvalues -3.5e-08, "
-                              "3.5e-08, 9.1e-08)";
+  const std::string antenna =
+      "inertia is not positive semi-definite (eigenvalues -3.5e-08, "
+      "3.5e-08, 9.1e-08)";
   // fixed base: welded to the world, not used; build_model loads it and says so
   const auto fixed = eom::check_urdf(fixture("antenna.urdf"));
-  require_diagnostics(fixed, {{kNote, 26, "link 'base_antenna_left_link': " + antenna +
-                                              "; welded to the world: not used"},
-                              {kNote, 38, "link 'base_antenna_right_link': " + antenna}});
+  require_diagnostics(
+      fixed,
+      {{kNote, 26, "link 'base_antenna_left_link': " + antenna + "; welded to the world: not used"},
+       {kNote, 38, "link 'base_antenna_right_link': " + antenna}});
   CHECK(fixed[0].on_load);
   std::vector<Diagnostic> warnings;
   const eom::Model model = eom::build_model(fixture("antenna.urdf"), {}, &warnings);
@@ -477,11 +478,12 @@ TEST_CASE("check: defective links welded to the world or merged into a physical 
   CHECK(floating_model.inertia[1].m == Approx(30.000002));
 
   // a moving body that is not physical once merged: refused
-  require_diagnostics("antenna_on_light_link.urdf",
-                      {{kError, 27,
-                        "link 'antenna_link': " + antenna +
-                            ", and so is the body it is merged by fixed joints into (link "
-                            "'mast_link', the body moved by joint 'mast_joint'; eigenvalues -3.4"}});
+  require_diagnostics(
+      "antenna_on_light_link.urdf",
+      {{kError, 27,
+        "link 'antenna_link': " + antenna +
+            ", and so is the body it is merged by fixed joints into (link "
+            "'mast_link', the body moved by joint 'mast_joint'; eigenvalues -3.4"}});
   CHECK_THROWS_AS(eom::build_model(fixture("antenna_on_light_link.urdf")), eom::ModelError);
 }
 

@@ -24,8 +24,7 @@ double gamma_at(const Eigen::MatrixXd& gamma, int nv, int i, int j, int k) {
 }
 }  // namespace
 
-TEST_CASE("christoffel_symbols of the planar 2R arm: the textbook closed form",
-          "[christoffel]") {
+TEST_CASE("christoffel_symbols of the planar 2R arm: the textbook closed form", "[christoffel]") {
   // point masses m1 = 1 at l1 = 1, m2 = 0.5 at l2 = 0.8 (robots/planar_2r.urdf): M_00 = m1 l1^2 +
   // m2 (l1^2 + l2^2 + 2 l1 l2 cos q2), M_01 = m2 (l2^2 + l1 l2 cos q2), M_11 = m2 l2^2, so with
   // b = m2 l1 l2 = 0.4: Gamma_001 = Gamma_010 = Gamma_011 = -b sin q2, Gamma_100 = b sin q2, and

@@ -30,15 +30,21 @@ namespace {
 
 // every shipped and reference robot that is a serial chain on a fixed base
 const std::vector<std::string> kSerialRobots = {
-    kRobotsDir + "/block.urdf",      kRobotsDir + "/planar_2r.urdf",  kRobotsDir + "/planar_3r.urdf",
-    kRobotsDir + "/ur5.urdf",        kRobotsDir + "/iiwa14.urdf",
-    kDataDir + "/robots/double_pendulum.urdf", kDataDir + "/robots/kinova.urdf",
-    kDataDir + "/robots/talos_left_arm.urdf",  kDataDir + "/robots/ur5_robot.urdf",
-    kDataDir + "/robots/finger_edu.urdf",      kDataDir + "/robots/z1.urdf",
+    kRobotsDir + "/block.urdf",
+    kRobotsDir + "/planar_2r.urdf",
+    kRobotsDir + "/planar_3r.urdf",
+    kRobotsDir + "/ur5.urdf",
+    kRobotsDir + "/iiwa14.urdf",
+    kDataDir + "/robots/double_pendulum.urdf",
+    kDataDir + "/robots/kinova.urdf",
+    kDataDir + "/robots/talos_left_arm.urdf",
+    kDataDir + "/robots/ur5_robot.urdf",
+    kDataDir + "/robots/finger_edu.urdf",
+    kDataDir + "/robots/z1.urdf",
     kDataDir + "/robots/serial_mixed.urdf",  // revolute and prismatic joints, unaligned axes
 };
-const std::vector<std::string> kSerialReferences = {
-    "double_pendulum", "finger_edu", "kinova", "talos_left_arm", "ur5_robot", "z1"};
+const std::vector<std::string> kSerialReferences = {"double_pendulum", "finger_edu", "kinova",
+                                                    "talos_left_arm",  "ur5_robot",  "z1"};
 
 Eigen::VectorXd zeros(const Model& model) { return Eigen::VectorXd::Zero(model.nv); }
 
@@ -206,8 +212,8 @@ TEST_CASE("closed form: every derivative matches central differences along a tra
         wrench.dW = W1 + W2 * t;
         wrench.d2W = W2;
         closed_form_dynamics(model, cf, traj.derivative(0, t), traj.derivative(1, t),
-                             traj.derivative(2, t), traj.derivative(3, t), traj.derivative(4, t),
-                             2, &wrench);
+                             traj.derivative(2, t), traj.derivative(3, t), traj.derivative(4, t), 2,
+                             &wrench);
         const int n = model.nv;
         Eigen::MatrixXd out(n, 3 + 2 * n);
         if (order == 0) out << cf.tau, cf.Q_grav, cf.Q_ext, cf.M, cf.C;
@@ -338,10 +344,9 @@ TEST_CASE("closed form: trees and floating bases are refused, suggesting the rec
           "[closed_form]") {
   UrdfOptions floating;
   floating.floating_base = true;
-  for (const Model& model : {load_urdf(kRobotsDir + "/solo12.urdf"),
-                             load_urdf(kRobotsDir + "/ur5.urdf", floating),
-                             load_urdf(kRobotsDir + "/panda.urdf"),
-                             load_urdf(kDataDir + "/robots/mixed_joints.urdf")}) {
+  for (const Model& model :
+       {load_urdf(kRobotsDir + "/solo12.urdf"), load_urdf(kRobotsDir + "/ur5.urdf", floating),
+        load_urdf(kRobotsDir + "/panda.urdf"), load_urdf(kDataDir + "/robots/mixed_joints.urdf")}) {
     INFO(model.name);
     try {
       ClosedFormData cf(model);
@@ -369,9 +374,8 @@ TEST_CASE("closed form: nothing is allocated per call", "[closed_form]" EOM_ALLO
   FrameWrench wrench;
   wrench.frame = end_effector(model);
   wrench.reference = ReferenceFrame::local_world_aligned;
-  CHECK(allocations_during([&] {
-          closed_form_dynamics(model, cf, q, x, x, x, x, 2, &wrench);
-        }) == 0);
+  CHECK(allocations_during([&] { closed_form_dynamics(model, cf, q, x, x, x, x, 2, &wrench); }) ==
+        0);
 }
 
 TEST_CASE("closed form and rnea_time_derivatives agree with an end-effector wrench",

@@ -37,15 +37,15 @@ Model floating_arm() {
 
 TEST_CASE("coordinate columns name the free-flyer root and the joints", "[columns]") {
   const Model model = floating_arm();
-  CHECK(coordinate_columns(model, "q", Space::q) ==
-        Names{"q.root.x", "q.root.y", "q.root.z", "q.root.qx", "q.root.qy", "q.root.qz",
-              "q.root.qw", "q.elbow"});
-  CHECK(coordinate_columns(model, "a", Space::v) ==
-        Names{"a.root.vx", "a.root.vy", "a.root.vz", "a.root.wx", "a.root.wy", "a.root.wz",
-              "a.elbow"});
+  CHECK(coordinate_columns(model, "q", Space::q) == Names{"q.root.x", "q.root.y", "q.root.z",
+                                                          "q.root.qx", "q.root.qy", "q.root.qz",
+                                                          "q.root.qw", "q.elbow"});
+  CHECK(coordinate_columns(model, "a", Space::v) == Names{"a.root.vx", "a.root.vy", "a.root.vz",
+                                                          "a.root.wx", "a.root.wy", "a.root.wz",
+                                                          "a.elbow"});
   CHECK(coordinate_columns(model, "d1tau", Space::tau) ==
-        Names{"d1tau.root.fx", "d1tau.root.fy", "d1tau.root.fz", "d1tau.root.mx",
-              "d1tau.root.my", "d1tau.root.mz", "d1tau.elbow"});
+        Names{"d1tau.root.fx", "d1tau.root.fy", "d1tau.root.fz", "d1tau.root.mx", "d1tau.root.my",
+              "d1tau.root.mz", "d1tau.elbow"});
 }
 
 TEST_CASE("matrix columns are row-major, named by velocity coordinates", "[columns]") {
@@ -88,8 +88,8 @@ TEST_CASE("coordinate prefixes", "[columns]") {
 TEST_CASE("pose and wrench columns of a frame", "[columns]") {
   CHECK(pose_columns("tool") ==
         Names{"tool.x", "tool.y", "tool.z", "tool.qx", "tool.qy", "tool.qz", "tool.qw"});
-  CHECK(wrench_columns("d2wrench", "foot") ==
-        Names{"d2wrench.foot.fx", "d2wrench.foot.fy", "d2wrench.foot.fz", "d2wrench.foot.mx",
-              "d2wrench.foot.my", "d2wrench.foot.mz"});
+  CHECK(wrench_columns("d2wrench", "foot") == Names{"d2wrench.foot.fx", "d2wrench.foot.fy",
+                                                    "d2wrench.foot.fz", "d2wrench.foot.mx",
+                                                    "d2wrench.foot.my", "d2wrench.foot.mz"});
   CHECK(column_name("tau", "elbow") == "tau.elbow");
 }

@@ -43,7 +43,8 @@ TEST_CASE("external wrenches map to joint space by J^T F", "[dynamics]") {
     external_torque(model, data, q, {tool, forearm}, wrenches, rf, tau);
     const Eigen::MatrixXd J1 = frame_jacobian(model, data, q, tool, rf);
     const Eigen::MatrixXd J2 = frame_jacobian(model, data, q, forearm, rf);
-    const Eigen::VectorXd expected = J1.transpose() * wrenches.head<6>() + J2.transpose() * wrenches.tail<6>();
+    const Eigen::VectorXd expected =
+        J1.transpose() * wrenches.head<6>() + J2.transpose() * wrenches.tail<6>();
     CHECK_THAT(tau, AllClose(expected, kTolRoundoff, kTolRoundoff));
   }
   // a pure force along world z at the tool gives the gravity-like torque of a point mass there:
@@ -52,11 +53,13 @@ TEST_CASE("external wrenches map to joint space by J^T F", "[dynamics]") {
   Eigen::VectorXd F(6);
   F << 0, 0, 5, 0, 0, 0;
   external_torque(model, data, q, {tool}, F, ReferenceFrame::local_world_aligned, tau);
-  const Eigen::VectorXd twist = frame_jacobian(model, data, q, tool, ReferenceFrame::local_world_aligned) * v;
+  const Eigen::VectorXd twist =
+      frame_jacobian(model, data, q, tool, ReferenceFrame::local_world_aligned) * v;
   CHECK(tau.dot(v) == Approx(F.dot(twist)).epsilon(1e-13));
 }
 
-TEST_CASE("three-point derivatives are exact on quadratics, on non-uniform times", "[finite_difference]") {
+TEST_CASE("three-point derivatives are exact on quadratics, on non-uniform times",
+          "[finite_difference]") {
   const std::array<double, 3> t{0.1, 0.25, 0.32};
   auto f = [](double s) { return 2 - 3 * s + 4 * s * s; };
   for (int at = 0; at < 3; ++at) {

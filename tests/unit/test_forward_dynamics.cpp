@@ -30,7 +30,8 @@ TEST_CASE("joints_without_inertia is empty for a robot with mass everywhere",
   CHECK(joints_without_inertia(load_urdf(kRobotsDir + "/ur5.urdf")).empty());
 }
 
-TEST_CASE("aba and forward_dynamics_crba allocate nothing", "[forward_dynamics]" EOM_ALLOCATION_TAG) {
+TEST_CASE("aba and forward_dynamics_crba allocate nothing",
+          "[forward_dynamics]" EOM_ALLOCATION_TAG) {
   for (const bool floating : {false, true}) {
     UrdfOptions options;
     options.floating_base = floating;

@@ -26,8 +26,9 @@ double polynomial(const std::vector<double>& coefficient, double t, int r) {
 }
 }  // namespace
 
-TEST_CASE("a fit of degree D differentiates polynomials of degree D exactly, anywhere in the window",
-          "[finite_difference]") {
+TEST_CASE(
+    "a fit of degree D differentiates polynomials of degree D exactly, anywhere in the window",
+    "[finite_difference]") {
   const std::vector<double> coefficient{0.3, -1.2, 0.7, 2.1, -0.4, 0.9, -1.5};  // degree 6
   // non-uniform times
   std::vector<double> t;
@@ -52,7 +53,8 @@ TEST_CASE("a fit of degree D differentiates polynomials of degree D exactly, any
   }
 }
 
-TEST_CASE("three samples of degree 2 give the three-point weights bit for bit", "[finite_difference]") {
+TEST_CASE("three samples of degree 2 give the three-point weights bit for bit",
+          "[finite_difference]") {
   const double t[3] = {0.1, 0.13, 0.2};
   PolynomialFit fit;
   for (int at = 0; at < 3; ++at) {

@@ -355,7 +355,8 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("Jacobians and the singularity analysis allocate nothing", "[singular]" EOM_ALLOCATION_TAG) {
+TEST_CASE("Jacobians and the singularity analysis allocate nothing",
+          "[singular]" EOM_ALLOCATION_TAG) {
   const Model model = load_urdf(kRobotsDir + "/panda.urdf");
   Data data(model);
   const int frame = model.require_frame("panda_hand_tcp");

@@ -53,7 +53,8 @@ TEST_CASE("SE3 moves motions and forces between frames", "[spatial]") {
   // a force along b's x: along a's y, moment (1,0,0) x (0,1,0) = (0,0,1)
   const Force g_a = aMb.act(Force{Vec3(1, 0, 0), Vec3::Zero()});
   CHECK_THAT(g_a.ang, AllClose(Vec3(0, 0, 1), kTolRoundoff));
-  CHECK_THAT(aMb.act_inv(g_a).vector(), AllClose(Vec6((Vec6() << 1, 0, 0, 0, 0, 0).finished()), kTolRoundoff));
+  CHECK_THAT(aMb.act_inv(g_a).vector(),
+             AllClose(Vec6((Vec6() << 1, 0, 0, 0, 0, 0).finished()), kTolRoundoff));
 
   // power is frame independent
   const Motion m{Vec3(0.3, -1.2, 0.5), Vec3(2.0, 0.1, -0.4)};
@@ -100,7 +101,8 @@ TEST_CASE("spatial inertia", "[spatial]") {
   CHECK_THAT((I.matrix() * m.vector()).eval(), AllClose((I * m).vector(), kTolRoundoff));
   const SE3 aMb{rpy_to_matrix(Vec3(0.4, -0.3, 1.2)), Vec3(0.5, 0.6, -0.7)};
   const Mat6 Xinv = aMb.inverse().action();
-  CHECK_THAT(I.transformed(aMb).matrix(), AllClose((Xinv.transpose() * I.matrix() * Xinv).eval(), 1e-13));
+  CHECK_THAT(I.transformed(aMb).matrix(),
+             AllClose((Xinv.transpose() * I.matrix() * Xinv).eval(), 1e-13));
   // about_origin: parallel axis theorem
   const Mat3 expected = Ic + 2.5 * (I.c.squaredNorm() * Mat3::Identity() - I.c * I.c.transpose());
   CHECK_THAT(I.about_origin(), AllClose(expected, kTolRoundoff));

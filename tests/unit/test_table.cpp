@@ -104,8 +104,9 @@ const Format kFormats[] = {Format::csv, Format::json, Format::ndjson};
 TEST_CASE("awkward doubles survive every format bit for bit", "[table]") {
   Table table;
   table.header.names = {"t", "q.a"};
-  table.values = {0.1, 1e-300, -0.0, 5e-324, 1.7976931348623157e308, 1.0 / 3,
-                  -2.2250738585072014e-308, 1e21, 123456789.125, -1.5};
+  table.values = {
+      0.1,  1e-300,        -0.0, 5e-324, 1.7976931348623157e308, 1.0 / 3, -2.2250738585072014e-308,
+      1e21, 123456789.125, -1.5};
   for (const Format format : kFormats) {
     INFO(eom::format_name(format));
     check_identical(table, read_text(write_text(table, format), format));
@@ -139,7 +140,8 @@ TEST_CASE("writers produce the documented layouts", "[table]") {
   table.values.clear();
   // an empty table keeps its columns in JSON: the columns form, which reads back
   CHECK(write_text(table, Format::json) == "{\"t\":[],\"q.a\":[]}\n");
-  CHECK(read_text(write_text(table, Format::json), Format::json).header.names == table.header.names);
+  CHECK(read_text(write_text(table, Format::json), Format::json).header.names ==
+        table.header.names);
   CHECK(write_text(table, Format::csv) == "t,q.a\n");
   CHECK(write_text(table, Format::ndjson).empty());
 }
@@ -225,9 +227,8 @@ TEST_CASE("JSON reader accepts rows and columns", "[table][json]") {
 }
 
 TEST_CASE("JSON keys with escapes", "[table][json]") {
-  const Table table =
-      read_text("{\"a\\\"b\": 1, \"c\\\\d\": 2, \"\\u00e9\": 3, \"\\ud83d\\ude00\": 4}\n",
-                Format::ndjson);
+  const Table table = read_text(
+      "{\"a\\\"b\": 1, \"c\\\\d\": 2, \"\\u00e9\": 3, \"\\ud83d\\ude00\": 4}\n", Format::ndjson);
   CHECK(table.header.names ==
         std::vector<std::string>{"a\"b", "c\\d", "\xC3\xA9", "\xF0\x9F\x98\x80"});
 }
@@ -473,13 +474,14 @@ std::optional<InputError> used_error_of(const std::string& text, Format format,
 
 TEST_CASE("CSV quoted fields read as their content (RFC 4180)", "[table][csv]") {
   // Python's csv.QUOTE_ALL, with CRLF line ends
-  const Table all = read_text("\"t\",\"q\"\r\n\"0.25\",\"-1e-3\"\r\n\" 1 \",\"+2\"\r\n", Format::csv);
+  const Table all =
+      read_text("\"t\",\"q\"\r\n\"0.25\",\"-1e-3\"\r\n\" 1 \",\"+2\"\r\n", Format::csv);
   CHECK(all.header.names == std::vector<std::string>{"t", "q"});
   CHECK(all.values == std::vector<double>{0.25, -1e-3, 1, 2});
   // text with commas, escaped quotes and a line end inside quotes, in a column no one reads
-  const Table text = read_used(
-      "t,note,q\n0,\"a, b\",1\n1,\"say \"\"hi\"\"\",2\n2,\"two\nlines\",3\n3,,4\n", Format::csv,
-      {"t", "q"});
+  const Table text =
+      read_used("t,note,q\n0,\"a, b\",1\n1,\"say \"\"hi\"\"\",2\n2,\"two\nlines\",3\n3,,4\n",
+                Format::csv, {"t", "q"});
   REQUIRE(text.rows() == 4);
   for (int r = 0; r < 4; ++r) {
     CHECK(text.at(r, 0) == r);
@@ -505,7 +507,8 @@ TEST_CASE("CSV quoted field errors", "[table][csv][errors]") {
 
 TEST_CASE("columns no one reads may hold anything; the others must be numbers",
           "[table][json][ndjson][csv]") {
-  const std::string row1 = "{\"t\":0,\"frame\":\"base_link\",\"h\":{\"s\":[1,\"]}\"]},\"ok\":true,\"q\":1}";
+  const std::string row1 =
+      "{\"t\":0,\"frame\":\"base_link\",\"h\":{\"s\":[1,\"]}\"]},\"ok\":true,\"q\":1}";
   const std::string row2 = "{\"t\":1,\"frame\":null,\"h\":[],\"ok\":false,\"q\":2}";
   for (const Format format : {Format::ndjson, Format::json}) {
     const std::string text =

@@ -75,7 +75,8 @@ TEST_CASE("URDF tree: order, sizes, limits, frames", "[urdf]") {
   CHECK(model.friction[1] == 0.25);
   CHECK(model.total_mass == 8.5);
   // every link is a frame, plus world
-  for (const char* name : {"world", "base", "arm", "tool", "wheel"}) CHECK(model.frame_index(name) >= 0);
+  for (const char* name : {"world", "base", "arm", "tool", "wheel"})
+    CHECK(model.frame_index(name) >= 0);
   CHECK(model.frames[model.frame_index("tool")].parent == 2);
   CHECK_THAT(model.frames[model.frame_index("tool")].placement.p, AllClose(Vec3(0.5, 0, 0), 0));
   CHECK_THROWS_WITH(model.require_frame("tol"), Catch::Contains("did you mean 'tool'"));
@@ -134,21 +135,26 @@ TEST_CASE("planar and floating URDF joints", "[urdf]") {
 TEST_CASE("URDF input errors name the file and line", "[urdf]") {
   CHECK_THROWS_WITH(parse_urdf("<robot name='x'>\n<link name='a'>\n</robot>", "bad.urdf"),
                     Catch::StartsWith("bad.urdf:") && Catch::Contains("malformed XML"));
-  CHECK_THROWS_WITH(parse_urdf("<model/>", "m.urdf"), Catch::Contains("expected a <robot> root element"));
-  const char* bad_number = "<robot name='x'>\n<link name='a'/>\n<joint name='j' type='revolute'>\n"
-                           "<parent link='a'/><child link='b'/>\n<origin xyz='1 abc 0'/>\n</joint>\n"
-                           "<link name='b'/></robot>";
+  CHECK_THROWS_WITH(parse_urdf("<model/>", "m.urdf"),
+                    Catch::Contains("expected a <robot> root element"));
+  const char* bad_number =
+      "<robot name='x'>\n<link name='a'/>\n<joint name='j' type='revolute'>\n"
+      "<parent link='a'/><child link='b'/>\n<origin xyz='1 abc 0'/>\n</joint>\n"
+      "<link name='b'/></robot>";
   CHECK_THROWS_WITH(parse_urdf(bad_number, "n.urdf"),
                     Catch::StartsWith("n.urdf:5:") && Catch::Contains("'abc' is not a number"));
-  const char* missing = "<robot name='x'>\n<link name='a'/>\n<joint name='j' type='revolute'>\n"
-                        "<child link='b'/></joint><link name='b'/></robot>";
-  CHECK_THROWS_WITH(parse_urdf(missing, "m.urdf"), Catch::StartsWith("m.urdf:3:") && Catch::Contains("<parent"));
+  const char* missing =
+      "<robot name='x'>\n<link name='a'/>\n<joint name='j' type='revolute'>\n"
+      "<child link='b'/></joint><link name='b'/></robot>";
+  CHECK_THROWS_WITH(parse_urdf(missing, "m.urdf"),
+                    Catch::StartsWith("m.urdf:3:") && Catch::Contains("<parent"));
   CHECK_THROWS_AS(load_urdf("/nonexistent/robot.urdf"), InputError);
   // build_model refuses what check_urdf calls an error
-  const char* negative = "<robot name='x'><link name='a'/><joint name='j' type='continuous'>"
-                         "<parent link='a'/><child link='b'/></joint><link name='b'><inertial>"
-                         "<mass value='-1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/>"
-                         "</inertial></link></robot>";
+  const char* negative =
+      "<robot name='x'><link name='a'/><joint name='j' type='continuous'>"
+      "<parent link='a'/><child link='b'/></joint><link name='b'><inertial>"
+      "<mass value='-1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/>"
+      "</inertial></link></robot>";
   CHECK_THROWS_AS(build_model(parse_urdf(negative, "neg.urdf")), ModelError);
 }
 
@@ -168,14 +174,17 @@ TEST_CASE("unprocessed xacro files are named as such, with what to run", "[urdf]
   CHECK(parse_urdf("<robot name='a' xmlns:xacro='http://www.ros.org/wiki/xacro'>\n<link name='b'/>"
                    "</robot>")
             .links.size() == 1);
-  xacro("<robot name='a' xmlns:xacro='http://www.ros.org/wiki/xacro'>\n<link name='b'/>\n"
-        "<xacro:property name='m' value='1'/></robot>",
-        3, "it has a <xacro:property> element");
-  xacro("<robot name='a'>\n<link name='b'>\n<inertial><mass value='${m}'/></inertial></link></robot>",
-        3, "it has value=\"${m}\" in <mass>");
-  xacro("<robot name='a'>\n<link name='b'><visual><geometry><mesh filename='$(find p)/m.stl'/>"
-        "</geometry></visual></link></robot>",
-        2, "it has filename=\"$(find p)/m.stl\" in <mesh>");
+  xacro(
+      "<robot name='a' xmlns:xacro='http://www.ros.org/wiki/xacro'>\n<link name='b'/>\n"
+      "<xacro:property name='m' value='1'/></robot>",
+      3, "it has a <xacro:property> element");
+  xacro(
+      "<robot name='a'>\n<link name='b'>\n<inertial><mass value='${m}'/></inertial></link></robot>",
+      3, "it has value=\"${m}\" in <mass>");
+  xacro(
+      "<robot name='a'>\n<link name='b'><visual><geometry><mesh filename='$(find p)/m.stl'/>"
+      "</geometry></visual></link></robot>",
+      2, "it has filename=\"$(find p)/m.stl\" in <mesh>");
   xacro("<robot name='a'>\n<link name='b'/>\n<xacro:arm side='l'/></robot>", 3,
         "it has a <xacro:arm> element");
   xacro("<robot name='a'>\n<include filename='x.urdf'/><link name='b'/></robot>", 2,

@@ -63,8 +63,7 @@ void apply_Mb(const ClosedFormData& d, const Matrix& Y, Matrix& Z) {
 }
 
 /// Z += (b(V)^T M_b - M_b b(V)) Y: the body gyroscopic terms of (61), skew-symmetric per body.
-void add_gyroscopic(const ClosedFormData& d, const Eigen::VectorXd& V, const Matrix& Y,
-                    Matrix& Z) {
+void add_gyroscopic(const ClosedFormData& d, const Eigen::VectorXd& V, const Matrix& Y, Matrix& Z) {
   for (int i = 0; i < d.n; ++i) {
     const Mat6 ad = ad_matrix(block(V, i));
     Mat6 G;
@@ -173,8 +172,8 @@ void external_load(const Model& model, ClosedFormData& d, const FrameWrench& wre
   if (wrench.reference == ReferenceFrame::local_world_aligned) {
     const Mat3 R = d.C_body[k].R * frame.placement.R;
     const Vec3 w = frame.placement.R.transpose() * block(d.V, k).tail<3>();
-    const Vec3 dw = order >= 2 ? Vec3(frame.placement.R.transpose() * block(d.dV, k).tail<3>())
-                               : Vec3::Zero();
+    const Vec3 dw =
+        order >= 2 ? Vec3(frame.placement.R.transpose() * block(d.dV, k).tail<3>()) : Vec3::Zero();
     for (int part = 0; part < 6; part += 3) {
       Vec3 y, dy, d2y;
       to_frame_axes(R, w, dw, wrench.W.segment<3>(part), wrench.dW.segment<3>(part),
@@ -236,8 +235,8 @@ ClosedFormData::ClosedFormData(const Model& model) : n(model.nv) {
     x->setZero(6 * n);
   }
   for (Matrix* m : {&M, &dM, &d2M, &C, &dC, &d2C}) m->setZero(n, n);
-  for (Eigen::VectorXd* x : {&Q_grav, &dQ_grav, &d2Q_grav, &Q_ext, &dQ_ext, &d2Q_ext, &tau, &dtau,
-                             &d2tau}) {
+  for (Eigen::VectorXd* x :
+       {&Q_grav, &dQ_grav, &d2Q_grav, &Q_ext, &dQ_ext, &d2Q_ext, &tau, &dtau, &d2tau}) {
     x->setZero(n);
   }
 }
@@ -245,8 +244,7 @@ ClosedFormData::ClosedFormData(const Model& model) : n(model.nv) {
 namespace {
 
 void check_closed_form_arguments(const Model& model, ConstVec q, ConstVec v, ConstVec a,
-                                 ConstVec d3q, ConstVec d4q, int order,
-                                 const FrameWrench* wrench) {
+                                 ConstVec d3q, ConstVec d4q, int order, const FrameWrench* wrench) {
   if (order < 0 || order > 2) {
     throw InputError("closed form: order " + std::to_string(order) + " is not 0, 1 or 2");
   }
@@ -257,8 +255,9 @@ void check_closed_form_arguments(const Model& model, ConstVec q, ConstVec v, Con
   if (order >= 2) detail::check_size(d4q.size(), model.nv, "d4q");
   if (wrench && (wrench->frame < 0 || wrench->frame >= static_cast<int>(model.frames.size()) ||
                  wrench->reference == ReferenceFrame::world)) {
-    throw InputError("closed form: the external wrench needs a model frame and a local or "
-                     "local_world_aligned reference");
+    throw InputError(
+        "closed form: the external wrench needs a model frame and a local or "
+        "local_world_aligned reference");
   }
 }
 
@@ -358,8 +357,7 @@ void first_time_derivative(ClosedFormData& d, ConstVec v, ConstVec a, ConstVec d
 
 // The second time derivative of the equations of motion (45): d2M/dt2, d2C/dt2 and
 // d2Q_grav/dt2.
-void second_time_derivative(ClosedFormData& d, ConstVec v, ConstVec a, ConstVec d3q,
-                            ConstVec d4q) {
+void second_time_derivative(ClosedFormData& d, ConstVec v, ConstVec a, ConstVec d3q, ConstVec d4q) {
   const int n = d.n;
   // d2M/dt2 = d2J^T M_b J + 2 dJ^T M_b dJ + J^T M_b d2J (46)
   apply_Mb(d, d.dJ, d.MbdJ);
@@ -398,9 +396,8 @@ void second_time_derivative(ClosedFormData& d, ConstVec v, ConstVec a, ConstVec 
 
 }  // namespace
 
-void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, ConstVec v,
-                          ConstVec a, ConstVec d3q, ConstVec d4q, int order,
-                          const FrameWrench* wrench) {
+void closed_form_dynamics(const Model& model, ClosedFormData& d, ConstVec q, ConstVec v, ConstVec a,
+                          ConstVec d3q, ConstVec d4q, int order, const FrameWrench* wrench) {
   check_closed_form_arguments(model, q, v, a, d3q, d4q, order, wrench);
   equations_of_motion(model, d, q, v, a, d3q, order, wrench);
   if (order >= 1) first_time_derivative(d, v, a, d3q);

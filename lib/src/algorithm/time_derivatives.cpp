@@ -305,8 +305,7 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
                            const std::vector<int>& frames,
                            const Eigen::Ref<const Eigen::MatrixXd>& wrenches,
                            ReferenceFrame reference, Eigen::Ref<Eigen::MatrixXd> out) {
-  check_rnea_time_derivative_arguments(model, data, q, dq, order, frames, wrenches, reference,
-                                       out);
+  check_rnea_time_derivative_arguments(model, data, q, dq, order, frames, wrenches, reference, out);
   const int K = order;
   // the world does not move
   for (int k = 0; k <= K + 1; ++k) data.V[k] = Motion::Zero();
@@ -320,8 +319,7 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
 }
 
 void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeData& data,
-                                            ConstVec q,
-                                            const Eigen::Ref<const Eigen::MatrixXd>& dq,
+                                            ConstVec q, const Eigen::Ref<const Eigen::MatrixXd>& dq,
                                             int order) {
   detail::check_size(q.size(), model.nq, "q");
   detail::check_size(dq.rows(), model.nv, "each derivative column of q");
@@ -365,10 +363,10 @@ void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeDa
   // backward pass over subtrees: for each column c of joint i and each column r of i or an
   // ancestor, the Leibniz sums of M_rc = S_r . (Y S_c), C_rc = S_r . (Y dS_c/dt + B S_c) and,
   // r of a strict ancestor, C_cr = (Y S_c) . dS_r/dt + (B^T S_c) . S_r; g_c = S_c . (Y (-a_g))
-  Vec6* F = data.column.data();   // d^k/dt^k of Y dS_c/dt + B S_c
-  Vec6* G1 = F + n;               // of Y S_c
-  Vec6* G2 = F + 2 * n;           // of B^T S_c
-  Vec6* weight = F + 3 * n;       // of Y (-a_g), the subtree's weight at the world origin
+  Vec6* F = data.column.data();  // d^k/dt^k of Y dS_c/dt + B S_c
+  Vec6* G1 = F + n;              // of Y S_c
+  Vec6* G2 = F + 2 * n;          // of B^T S_c
+  Vec6* weight = F + 3 * n;      // of Y (-a_g), the subtree's weight at the world origin
   const Vec6 lift = (Vec6() << -model.gravity, Vec3::Zero()).finished();
   for (int k = 0; k <= K; ++k) {
     data.M[k].setZero();
@@ -407,8 +405,7 @@ void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeDa
               const double w = data.choose(k, m);
               mass += w * Sr[m].vector().dot(G1[k - m]);
               coriolis += w * Sr[m].vector().dot(F[k - m]);
-              transposed += w * (G1[m].dot(Sr[k - m + 1].vector()) +
-                                 G2[m].dot(Sr[k - m].vector()));
+              transposed += w * (G1[m].dot(Sr[k - m + 1].vector()) + G2[m].dot(Sr[k - m].vector()));
             }
             data.M[k](row, col) = data.M[k](col, row) = mass;
             data.C[k](row, col) = coriolis;

@@ -178,14 +178,15 @@ class JsonReader final : public TableReader {
     const int c = in_.peek();
     if (c == '"') {
       in_.read_string(text_);
-      return not_a_number(at, column,
-                          "the string " + excerpt(text_) +
-                              " is not a number (numbers are written without quotes)");
+      return not_a_number(
+          at, column,
+          "the string " + excerpt(text_) + " is not a number (numbers are written without quotes)");
     }
     if (c == '{' || c == '[') {
       skip_nested();
       return not_a_number(
-          at, column, std::string("expected a number, found ") + (c == '{' ? "an object" : "an array"));
+          at, column,
+          std::string("expected a number, found ") + (c == '{' ? "an object" : "an array"));
     }
     const std::string_view token = in_.read_token();
     if (token.empty()) in_.fail("expected a number, found " + in_.found());
@@ -312,8 +313,8 @@ class JsonReader final : public TableReader {
 
   JsonCursor in_;
   Mode mode_ = Mode::rows;
-  bool opened_ = false;                         // the header is known
-  bool judged_ = false;                         // deferred_ was judged
+  bool opened_ = false;                            // the header is known
+  bool judged_ = false;                            // deferred_ was judged
   std::vector<std::optional<Deferred>> deferred_;  // per column, the first bad value read at open
   std::unordered_map<std::string, int> index_;
   std::string key_, text_;

@@ -209,11 +209,10 @@ class Checker {
     const bool triangle = lambda[0] + lambda[1] >= lambda[2] - tolerance;
     if (definite && triangle) return;
     const std::string who = "link " + quoted(link.name) + ": ";
-    const std::string defect =
-        definite ? "principal inertias " + moments(lambda, tolerance) +
-                       " violate the triangle inequality (a + b < c)"
-                 : "inertia is not positive semi-definite (eigenvalues " +
-                       moments(lambda, tolerance) + ")";
+    const std::string defect = definite ? "principal inertias " + moments(lambda, tolerance) +
+                                              " violate the triangle inequality (a + b < c)"
+                                        : "inertia is not positive semi-definite (eigenvalues " +
+                                              moments(lambda, tolerance) + ")";
     const int line = link.inertial_line;
     if (body && body->mover < 0 && !options_.floating_base) {
       note(line, who + defect + "; welded to the world: not used", !definite);
@@ -411,8 +410,9 @@ class Checker {
     // one finding for a <limit> left at its defaults (the double pendulum of the shared set)
     if (bounded && joint.lower == 0 && joint.upper == 0 && joint.effort == 0 &&
         joint.velocity == 0) {
-      warning(line, who + "limit lower = upper = effort = velocity = 0 (the defaults of an empty "
-                          "<limit>): the joint cannot move and any actuation exceeds it");
+      warning(line, who +
+                        "limit lower = upper = effort = velocity = 0 (the defaults of an empty "
+                        "<limit>): the joint cannot move and any actuation exceeds it");
       return;
     }
     if (bounded && joint.lower > joint.upper) {

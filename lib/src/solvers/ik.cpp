@@ -179,8 +179,8 @@ void random_restart(const Model& model, const std::vector<int>& support,
 
 // The turn of each revolute joint of a solution nearest the seed: the same pose, the smallest
 // jump.
-void nearest_turns(const Model& model, const std::vector<int>& support,
-                   const Eigen::VectorXd& seed, Eigen::VectorXd& q) {
+void nearest_turns(const Model& model, const std::vector<int>& support, const Eigen::VectorXd& seed,
+                   Eigen::VectorXd& q) {
   for (int i : support) {
     const Joint& j = model.joints[i];
     if (!is_revolute(j)) continue;

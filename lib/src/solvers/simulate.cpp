@@ -141,7 +141,8 @@ struct Simulator::Impl {
   Controller* controller = nullptr;
   const SimulationOptions* options = nullptr;
 
-  explicit Impl(const Model& m) : model(m), data(m), urdf_friction(Friction::from_model(m)), friction(urdf_friction) {
+  explicit Impl(const Model& m)
+      : model(m), data(m), urdf_friction(Friction::from_model(m)), friction(urdf_friction) {
     const int nq = m.nq, nv = m.nv;
     joint_of_v.assign(nv, 0);
     joint_of_q.assign(nq, 0);
@@ -382,8 +383,8 @@ struct Simulator::Impl {
              const SimulationOptions& run_options) {
     controller = &run_controller;
     options = &run_options;
-    const Friction& applied = run_options.friction_parameters ? *run_options.friction_parameters
-                                                              : urdf_friction;
+    const Friction& applied =
+        run_options.friction_parameters ? *run_options.friction_parameters : urdf_friction;
     detail::check_size(applied.viscous.size(), model.nv, "friction viscous");
     detail::check_size(applied.coulomb.size(), model.nv, "friction coulomb");
     friction.viscous = applied.viscous;

@@ -25,8 +25,7 @@ ThreePointWeights three_point_weights(const std::array<double, 3>& t, int at) {
 
 const PolynomialFit::Weights& PolynomialFit::operator()(const double* t, int n, int at,
                                                         int degree) {
-  if (degree < 0 || degree > kMaxDegree || n < degree + 1 || n > kMaxSamples || at < 0 ||
-      at >= n) {
+  if (degree < 0 || degree > kMaxDegree || n < degree + 1 || n > kMaxSamples || at < 0 || at >= n) {
     throw InputError("polynomial fit: " + std::to_string(n) + " samples cannot give a degree " +
                      std::to_string(degree) + " fit (at most " + std::to_string(kMaxSamples) +
                      " samples, degree " + std::to_string(kMaxDegree) + ")");
@@ -46,8 +45,8 @@ const PolynomialFit::Weights& PolynomialFit::operator()(const double* t, int n, 
   // Vandermonde matrix well conditioned; by QR, not the normal equations
   double h = 0;
   for (int j = 0; j < n; ++j) h = std::max(h, std::abs(t[j] - t[at]));
-  using Vandermonde = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxSamples,
-                                    kMaxDegree + 1>;
+  using Vandermonde =
+      Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxSamples, kMaxDegree + 1>;
   Vandermonde V(n, degree + 1);
   for (int j = 0; j < n; ++j) {
     const double s = (t[j] - t[at]) / h;

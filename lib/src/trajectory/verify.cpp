@@ -47,15 +47,14 @@ void TimeDerivativeCheck::observe(const Model& model, TimeDerivativeData& series
   const Row& c = rows_[(count_ - 1) % 3];
   const auto w = three_point_weights({a.t, b.t, c.t}, 1).d1;
   for (int k = 1; k <= order_; ++k) {
-    const double worst = (w[0] * a.tau.col(k - 1) + w[1] * b.tau.col(k - 1) +
-                          w[2] * c.tau.col(k - 1) - b.tau.col(k))
-                             .cwiseAbs()
-                             .maxCoeff();
+    const double worst =
+        (w[0] * a.tau.col(k - 1) + w[1] * b.tau.col(k - 1) + w[2] * c.tau.col(k - 1) - b.tau.col(k))
+            .cwiseAbs()
+            .maxCoeff();
     record(k, worst, b.tau.col(k).cwiseAbs().maxCoeff(), b.t, b.line);
   }
   workspace_ = w[0] * a.M + w[1] * b.M + w[2] * c.M - b.Mdot;
-  record(order_ + 1, workspace_.cwiseAbs().maxCoeff(), b.Mdot.cwiseAbs().maxCoeff(), b.t,
-         b.line);
+  record(order_ + 1, workspace_.cwiseAbs().maxCoeff(), b.Mdot.cwiseAbs().maxCoeff(), b.t, b.line);
 }
 
 TimeDerivativeCheck::Result TimeDerivativeCheck::result(int quantity, double tolerance) const {

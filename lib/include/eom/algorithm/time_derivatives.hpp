@@ -108,8 +108,7 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
 /// d. M[k + 1] = C[k] + C[k]^T holds to round-off, computed independently. Throws InputError on
 /// wrong sizes or an order outside 0..data.max_order. Allocates nothing.
 void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeData& data,
-                                            ConstVec q,
-                                            const Eigen::Ref<const Eigen::MatrixXd>& dq,
+                                            ConstVec q, const Eigen::Ref<const Eigen::MatrixXd>& dq,
                                             int order);
 
 /// The Coriolis matrix C(q, v) alone (order 0 of mass_coriolis_gravity_time_derivatives, which

@@ -19,8 +19,7 @@ inline constexpr std::array<const char*, 7> kPoseComponents = {
     kQuaternionComponents[0], kQuaternionComponents[1], kQuaternionComponents[2],
     kQuaternionComponents[3]};
 /// A twist, linear then angular (spatial.hpp's order): a free-flyer's v, a Jacobian's rows.
-inline constexpr std::array<const char*, 6> kTwistComponents = {"vx", "vy", "vz",
-                                                                "wx", "wy", "wz"};
+inline constexpr std::array<const char*, 6> kTwistComponents = {"vx", "vy", "vz", "wx", "wy", "wz"};
 /// A wrench, force then moment: a free-flyer's tau, a frame's wrench.
 inline constexpr std::array<const char*, 6> kWrenchComponents = {"fx", "fy", "fz",
                                                                  "mx", "my", "mz"};

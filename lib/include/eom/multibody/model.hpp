@@ -56,8 +56,8 @@ struct Model {
   std::vector<SE3> placement;    // liMi at q = neutral: the URDF origin (fixed joints folded in)
   std::vector<Inertia> inertia;  // body of joint i in its frame, fixed children merged;
                                  // inertia[0] collects what is welded to the world
-  std::vector<std::string> joint_names;    // joint_names[0] = "world"; the free-flyer is "root"
-  std::vector<JointInfo> info;             // URDF details per joint (info[0] unused)
+  std::vector<std::string> joint_names;  // joint_names[0] = "world"; the free-flyer is "root"
+  std::vector<JointInfo> info;           // URDF details per joint (info[0] unused)
   std::vector<int> nv_subtree;  // dofs of joint i and its descendants, which follow it in v
 
   // per velocity index                                                                  (nv)

@@ -137,8 +137,8 @@ struct SimulationOptions {
   /// the applied torques after saturation and friction, not part of the reported tau. Must not
   /// allocate.
   std::function<void(double t, ConstVec q, VecRef tau)> external;
-  bool saturate = false;          // clip the controller's torques at the URDF effort limits
-  bool limit_events = true;       // record joints leaving their position limits
+  bool saturate = false;     // clip the controller's torques at the URDF effort limits
+  bool limit_events = true;  // record joints leaving their position limits
 };
 
 /// Counts and events of one run.

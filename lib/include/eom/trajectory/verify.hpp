@@ -59,9 +59,9 @@ class TimeDerivativeCheck {
   long count_ = 0;
   RowRecord not_spd_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
-  Eigen::MatrixXd workspace_;         // (nv x nv)
-  std::vector<RowRecord> residual_;    // (order + 2)
-  std::vector<double> scale_;         // (order + 2): each quantity's largest value
+  Eigen::MatrixXd workspace_;        // (nv x nv)
+  std::vector<RowRecord> residual_;  // (order + 2)
+  std::vector<double> scale_;        // (order + 2): each quantity's largest value
 };
 
 }  // namespace eom
