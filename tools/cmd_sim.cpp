@@ -10,13 +10,9 @@
 #include <optional>
 #include <sstream>
 
-#include <eom/io/column_names.hpp>
-#include <eom/io/columns.hpp>
-#include <eom/multibody/configuration.hpp>
-#include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
-#include <eom/io/columns.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/solvers/simulate.hpp>
 #include <eom/solvers/simulation_setup.hpp>
@@ -36,8 +32,7 @@ const std::vector<std::string> kControllers = {"zero", "constant",   "table",   
 
 // t, q, v and the columns the options add
 Header output_header(const SimOptions& opt, const Model& model) {
-  Header header;
-  header.names.push_back("t");
+  Header header{{"t"}};
   auto append = [&](const std::vector<std::string>& names) {
     header.names.insert(header.names.end(), names.begin(), names.end());
   };
@@ -147,7 +142,6 @@ int run_sim(const SimOptions& opt, Streams& io) {
                      {opt.keep_truncated ? truncated_path(opt.output.path) : "-"});
   MessageLog log;
   const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log};
-
   const Model model = load_robot(opt.robot, io, "sim", opt.quiet);
   refuse_singular_mass_matrix(model);
   SimulationOptions sim = simulation_options(opt, model);
@@ -157,7 +151,6 @@ int run_sim(const SimOptions& opt, Streams& io) {
   SimDrive drive(opt, model, notes, start, t_end);
   const std::unique_ptr<Controller> control = drive.controller(controller);
   if (!opt.wrenches.empty()) drive.add_wrenches(sim);
-
   const Header header = output_header(opt, model);
   const std::vector<double> times =
       output_times(start.t, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
