@@ -9,7 +9,7 @@ void report_limits(const EffortLimitScan& scan, const Model& model, const std::s
   constexpr int kShown = 10;
   int shown = 0, more = 0;
   for (int k = 0; k < model.nv; ++k) {
-    const RowRecord& e = scan.excesses()[k];
+    const RowTally& e = scan.excesses()[k];
     if (e.rows == 0) continue;
     if (shown == kShown) {
       ++more;
@@ -33,7 +33,7 @@ void report_limits(const EffortLimitScan& scan, const Model& model, const std::s
 nlohmann::json limits_json(const EffortLimitScan& scan, const Model& model) {
   nlohmann::json out = nlohmann::json::array();
   for (int k = 0; k < model.nv; ++k) {
-    const RowRecord& e = scan.excesses()[k];
+    const RowTally& e = scan.excesses()[k];
     if (e.rows == 0) continue;
     out.push_back({{"column", "tau." + model.tau_names[k]},
                    {"limit", model.effort_limit[k]},
@@ -49,7 +49,7 @@ nlohmann::json limits_json(const EffortLimitScan& scan, const Model& model) {
 
 bool report_check(const TimeDerivativeCheck& check, const std::string& file, const Notes& notes,
                   double tolerance) {
-  const RowRecord& not_spd = check.not_positive_definite();
+  const RowTally& not_spd = check.not_positive_definite();
   bool ok = not_spd.rows == 0;
   std::ostringstream out;
   out << "eom deriv: verify: " << file << ": ";
@@ -95,7 +95,7 @@ nlohmann::json check_json(const TimeDerivativeCheck& check, double tolerance) {
                       {"line", when(check.residual(k).worst_line)},
                       {"pass", when(c.pass)}});
   }
-  const RowRecord& not_spd = check.not_positive_definite();
+  const RowTally& not_spd = check.not_positive_definite();
   return {
       {"tolerance", tolerance},
       {"rows", check.rows()},

@@ -1,4 +1,4 @@
-// RowRecord, EffortLimitScan and TimeDerivativeCheck: the tallies kept over the rows of a table.
+// RowTally, EffortLimitScan and TimeDerivativeCheck: the tallies kept over the rows of a table.
 
 #include <catch2/catch.hpp>
 
@@ -16,9 +16,9 @@
 
 using namespace eom;
 
-TEST_CASE("RowRecord counts events from the first and keeps the largest magnitude with its sign",
+TEST_CASE("RowTally counts events from the first and keeps the largest magnitude with its sign",
           "[scan]") {
-  RowRecord tally;
+  RowTally tally;
   CHECK(tally.rows == 0);
   tally.count(0.5, 7);
   tally.count(0.75, 8);
@@ -32,7 +32,7 @@ TEST_CASE("RowRecord counts events from the first and keeps the largest magnitud
   CHECK(tally.worst == -3.0);
   CHECK(tally.worst_t == 0.2);
   CHECK(tally.worst_line == 4);
-  RowRecord zero;
+  RowTally zero;
   zero.extreme(0.0, 1.0, 2);  // nothing beats 0 but a nonzero value
   CHECK(zero.worst_line == 0);
 }
@@ -47,7 +47,7 @@ TEST_CASE("EffortLimitScan tallies the rows over the effort limits per coordinat
   scan.observe(Eigen::Vector2d(-200, 50), 0.2, 4);
   scan.observe(Eigen::Vector2d(120, 0), 0.3, 5);
   CHECK(scan.exceeded());
-  const RowRecord& first = scan.excesses()[0];
+  const RowTally& first = scan.excesses()[0];
   CHECK(first.rows == 3);
   CHECK(first.first_t == 0.1);
   CHECK(first.first_line == 3);

@@ -99,9 +99,9 @@ TEST_CASE("intervals by manipulability", "[singular_intervals]") {
 
 TEST_CASE("a row tally counts, remembers the first row and the worst", "[row_statistics]") {
   RowTally tally;
-  tally.add(3, 0.1, 0.2);
-  tally.add(5, 0.2, 0.7);
-  tally.add(9, 0.4, 0.7);
+  tally.add(0.2, 0.1, 3);
+  tally.add(0.7, 0.2, 5);
+  tally.add(0.7, 0.4, 9);
   CHECK(tally.rows == 3);
   CHECK(tally.first_line == 3);
   CHECK(tally.first_t == 0.1);
@@ -110,7 +110,7 @@ TEST_CASE("a row tally counts, remembers the first row and the worst", "[row_sta
   CHECK(tally.worst_t == 0.2);
 
   RowTally negative;  // the first value is the worst so far, whatever its sign
-  negative.add(2, 0, -1);
+  negative.add(-1, 0, 2);
   CHECK(negative.worst == -1);
   CHECK(negative.worst_line == 2);
 }

@@ -88,15 +88,15 @@ const IkResult& IkPath::solve(const IkProblem& problem, ConstVec table_q, int li
   if (r.converged()) {
     ++s.converged;
     previous_ = r.q;
-    if (path_ && s.rows > 1 && r.jump > jump_threshold_) s.jumps.add(line, t, r.jump);
+    if (path_ && s.rows > 1 && r.jump > jump_threshold_) s.jumps.add(r.jump, t, line);
   } else {
-    s.failures.add(line, t, r.position_error);
+    s.failures.add(r.position_error, t, line);
     if (s.failures.rows == 1) {
       s.first_failure_position_error = r.position_error;
       s.first_failure_orientation_error = r.orientation_error;
     }
   }
-  if (r.timed_out) s.timeouts.add(line, t, r.time_us);
+  if (r.timed_out) s.timeouts.add(r.time_us, t, line);
   return r;
 }
 

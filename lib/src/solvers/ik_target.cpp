@@ -100,7 +100,7 @@ void IkTargetColumns::read(const std::vector<double>& row, int line, double t, I
       if (renormalised) {
         const double n = std::sqrt(row[c[0]] * row[c[0]] + row[c[1]] * row[c[1]] +
                                    row[c[2]] * row[c[2]] + row[c[3]] * row[c[3]]);
-        normalised_.add(line, t, std::abs(n - 1));
+        normalised_.add(std::abs(n - 1), t, line);
       }
       break;
     }
@@ -108,7 +108,7 @@ void IkTargetColumns::read(const std::vector<double>& row, int line, double t, I
       Mat3 R;
       for (int k = 0; k < 9; ++k) R(k / 3, k % 3) = row[c[k]];
       problem.target.R = checked_rotation_matrix(R, renormalised);
-      if (renormalised) normalised_.add(line, t, (problem.target.R - R).cwiseAbs().maxCoeff());
+      if (renormalised) normalised_.add((problem.target.R - R).cwiseAbs().maxCoeff(), t, line);
       break;
     }
     case TargetOrientation::rpy:

@@ -5,6 +5,30 @@
 
 namespace eom {
 
+void RowTally::count(double t, int line) {
+  if (rows++ == 0) {
+    first_t = t;
+    first_line = line;
+  }
+}
+
+void RowTally::add(double value, double t, int line) {
+  count(t, line);
+  if (value > worst || rows == 1) {
+    worst = value;
+    worst_t = t;
+    worst_line = line;
+  }
+}
+
+void RowTally::extreme(double value, double t, int line) {
+  if (std::abs(value) > std::abs(worst)) {
+    worst = value;
+    worst_t = t;
+    worst_line = line;
+  }
+}
+
 void LogScaleHistogram::add(double value) {
   const double bin = std::floor(100 * std::log10(std::max(value, 0.1) / 0.1));
   ++bins_[static_cast<size_t>(std::min(bin, double(bins_.size() - 1)))];

@@ -5,21 +5,6 @@
 
 namespace eom {
 
-void RowRecord::count(double t, int line) {
-  if (rows++ == 0) {
-    first_t = t;
-    first_line = line;
-  }
-}
-
-void RowRecord::extreme(double value, double t, int line) {
-  if (std::abs(value) > std::abs(worst)) {
-    worst = value;
-    worst_t = t;
-    worst_line = line;
-  }
-}
-
 EffortLimitScan::EffortLimitScan(const Model& model) : model_(model), excesses_(model.nv) {}
 
 void EffortLimitScan::observe(ConstVec tau, double t, int line) {
@@ -32,7 +17,7 @@ void EffortLimitScan::observe(ConstVec tau, double t, int line) {
 
 bool EffortLimitScan::exceeded() const {
   return std::any_of(excesses_.begin(), excesses_.end(),
-                     [](const RowRecord& e) { return e.rows > 0; });
+                     [](const RowTally& e) { return e.rows > 0; });
 }
 
 }  // namespace eom

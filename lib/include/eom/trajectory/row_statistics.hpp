@@ -7,18 +7,24 @@
 
 namespace eom {
 
-/// A row event counted over a table: how many rows, the first one (line and time) and the
-/// largest value with its row.
+/// A row event counted over a table: how many rows it happened on, the first of them, and the
+/// row where a value that goes with it was worst. Rows are named by their line in the input and
+/// their time t. "Worst" is the largest value (add) or the largest magnitude with its sign kept
+/// (extreme), as the quantity asks.
 struct RowTally {
   long rows = 0;
   int first_line = 0, worst_line = 0;
   double first_t = 0, worst_t = 0;
-  double worst = 0;  // the largest value added (the first one on ties)
+  double worst = 0;  // 0, at line 0, until a value is kept
 
-  void add(int line, double t, double value = 0) {
-    if (rows++ == 0) first_line = line, first_t = t;
-    if (value > worst || rows == 1) worst = value, worst_line = line, worst_t = t;
-  }
+  /// The event happened on this row: counted, the first such row remembered.
+  void count(double t, int line);
+  /// The event happened on this row with `value`: counted, and the value kept when it is the
+  /// first or larger than the worst so far (the first one on ties).
+  void add(double value, double t, int line);
+  /// `value` on this row, kept when its magnitude beats the worst one's (a NaN never does);
+  /// counts nothing.
+  void extreme(double value, double t, int line);
 };
 
 /// Values on a log scale, 100 bins per decade from 0.1 to 1e8 (a solve time in microseconds,

@@ -42,9 +42,9 @@ class TimeDerivativeCheck {
   int order() const { return order_; }
   long rows() const { return count_; }
   /// A quantity's worst residual (absolute, its sign dropped) and where.
-  const RowRecord& residual(int quantity) const { return residual_[quantity]; }
+  const RowTally& residual(int quantity) const { return residual_[quantity]; }
   /// The rows where M is not positive definite.
-  const RowRecord& not_positive_definite() const { return not_spd_; }
+  const RowTally& not_positive_definite() const { return not_spd_; }
 
  private:
   struct Row {
@@ -57,11 +57,11 @@ class TimeDerivativeCheck {
   int order_;
   std::array<Row, 3> rows_;  // the last three rows, by count modulo 3
   long count_ = 0;
-  RowRecord not_spd_;
+  RowTally not_spd_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
-  Eigen::MatrixXd workspace_;        // (nv x nv)
-  std::vector<RowRecord> residual_;  // (order + 2)
-  std::vector<double> scale_;        // (order + 2): each quantity's largest value
+  Eigen::MatrixXd workspace_;       // (nv x nv)
+  std::vector<RowTally> residual_;  // (order + 2)
+  std::vector<double> scale_;       // (order + 2): each quantity's largest value
 };
 
 }  // namespace eom
