@@ -84,7 +84,7 @@ class JacTask final : public RowTask {
     out = put(d.gravity(), out);
     out = put(d.pseudo_inverse(), out);
     *out++ = d.rank();
-    if (d.singular()) dynamics_singular_.add(s.line, s.t);
+    if (d.singular()) dynamics_singular_.count(s.t, s.line);
   }
 
   int finish(const Notes& notes) override {
