@@ -1,4 +1,5 @@
 #include "cli.hpp"
+#include "row_output.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,8 @@
 namespace eom::cli {
 
 void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
-  cmd.add_option("ROBOT", opt.path, "Robot model file (URDF); - reads stdin")->required();
+  reads_files(cmd.add_option("ROBOT", opt.path, "Robot model file (URDF); - reads stdin"))
+      ->required();
   cmd.add_flag("--floating-base", opt.floating_base,
                "Add a free-flyer root joint 'root' above the URDF root link");
   if (!uses_gravity) return;
@@ -41,7 +43,8 @@ Model load_robot(const RobotOptions& opt, Streams& io, const std::string& comman
 }
 
 void add_input_options(CLI::App& cmd, InputOptions& opt) {
-  cmd.add_option("TABLE", opt.path, "Input table (CSV, JSON or NDJSON); - reads stdin")->required();
+  reads_files(cmd.add_option("TABLE", opt.path, "Input table (CSV, JSON or NDJSON); - reads stdin"))
+      ->required();
   cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
       ->check(CLI::IsMember({"csv", "json", "ndjson"}));
 }

@@ -18,7 +18,7 @@ struct ConvertOptions {
 };
 
 int run_convert(const ConvertOptions& opt, Streams&) {
-  check_destinations({opt.input.path}, "", {opt.output.path}, "");
+  check_destinations({opt.output.path}, "");
   // the input's header is read before the output is opened: bad input never creates the output
   // every column is copied, and eom writes numbers only: a text cell is an error naming line:col
   const auto in = open_input(opt.input);

@@ -83,7 +83,7 @@ JacSettings settle(const Model& model, const JacOptions& opt) {
 
 // --sample N: configurations drawn within the limits; the worst as a table, quantiles on stderr.
 int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, Streams& io) {
-  check_destinations({}, opt.rows.robot.path, {opt.rows.output.path}, opt.rows.summary);
+  check_destinations({opt.rows.output.path}, opt.rows.summary);
   WorkspaceSampleOptions options;
   options.samples = opt.sample;
   options.seed = opt.seed;
@@ -107,7 +107,6 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
     row[model.nq + 2] = point.rank;
     out->write_row(row.data());
   }
-  out->commit();
 
   auto quantiles = [&](const std::vector<double>& values) {
     std::ostringstream text;
@@ -123,6 +122,7 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
            << "\n  condition quantiles: " << quantiles(result.condition)
            << "\n  rank-deficient: " << result.rank_deficient << '\n';
   }
+  nlohmann::json summaries;
   if (!opt.rows.summary.empty()) {
     nlohmann::json worst = nlohmann::json::array();
     for (const WorkspaceSamplePoint& point : result.worst) {
@@ -143,8 +143,9 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
     summary["condition"] = result.condition;
     summary["rank_deficient"] = result.rank_deficient;
     summary["worst"] = worst;
-    write_summary(opt.rows.summary, nlohmann::json::array({summary}));
+    summaries = nlohmann::json::array({summary});
   }
+  commit_results({out.get()}, opt.rows.summary, summaries);
   return kExitOk;
 }
 

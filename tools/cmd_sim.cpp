@@ -133,13 +133,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (opt.output_dt < 0) throw InputError("--output-dt must be positive");
   if (!(opt.rtol > 0) || !(opt.atol > 0)) throw InputError("--rtol and --atol must be positive");
   const std::string controller = controller_name(opt);
-  if (opt.keep_truncated && opt.output.path == "-") {
-    throw InputError("--keep-truncated needs -o FILE: the rows so far go to FILE.truncated");
-  }
-  // the tables read (an option not given is "", no file) and the robot
-  check_destinations({opt.initial, opt.torques, opt.reference, opt.wrenches}, opt.robot.path,
-                     {opt.output.path}, opt.summary,
-                     {opt.keep_truncated ? truncated_path(opt.output.path) : "-"});
+  const std::string kept = opt.keep_truncated ? truncated_path(opt.output.path) : "";
+  check_destinations({opt.output.path}, opt.summary, {kept});
   MessageLog log;
   const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log};
   const Model model = load_robot(opt.robot, io, "sim", opt.quiet);
@@ -159,7 +154,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
     notes.warning("--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
                   number_text(opt.dt) + ": steps are shortened to land on every output time");
   }
-  ResultTable result(opt.output, header, opt.keep_truncated);
+  const std::unique_ptr<TableWriter> result = open_output(opt.output, header);
   std::vector<double> row(header.size());
   Data energy_data(model);
   Progress progress("sim", !opt.quiet, 1, t_end - start.t);
@@ -181,7 +176,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
       }
       energy.add(kinetic, potential);
     }
-    result.write_row(row.data());
+    result->write_row(row.data());
     progress.done_to(t - start.t);
     progress.add_rows(1);
   };
@@ -190,17 +185,17 @@ int run_sim(const SimOptions& opt, Streams& io) {
   try {
     simulator.run(*control, start.q, start.v, start.t, t_end, sim, times, write);
   } catch (const NumericalError& e) {
-    const std::string kept = result.keep_truncated();
     if (kept.empty()) throw;
+    result->commit_as(kept);
     throw NumericalError(std::string(e.what()) + "; the rows so far are in " + kept);
   }
-  result.commit();
   report(opt, model, simulator.stats(), times.size(), t_end, notes, io);
+  nlohmann::json summaries;
   if (!opt.summary.empty()) {
-    write_summary(opt.summary,
-                  nlohmann::json::array({summary(opt, model, controller, simulator.stats(),
-                                                 times.size(), start.t, t_end, energy, log)}));
+    summaries = nlohmann::json::array({summary(opt, model, controller, simulator.stats(),
+                                               times.size(), start.t, t_end, energy, log)});
   }
+  commit_results({result.get()}, opt.summary, summaries);
   return kExitOk;
 }
 
@@ -221,9 +216,10 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
        "--output-dt 0.01 -o replay.csv"},
       run_sim);
   add_robot_options(*cmd, opt->robot);
-  cmd->add_option("--initial", opt->initial,
-                  "Table whose first row is the initial state: q.* (v.* optional, zero when "
-                  "absent; t the start time, 0 when absent)")
+  reads_files(
+      cmd->add_option("--initial", opt->initial,
+                      "Table whose first row is the initial state: q.* (v.* optional, zero when "
+                      "absent; t the start time, 0 when absent)"))
       ->check(CLI::ExistingPath);
   cmd->add_option("--q0", opt->q0,
                   "Initial q: name=value,... (others: the --initial row, else "
@@ -253,18 +249,19 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->check(CLI::IsMember(kControllers));
   cmd->add_option("--torque", opt->torque, "Constant torques: name=value,... (others 0)")
       ->delimiter(',');
-  cmd->add_option("--torques", opt->torques,
-                  "Torque table: t and tau.<joint> for every joint, between rows by "
-                  "--interpolation")
+  reads_files(cmd->add_option("--torques", opt->torques,
+                              "Torque table: t and tau.<joint> for every joint, between rows by "
+                              "--interpolation"))
       ->check(CLI::ExistingPath);
   cmd->add_option("--interpolation", opt->interpolation,
                   "Between the rows of --torques, --reference and --wrenches: hold (zero-order "
                   "hold) or linear")
       ->capture_default_str()
       ->check(CLI::IsMember({"hold", "linear"}));
-  cmd->add_option("--reference", opt->reference,
+  reads_files(cmd->add_option(
+                  "--reference", opt->reference,
                   "Reference trajectory of pd, pd-gravity and computed-torque: t, q.* (v.*, a.* "
-                  "optional: three-point differences of q when absent)")
+                  "optional: three-point differences of q when absent)"))
       ->check(CLI::ExistingPath);
   cmd->add_option("--setpoint", opt->setpoint,
                   "Set-point of pd, pd-gravity and computed-torque: name=value,... (others: the "
@@ -276,9 +273,10 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--kd", opt->kd, "Velocity gains: one value or one per velocity coordinate")
       ->capture_default_str()
       ->delimiter(',');
-  cmd->add_option("--wrenches", opt->wrenches,
+  reads_files(cmd->add_option(
+                  "--wrenches", opt->wrenches,
                   "External wrenches over time: t and wrench.<frame>.fx .. .mz (as eom id reads "
-                  "them)")
+                  "them)"))
       ->check(CLI::ExistingPath);
   add_force_options(*cmd, opt->forces);
   cmd->add_flag("--saturate", opt->saturate,

@@ -10,14 +10,16 @@
 #include <eom/io/columns.hpp>
 #include <eom/core/errors.hpp>
 
+#include "row_output.hpp"
+
 namespace eom::cli {
 
 void add_force_options(CLI::App& cmd, ForceOptions& opt) {
   cmd.add_flag("--friction", opt.friction,
                "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
-  cmd.add_option("--friction-file", opt.friction_file,
-                 "JSON {\"<joint>\": {\"damping\": Fv, \"friction\": Fs}} overriding the URDF "
-                 "values (implies --friction)")
+  reads_files(cmd.add_option("--friction-file", opt.friction_file,
+                             "JSON {\"<joint>\": {\"damping\": Fv, \"friction\": Fs}} overriding "
+                             "the URDF values (implies --friction)"))
       ->each([&opt](const std::string&) { opt.friction = true; });
   cmd.add_option("--friction-smoothing", opt.friction_smoothing,
                  "Replace sgn(v) by tanh(v / EPS) (default 0: exact sign, sgn(0) = 0)")

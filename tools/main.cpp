@@ -1,7 +1,9 @@
 // eom: equations of motion for robots described in URDF. One subcommand per tools/cmd_<name>.cpp;
 // errors and exit codes are mapped here, once.
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -9,17 +11,28 @@
 #include <unistd.h>
 
 #include <eom/core/errors.hpp>
-#include <eom/io/table.hpp>
+#include <eom/io/output_file.hpp>
 
 #include "cli.hpp"
 
 namespace {
 
-// SIGINT / SIGTERM: remove the temporaries of unfinished outputs, then end as the signal would
-// (exit 128 + signal: 130, 143)
+// The signals whose default action ends the process (POSIX "T" and "A"), but for those that
+// report a bug (SIGSEGV, SIGABRT, ...): on each, remove the temporaries of unfinished outputs,
+// then exit 128 + signal (130 for SIGINT, 143 for SIGTERM, 153 for SIGXFSZ: a file size limit).
+constexpr int kEndingSignals[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM,   SIGTERM,
+                                  SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF};
+
 extern "C" void on_signal(int signal) {
   eom::remove_pending_outputs();
   ::_exit(128 + signal);
+}
+
+void handle_ending_signals() {
+  for (const int signal : kEndingSignals) {
+    // a signal ignored by whoever started eom (nohup, trap '' PIPE) stays ignored
+    if (std::signal(signal, on_signal) == SIG_IGN) std::signal(signal, SIG_IGN);
+  }
 }
 
 // The first word that is not an option, if it names no subcommand.
@@ -43,8 +56,7 @@ const char* unknown_subcommand(const CLI::App& app, int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace eom::cli;
   std::ios::sync_with_stdio(false);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  handle_ending_signals();
 
   CLI::App app{"eom: equations of motion for robots described in URDF", "eom"};
   Dispatch dispatch;
@@ -90,7 +102,15 @@ int main(int argc, char** argv) {
     return kExitUsage;
   };
   try {
-    return dispatch.run_selected(io, name);
+    const int rc = dispatch.run_selected(io, name);
+    // what went to stdout (the reports of info and check) is the result: a write that failed
+    // (a full disk, a closed pipe) is an error, not a truncated report with exit 0
+    errno = 0;
+    if (!std::cout.flush()) {
+      const std::string why = errno ? std::string(": ") + std::strerror(errno) : "";
+      return fail("error: ", ("cannot write to stdout" + why).c_str());
+    }
+    return rc;
   } catch (const eom::InputError& e) {
     return fail("error: ", e.what());
   } catch (const eom::NumericalError& e) {

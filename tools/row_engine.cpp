@@ -13,6 +13,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <eom/core/errors.hpp>
 #include <eom/io/columns.hpp>
@@ -24,7 +25,8 @@
 namespace eom::cli {
 
 void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
-  cmd.add_option("TABLE", opt.tables, "Input tables (CSV, JSON, NDJSON); - reads stdin")
+  reads_files(
+      cmd.add_option("TABLE", opt.tables, "Input tables (CSV, JSON, NDJSON); - reads stdin"))
       ->required();
   cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
       ->check(CLI::IsMember({"csv", "json", "ndjson"}));
@@ -214,9 +216,11 @@ bool stdin_is_stream() {
 
 // One input table to one output; returns the exit code and leaves its messages in notes and,
 // when `summary` is given, the table's summary object there (notes.log then holds its messages).
+// The output, when the table succeeded, is left finished in `finished`, for commit_results.
 int run_table(const RowOptions& opt, const Model& model, const RowCommand& command,
               const std::string& in_path, const std::string& out_path, bool pipelined,
-              const Notes& notes, Progress& progress, nlohmann::json* summary) {
+              const Notes& notes, Progress& progress, nlohmann::json* summary,
+              std::unique_ptr<TableWriter>& finished) {
   auto in = open_input(InputOptions{in_path, opt.from});
   const Binding b = bind(model, in->header(), in->name(), opt, command, notes);
   const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
@@ -255,7 +259,8 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   }
   const int rc = task->finish(notes);
   if (rc == kExitOk) {
-    out->commit();
+    out->finish();
+    finished = std::move(out);
   } else if (out_path != "-") {
     // like a failed Make recipe: no output file, so the next run does not think it up to date
     notes.error(out_path + " not written: the run failed (see above)");
@@ -311,25 +316,30 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
 
   if (opt.output_dir.empty()) {
     if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
-    check_destinations(opt.tables, opt.robot.path, {opt.output.path}, opt.summary);
+    check_destinations({opt.output.path}, opt.summary);
     // one table: a second thread reads while this one computes and writes
     const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
     nlohmann::json summary;
+    std::unique_ptr<TableWriter> finished;
     const int rc = run_table(opt, model, command, opt.tables[0], opt.output.path, pipelined, notes,
-                             progress, summarize ? &summary : nullptr);
-    if (summarize) write_summary(opt.summary, nlohmann::json::array({summary}));
+                             progress, summarize ? &summary : nullptr, finished);
+    std::vector<TableWriter*> tables;
+    if (finished) tables.push_back(finished.get());
+    commit_results(tables, opt.summary, nlohmann::json::array({summary}));
     return rc;
   }
 
   // batch: files are independent; each thread has its own task and workspace, messages are
   // printed in input order so the run is deterministic
   const std::vector<std::string> outputs = batch_outputs(opt.tables, opt.output_dir, opt.output);
-  check_destinations(opt.tables, opt.robot.path, outputs, opt.summary);
+  check_destinations(outputs, opt.summary);
   const size_t n = opt.tables.size();
   std::vector<std::string> messages(n);
   std::vector<int> rc(n, kExitOk);
   std::vector<MessageLog> logs(n);
   std::vector<nlohmann::json> summaries(n);
+  // with a summary, the tables wait for it (finished, their descriptors closed): one result
+  std::vector<std::unique_ptr<TableWriter>> finished(n);
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i; (i = next++) < n;) {
@@ -337,7 +347,8 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
       const Notes file_notes{out, command.name, opt.quiet, summarize ? &logs[i] : nullptr};
       try {
         rc[i] = run_table(opt, model, command, opt.tables[i], outputs[i], false, file_notes,
-                          progress, summarize ? &summaries[i] : nullptr);
+                          progress, summarize ? &summaries[i] : nullptr, finished[i]);
+        if (finished[i] && !summarize) std::exchange(finished[i], nullptr)->commit();
       } catch (const std::exception& e) {
         file_notes.error(e.what());
         rc[i] = kExitUsage;
@@ -354,7 +365,14 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
   for (auto& t : pool) t.join();
   for (const auto& s : messages) io.err << s;
   const int worst = *std::max_element(rc.begin(), rc.end());
-  if (summarize && worst != kExitUsage) write_summary(opt.summary, summaries);  // input order
+  // a batch that fails with exit 2 writes no summary, and so none of the tables that wait for it
+  if (summarize && worst != kExitUsage) {
+    std::vector<TableWriter*> tables;
+    for (const auto& table : finished) {
+      if (table) tables.push_back(table.get());
+    }
+    commit_results(tables, opt.summary, summaries);  // input order
+  }
   return worst;
 }
 

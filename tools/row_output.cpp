@@ -7,9 +7,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
+#include <map>
 #include <mutex>
 
 #include <eom/core/errors.hpp>
+#include <eom/io/output_file.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -26,8 +29,23 @@ std::optional<Format> forced_format(const OutputOptions& opt) {
   return parse_format(opt.format);
 }
 
+namespace {
+
+// The options marked by reads_files, of every subcommand: only the selected one's have a count.
+std::vector<const CLI::Option*>& file_options() {
+  static std::vector<const CLI::Option*> options;
+  return options;
+}
+
+}  // namespace
+
 std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header) {
   return TableWriter::open(opt.path, format_for(opt.path, forced_format(opt)), std::move(header));
+}
+
+CLI::Option* reads_files(CLI::Option* option) {
+  file_options().push_back(option);
+  return option;
 }
 
 namespace {
@@ -35,67 +53,110 @@ namespace {
 struct FileId {
   dev_t device = 0;
   ino_t inode = 0;
+  bool operator==(const FileId& o) const { return device == o.device && inode == o.inode; }
 };
 
-std::optional<FileId> file_id(const std::string& path) {
+// The file a path names now, `-` being the descriptor `standard` (stdin 0, stdout 1); none for a
+// file that does not exist, and for character devices and sockets: reading and writing a
+// terminal, /dev/null or a socket never replaces anything.
+std::optional<FileId> file_id(const std::string& path, int standard) {
   struct stat s;
-  if (path == "-" || ::stat(path.c_str(), &s) != 0 || !S_ISREG(s.st_mode)) return std::nullopt;
+  const int descriptor = path == "-" ? standard : descriptor_named(path);
+  const int rc = descriptor >= 0 ? ::fstat(descriptor, &s) : ::stat(path.c_str(), &s);
+  if (rc != 0 || S_ISCHR(s.st_mode) || S_ISSOCK(s.st_mode)) return std::nullopt;
   return FileId{s.st_dev, s.st_ino};
 }
 
-void refuse_to_replace_inputs(const std::vector<std::string>& tables, const std::string& robot,
-                              const std::vector<std::string>& outputs) {
-  std::vector<std::pair<FileId, std::string>> inputs;
-  for (const auto& path : tables) {
-    if (auto id = file_id(path)) inputs.emplace_back(*id, path);
-  }
-  if (auto id = file_id(robot)) inputs.emplace_back(*id, robot);
-  for (const auto& out : outputs) {
-    const auto id = file_id(out);
-    if (!id) continue;
-    for (const auto& [input, path] : inputs) {
-      if (input.device == id->device && input.inode == id->inode) {
-        throw InputError("the output " + out + " is the input " + path +
-                         ": refusing to replace an input (choose another output)");
-      }
-    }
-  }
+// Where an output goes, for outputs that do not exist yet: a descriptor, or the path of the file
+// it will replace (links followed, made absolute).
+std::string destination_key(const std::string& path) {
+  const int descriptor = path == "-" ? 1 : descriptor_named(path);
+  if (descriptor >= 0) return "descriptor " + std::to_string(descriptor);
+  std::error_code error;
+  const auto absolute = std::filesystem::absolute(link_target(path), error);
+  const auto key = std::filesystem::weakly_canonical(absolute, error);
+  return error ? absolute.lexically_normal().string() : key.string();
 }
 
-void check_summary_destination(const std::string& summary,
-                               const std::vector<std::string>& outputs) {
-  if (summary.empty()) return;
+std::string named(const std::string& path, const char* stream) {
+  return path == "-" ? std::string("- (") + stream + ")" : path;
+}
+
+// Every value given to an option marked by reads_files.
+std::vector<std::string> run_inputs() {
+  std::vector<std::string> inputs;
+  for (const CLI::Option* option : file_options()) {
+    if (option->count() == 0) continue;
+    for (const std::string& value : option->results()) inputs.push_back(value);
+  }
+  return inputs;
+}
+
+void check_summary_directory(const std::string& summary) {
+  if (summary.empty() || summary == "-") return;
   const std::filesystem::path directory = std::filesystem::path(summary).parent_path();
   std::error_code error;
-  if (summary != "-" && !directory.empty() && !std::filesystem::is_directory(directory, error)) {
+  if (!directory.empty() && !std::filesystem::is_directory(directory, error)) {
     throw InputError("--summary-json " + summary + ": no directory " + directory.string());
   }
-  if (summary != "-" && std::filesystem::is_directory(summary, error)) {
+  if (std::filesystem::is_directory(summary, error)) {
     throw InputError("--summary-json " + summary + ": is a directory");
-  }
-  for (const auto& output : outputs) {
-    if (summary == "-" && output == "-") {
-      throw InputError(
-          "--summary-json -: the table goes to stdout; give -o FILE or write the "
-          "summary to a file");
-    }
-    if (summary != "-" && std::filesystem::path(summary).lexically_normal() ==
-                              std::filesystem::path(output).lexically_normal()) {
-      throw InputError("--summary-json " + summary + ": the table is written there too");
-    }
   }
 }
 
 }  // namespace
 
-void check_destinations(const std::vector<std::string>& inputs, const std::string& robot,
-                        const std::vector<std::string>& tables, const std::string& summary,
+void check_destinations(const std::vector<std::string>& tables, const std::string& summary,
                         const std::vector<std::string>& others) {
-  check_summary_destination(summary, tables);
-  std::vector<std::string> outputs = tables;
-  outputs.insert(outputs.end(), others.begin(), others.end());
-  outputs.push_back(summary);
-  refuse_to_replace_inputs(inputs, robot, outputs);
+  check_summary_directory(summary);
+  struct Output {
+    std::string path, key;
+    std::optional<FileId> id;
+  };
+  std::vector<Output> outputs;
+  auto add = [&](const std::string& path) {
+    if (!path.empty()) outputs.push_back({path, destination_key(path), file_id(path, 1)});
+  };
+  for (const auto& path : tables) add(path);
+  for (const auto& path : others) add(path);
+  add(summary);
+
+  std::vector<std::pair<FileId, std::string>> inputs;
+  for (const std::string& path : run_inputs()) {
+    if (auto id = file_id(path, 0)) inputs.emplace_back(*id, path);
+  }
+  for (const Output& out : outputs) {
+    if (!out.id) continue;
+    for (const auto& [input, path] : inputs) {
+      if (input == *out.id) {
+        throw InputError("the output " + named(out.path, "stdout") + " is the input " +
+                         named(path, "stdin") +
+                         ": refusing to replace an input (choose another output)");
+      }
+    }
+  }
+  // two outputs in one place: the second would replace the first (batch outputs are compared by
+  // name in batch_outputs, with their inputs in the message); maps keep a large batch fast
+  std::map<std::string, const Output*> by_key;
+  std::map<std::pair<dev_t, ino_t>, const Output*> by_id;
+  for (const Output& out : outputs) {
+    const Output* other = by_key.emplace(out.key, &out).first->second;
+    if (other == &out && out.id) {
+      other = by_id.emplace(std::pair(out.id->device, out.id->inode), &out).first->second;
+    }
+    if (other == &out) continue;
+    if (&out == &outputs.back() && !summary.empty()) {
+      if (summary == "-" && other->path == "-") {
+        throw InputError(
+            "--summary-json -: the table goes to stdout; give -o FILE or write the "
+            "summary to a file");
+      }
+      throw InputError("--summary-json " + summary + ": the table is written there too (" +
+                       named(other->path, "stdout") + ")");
+    }
+    throw InputError("the outputs " + named(other->path, "stdout") + " and " +
+                     named(out.path, "stdout") + " are the same file");
+  }
 }
 
 std::vector<std::string> batch_outputs(const std::vector<std::string>& inputs,
@@ -126,29 +187,22 @@ std::vector<std::string> batch_outputs(const std::vector<std::string>& inputs,
   return outputs;
 }
 
-std::string truncated_path(const std::string& path) {
-  std::filesystem::path p(path);
-  return (p.parent_path() / (p.stem().string() + ".truncated" + p.extension().string())).string();
-}
-
-ResultTable::ResultTable(const OutputOptions& opt, Header header, bool keep_truncated)
-    : final_path_(opt.path),
-      path_(keep_truncated ? truncated_path(opt.path) : opt.path),
-      keep_truncated_(keep_truncated) {
-  OutputOptions output = opt;
-  output.path = path_;
-  writer_ = open_output(output, std::move(header));
-}
-
-void ResultTable::commit() {
-  writer_->commit();
-  if (keep_truncated_) std::filesystem::rename(path_, final_path_);
-}
-
-std::string ResultTable::keep_truncated() {
-  if (!keep_truncated_) return "";
-  writer_->commit();
-  return path_;
+std::string truncated_path(const std::string& output) {
+  const std::string target = link_target(output);
+  struct stat s;
+  if (output == "-" || descriptor_named(output) >= 0 ||
+      (::stat(target.c_str(), &s) == 0 && !S_ISREG(s.st_mode))) {
+    throw InputError("--keep-truncated needs -o naming a regular file: " + named(output, "stdout") +
+                     " is written as the rows come, so the rows so far are there anyway");
+  }
+  const std::filesystem::path p(target);
+  const std::string kept =
+      (p.parent_path() / (p.stem().string() + ".truncated" + p.extension().string())).string();
+  if (::lstat(kept.c_str(), &s) == 0) {
+    throw InputError("--keep-truncated: " + kept +
+                     " exists and eom does not replace it (remove it or choose another -o)");
+  }
+  return kept;
 }
 
 struct Progress::State {
@@ -225,8 +279,21 @@ nlohmann::json summary_object(const std::string& command, const nlohmann::json& 
           {"warnings", log.warnings}, {"errors", log.errors}};
 }
 
-void write_summary(const std::string& path, const nlohmann::json& tables) {
-  write_file(path, tables.dump(2) + "\n");
+void commit_results(const std::vector<TableWriter*>& tables, const std::string& summary_path,
+                    const nlohmann::json& summary) {
+  for (TableWriter* table : tables) table->finish();
+  OutputFile file;
+  if (!summary_path.empty()) {
+    if (summary_path == "-") {
+      file.to_stream(std::cout, "<stdout>");
+    } else {
+      file.to_file(summary_path);
+    }
+    file.write(summary.dump(2) + "\n");
+    file.finish();
+  }
+  for (TableWriter* table : tables) table->commit();
+  if (!summary_path.empty()) file.commit();
 }
 
 }  // namespace eom::cli

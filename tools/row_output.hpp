@@ -31,13 +31,20 @@ std::optional<Format> forced_format(const OutputOptions& opt);
 /// Open the output table (temporary file renamed on commit, or stdout).
 std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header);
 
-/// Before any work, the destinations of a run. Throws InputError when the summary would go where
-/// a table goes (stdout, or the same file), and when an output that exists (the tables, `others`
-/// such as a truncated result, the summary) is an input of the run (a table read, the robot):
-/// compared by device and inode, so ./a.csv, a.csv and a link to it all count. "-" and
-/// non-regular files are never inputs to protect.
-void check_destinations(const std::vector<std::string>& inputs, const std::string& robot,
-                        const std::vector<std::string>& tables, const std::string& summary,
+/// Marks an option whose values name files the run reads (ROBOT, TABLE, --friction-file,
+/// --initial, ...; `-` is stdin): check_destinations compares every output with them. Every
+/// subcommand marks its file options when it adds them; returns the option.
+CLI::Option* reads_files(CLI::Option* option);
+
+/// Before any work, the destinations of a run: its tables (-o or the batch outputs), `others`
+/// (a truncated result) and the summary. Throws InputError when an output is a file the run reads
+/// (the values of every option marked by reads_files given on the command line, `-` being stdin;
+/// `-` as an output is stdout), when two outputs are the same file (the summary and a table), and
+/// for a summary in a directory that does not exist or naming a directory. Files are compared by
+/// device and inode (./a.csv, a.csv, a link to it, /dev/stdout and the file stdout is redirected
+/// to all count) and, for outputs that do not exist yet, by the path they will have; terminals,
+/// /dev/null and other character devices and sockets never count as the same file.
+void check_destinations(const std::vector<std::string>& tables, const std::string& summary,
                         const std::vector<std::string>& others = {});
 
 /// Batch mode (--output-dir DIR): the output of each input in DIR, with the input's base name and
@@ -46,29 +53,11 @@ void check_destinations(const std::vector<std::string>& inputs, const std::strin
 std::vector<std::string> batch_outputs(const std::vector<std::string>& inputs,
                                        const std::string& dir, const OutputOptions& output);
 
-/// "run.csv" -> "run.truncated.csv": where a run that fails midway keeps the rows so far.
-std::string truncated_path(const std::string& path);
-
-/// A table written while the work goes on (eom sim): all or nothing at opt.path like every
-/// output. With keep_truncated it is written to truncated_path(opt.path) instead, moved to
-/// opt.path by commit(), and a run that fails midway keeps the rows so far there.
-class ResultTable {
- public:
-  ResultTable(const OutputOptions& opt, Header header, bool keep_truncated);
-
-  const Header& header() const { return writer_->header(); }
-  void write_row(const double* values) { writer_->write_row(values); }
-  /// Success: the table goes into place at opt.path.
-  void commit();
-  /// Failure: with keep_truncated, the rows so far are committed where they are and that path is
-  /// returned; otherwise "" and nothing is left behind (destroying the table removes it).
-  std::string keep_truncated();
-
- private:
-  std::string final_path_, path_;
-  bool keep_truncated_;
-  std::unique_ptr<TableWriter> writer_;
-};
+/// sim --keep-truncated: where a run that fails midway keeps the rows so far, OUT.truncated.EXT
+/// next to the file -o replaces (the target of a link). Throws InputError when -o is stdout, a
+/// descriptor, device or FIFO (written in place: the rows so far are already there) and when
+/// that file exists (eom never replaces it).
+std::string truncated_path(const std::string& output);
 
 /// Progress on stderr when it is a terminal and the work takes longer than a second: rows done,
 /// rate, and the time left (from the files done in batch mode, or from how much of a known total
@@ -125,7 +114,11 @@ void add_summary_option(CLI::App& cmd, std::string& path);
 nlohmann::json summary_object(const std::string& command, const nlohmann::json& file,
                               const std::string& output, bool written, long rows, int exit_code,
                               const MessageLog& log);
-/// Writes the array of table objects to path, all or nothing (as tables are written).
-void write_summary(const std::string& path, const nlohmann::json& tables);
+/// The end of a run: its finished tables and, when summary_path is not empty, its summary (the
+/// array of table objects) are one result, both or neither. Every table is finished and the
+/// summary written to its temporary before any of them is moved into place, so a failure (a full
+/// disk, a summary that cannot be written) leaves none of them (and the old files as they were).
+void commit_results(const std::vector<TableWriter*>& tables, const std::string& summary_path,
+                    const nlohmann::json& summary);
 
 }  // namespace eom::cli

@@ -7,14 +7,13 @@
 #include "eom/io/table.hpp"
 #include "io/csv.hpp"
 #include "io/json.hpp"
-#include "io/output_file.hpp"
+#include "eom/io/output_file.hpp"
 
 namespace eom {
 namespace {
 
 using detail::append_csv_name;
 using detail::append_json_string;
-using detail::OutputFile;
 
 constexpr size_t kWriteChunk = size_t{1} << 16;
 
@@ -65,7 +64,8 @@ class Writer final : public TableWriter {
     file_.flush();
   }
 
-  void commit() override {
+  void finish() override {
+    if (finished_) return;
     if (format_ == Format::json && rows_ == 0 && buffer_ == "[\n") {
       // an empty array of rows would lose the columns: write the columns form, {"t":[],...}
       buffer_ = "{";
@@ -75,8 +75,24 @@ class Writer final : public TableWriter {
       buffer_ += rows_ > 0 ? "\n]\n" : "]\n";
     }
     drain();
+    file_.finish();
+    finished_ = true;
+    // a batch keeps its finished tables until the summary is written: only the header stays
+    std::string().swap(buffer_);
+    std::vector<std::string>().swap(prefixes_);
+  }
+
+  void commit() override {
+    finish();
     file_.commit();
   }
+
+  void commit_as(const std::string& path) override {
+    finish();
+    file_.commit_as(path);
+  }
+
+  bool written_in_place() const override { return file_.written_in_place(); }
 
  private:
   void drain() {
@@ -90,6 +106,7 @@ class Writer final : public TableWriter {
   const char* row_end_ = "";
   std::string buffer_;
   long long rows_ = 0;
+  bool finished_ = false;
   OutputFile file_;
 };
 

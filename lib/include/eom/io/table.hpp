@@ -85,11 +85,11 @@ class TableReader {
   std::vector<std::string> why_;  // per column, may be empty
 };
 
-/// Streaming writer of a table. A regular file is written to a temporary next to the target
-/// (through a symlink: next to its target) and renamed over it by commit(), keeping an existing
-/// file's permissions; destroying an uncommitted writer removes the temporary, so a failed run
-/// leaves no partial file. Devices, fifos and /dev, /proc paths are written directly. "-"
-/// writes to stdout.
+/// Streaming writer of a table, to an OutputFile (output_file.hpp): a regular file is written to
+/// a temporary next to the target (through a symlink: next to its target) and renamed over it by
+/// commit(), keeping an existing file's permissions; destroying an uncommitted writer removes the
+/// temporary, so a failed run leaves no partial file. Devices, FIFOs, sockets and descriptors
+/// (/dev/stdout) are written in place. "-" writes to stdout.
 class TableWriter {
  public:
   virtual ~TableWriter() = default;
@@ -104,14 +104,20 @@ class TableWriter {
   virtual void flush() = 0;
   /// Finish the table (closing bracket for JSON), flush, and move the file into place.
   virtual void commit() = 0;
+  /// Finish the table and flush it to its destination, everything that can fail but the move into
+  /// place (commit() then moves it): a run whose outputs are one result (a table and its summary)
+  /// finishes all of them before it commits any. Releases the row buffer.
+  virtual void finish() = 0;
+  /// Finish, then move the table to `path` (next to the destination) instead of into place,
+  /// never replacing an existing file (InputError). Only for a regular-file destination.
+  virtual void commit_as(const std::string& path) = 0;
+  /// The destination is written in place (stdout, a descriptor, a device, a FIFO): it cannot be
+  /// moved anywhere else.
+  virtual bool written_in_place() const = 0;
 
  protected:
   Header header_;
 };
-
-/// Remove the temporaries of every uncommitted file writer. Async-signal-safe: for SIGINT and
-/// SIGTERM handlers, so an interrupted run leaves nothing behind.
-void remove_pending_outputs();
 
 /// A whole table in memory, row-major. For tests, convert and small inputs.
 struct Table {
