@@ -47,7 +47,7 @@ Header output_header(const SimOptions& opt, const Model& model) {
 // The counts on stderr, clipped torques and limit events as warnings.
 void report(const SimOptions& opt, const Model& model, const SimulationStats& stats, size_t rows,
             double t_end, const Notes& notes, Streams& io) {
-  if (!opt.quiet) {
+  if (opt.verbose) {
     std::ostringstream s;
     s << opt.integrator << ": " << stats.steps << " steps";
     if (opt.integrator == "rk45") s << " accepted, " << stats.rejected << " rejected";
@@ -147,8 +147,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
   const std::unique_ptr<Controller> control = drive.controller(controller);
   if (!opt.wrenches.empty()) drive.add_wrenches(sim);
   const Header header = output_header(opt, model);
-  const std::vector<double> times =
-      output_times(start.t, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
+  const OutputTimes times =
+      OutputTimes::grid(start.t, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
   if (sim.integrator != Integrator::rk45 && opt.output_dt > 0 &&
       !is_step_multiple(opt.output_dt, opt.dt)) {
     notes.warning("--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
@@ -292,6 +292,8 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
   add_output_options(*cmd, opt->output);
   add_summary_option(*cmd, opt->summary);
   cmd->add_flag("-q,--quiet", opt->quiet, "Print errors only");
+  cmd->add_flag("-v,--verbose", opt->verbose,
+                "Also print the integrator's step and evaluation counts on stderr");
 }
 
 }  // namespace eom::cli

@@ -76,6 +76,7 @@ void bind_order(const Model& model, const Header& header, const std::string& fil
     }
   }
   if (!required.empty()) bind_columns(header, required, file);  // throws, naming them
+  order_leaders_first(b.fills[order]);
 }
 
 std::string join(const std::vector<std::string>& items, size_t cap = 8) {

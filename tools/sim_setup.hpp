@@ -36,7 +36,7 @@ struct SimOptions {
   std::vector<double> kp{100}, kd{20};  // one value, or one per velocity coordinate
   ForceOptions forces;
   bool saturate = false, energy = false, accelerations = false, torques_out = false;
-  bool keep_truncated = false, quiet = false;
+  bool keep_truncated = false, quiet = false, verbose = false;
   OutputOptions output;
   std::string summary;  // --summary-json FILE
 };

@@ -34,7 +34,7 @@ energy-ur5)
   # passive frictionless motion conserves T + V (rk45 at rtol 1e-10 over 2 s; issue: < 1e-8)
   expect 0 "$eom" sim "$src/robots/ur5.urdf" --q0 shoulder_lift_joint=-1,elbow_joint=0.5 \
     --v0 shoulder_pan_joint=1 --duration 2 --integrator rk45 --rtol 1e-10 --atol 1e-12 \
-    --output-dt 0.01 --energy -o ur5.csv
+    --output-dt 0.01 --energy -v -o ur5.csv
   drift=$(relative_drift energy.total ur5.csv)
   below "$drift" 1e-8 || fail "energy drift $drift"
   [ "$(wc -l < ur5.csv)" = 202 ] || fail "expected 201 rows at 0, 0.01, .. 2"
@@ -71,6 +71,8 @@ gravity-holds)
       d = $c - x0; if (d < 0) d = -d; if (d > w) w = d } END { printf "%.3g\n", w }' hold.csv)
     below "$d" 1e-9 || fail "joint $j moved by $d"
   done
+  # a successful run says nothing unless asked (-v)
+  [ ! -s err.txt ] || fail "stderr of a successful run: $(cat err.txt)"
   ;;
 computed-torque)
   # computed-torque control along the shipped iiwa trajectory, starting on it: with the exact

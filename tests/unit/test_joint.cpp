@@ -68,7 +68,8 @@ TEST_CASE("pivot rule: positive beyond 1e-12 of the scale", "[joint][pivot]") {
   CHECK_FALSE(detail::pivot_positive(1e-14, 1e3));
 }
 
-TEST_CASE("walk_body: the links fixed joints merge into one body", "[joint][urdf]") {
+TEST_CASE("walk_links: fixed joints merge links into a body, moving joints open the next",
+          "[joint][urdf]") {
   // base -fixed-> plate -revolute-> arm -fixed-> tool; base -fixed-> cover
   const UrdfDescription urdf = parse_urdf(R"(<robot name="t">
 <link name="base"/><link name="plate"/><link name="arm"/><link name="tool"/><link name="cover"/>
@@ -86,26 +87,57 @@ TEST_CASE("walk_body: the links fixed joints merge into one body", "[joint][urdf
     }
     return -1;
   };
-  const auto children = [&](int link, const auto& f) {
-    for (size_t j = 0; j < urdf.joints.size(); ++j) {
-      if (index(urdf.joints[j].parent) == link) f(static_cast<int>(j), index(urdf.joints[j].child));
-    }
+  std::vector<std::vector<int>> child_joints(urdf.links.size());
+  for (size_t j = 0; j < urdf.joints.size(); ++j) {
+    child_joints[index(urdf.joints[j].parent)].push_back(static_cast<int>(j));
+  }
+  const auto child_link = [&](int joint) { return index(urdf.joints[joint].child); };
+  struct Visit {
+    std::string link;
+    int body;
+    Vec3 at;
   };
-  std::vector<std::pair<std::string, Vec3>> links;
+  std::vector<Visit> links;
   std::vector<std::pair<std::string, Vec3>> moving;
-  detail::walk_body(
-      urdf, index("base"), SE3::Identity(), children,
-      [&](int link, const SE3& at) { links.emplace_back(urdf.links[link].name, at.p); },
-      [&](int joint, int child, const SE3& at) {
-        moving.emplace_back(urdf.joints[joint].name + ">" + urdf.links[child].name, at.p);
-      });
+  const auto on_link = [&](int link, int body, const SE3& at) {
+    links.push_back({urdf.links[link].name, body, at.p});
+  };
+  const auto expect_link = [&](size_t k, const std::string& name, int body, const Vec3& at) {
+    INFO("visit " << k);
+    REQUIRE(k < links.size());
+    CHECK(links[k].link == name);
+    CHECK(links[k].body == body);
+    CHECK(links[k].at == at);
+  };
+
+  // stopping at moving joints: the links of the root body only
+  detail::walk_links(urdf, child_joints, child_link, index("base"), 0, SE3::Identity(), on_link,
+                     [&](int joint, int child, int, const SE3& at) {
+                       moving.emplace_back(urdf.joints[joint].name + ">" + urdf.links[child].name,
+                                           at.p);
+                       return std::optional<std::pair<int, SE3>>{};
+                     });
   REQUIRE(links.size() == 3);
-  CHECK(links[0] == std::make_pair(std::string("base"), Vec3(0, 0, 0)));
-  CHECK(links[1] == std::make_pair(std::string("plate"), Vec3(1, 0, 0)));
-  CHECK(links[2] == std::make_pair(std::string("cover"), Vec3(0, 0, 4)));
+  expect_link(0, "base", 0, Vec3(0, 0, 0));
+  expect_link(1, "plate", 0, Vec3(1, 0, 0));
+  expect_link(2, "cover", 0, Vec3(0, 0, 4));
   // the moving joint leaves the body at its origin in the body frame; its child is not walked
   REQUIRE(moving.size() == 1);
   CHECK(moving[0] == std::make_pair(std::string("r>arm"), Vec3(1, 2, 0)));
+
+  // descending: the moving joint opens body 1 with its child at the body's origin, depth-first
+  links.clear();
+  detail::walk_links(urdf, child_joints, child_link, index("base"), 0, SE3::Identity(), on_link,
+                     [&](int, int, int carrier, const SE3&) {
+                       CHECK(carrier == 0);
+                       return std::optional<std::pair<int, SE3>>{{1, SE3::Identity()}};
+                     });
+  REQUIRE(links.size() == 5);
+  expect_link(0, "base", 0, Vec3(0, 0, 0));
+  expect_link(1, "plate", 0, Vec3(1, 0, 0));
+  expect_link(2, "arm", 1, Vec3(0, 0, 0));
+  expect_link(3, "tool", 1, Vec3(0, 0, 3));
+  expect_link(4, "cover", 0, Vec3(0, 0, 4));
 }
 
 TEST_CASE("link_inertia: the URDF inertia about the centre of mass, in link axes", "[urdf]") {

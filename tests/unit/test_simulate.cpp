@@ -278,7 +278,7 @@ TEST_CASE("simulation allocates nothing per step", "[simulate]" EOM_ALLOCATION_T
         Eigen::VectorXd::Constant(model.nv, 0.001), true);
   ComputedTorque ct(model, set_point(q0), Eigen::VectorXd::Constant(model.nv, 10),
                     Eigen::VectorXd::Constant(model.nv, 1));
-  std::vector<double> times = {0.0, 0.01, 0.02, 0.05};
+  const OutputTimes times = std::vector<double>{0.0, 0.01, 0.02, 0.05};
   double sum = 0;
   const OutputFunction output = [&](double t, ConstVec q, ConstVec, ConstVec, ConstVec) {
     sum += t + q[0];

@@ -7,6 +7,7 @@
 
 #include <eom/multibody/configuration.hpp>
 #include <eom/parsers/urdf.hpp>
+#include <eom/solvers/simulate.hpp>
 #include <eom/solvers/simulation_setup.hpp>
 
 #include "paths.hpp"
@@ -14,17 +15,17 @@
 using namespace eom;
 using namespace eom::test;
 
-TEST_CASE("output_times: every step from t0 and the end", "[simulate]") {
+TEST_CASE("OutputTimes::grid: every step from t0 and the end", "[simulate]") {
   // 0.3 / 0.1 is 2.9999999999999996 in doubles: still three steps, no extra row at the end
-  const std::vector<double> tenths = output_times(0, 0.3, 0.1);
+  const OutputTimes tenths = OutputTimes::grid(0, 0.3, 0.1);
   REQUIRE(tenths.size() == 4);
   CHECK(tenths[3] == Approx(0.3));
   // 0.1 s by 2.5 ms: 41 rows, the last at 0.1
-  const std::vector<double> fine = output_times(0, 0.1, 0.0025);
+  const OutputTimes fine = OutputTimes::grid(0, 0.1, 0.0025);
   REQUIRE(fine.size() == 41);
   CHECK(fine.back() == Approx(0.1));
   // a duration that is no multiple of the step ends with a row at the end
-  const std::vector<double> ragged = output_times(1, 0.25, 0.1);
+  const OutputTimes ragged = OutputTimes::grid(1, 0.25, 0.1);
   REQUIRE(ragged.size() == 4);
   CHECK(ragged[0] == 1);
   CHECK(ragged[2] == Approx(1.2));

@@ -12,7 +12,7 @@ namespace eom {
 Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded) {
   Joint j;
   j.kind = kind;
-  j.axis = axis.normalized();
+  j.axis = axis.stableNormalized();  // stable: an axis "1e308 1e308 0" has no finite norm
   j.idx_q = idx_q;
   j.idx_v = idx_v;
   j.bounded = bounded;

@@ -103,6 +103,7 @@ class Checker {
     finite_.assign(urdf_.links.size(), false);
     for (std::size_t i = 0; i < urdf_.links.size(); ++i) finite_[i] = check_link(urdf_.links[i]);
     for (const UrdfJoint& joint : urdf_.joints) check_joint(joint);
+    find_mimic_cycles();
     check_structure();
     // the bodies the dynamics use need a sound tree with finite numbers; without one, each link
     // is judged alone
@@ -283,7 +284,7 @@ class Checker {
     body_of_.assign(urdf_.links.size(), -1);
     bodies_.clear();
     bodies_.push_back({-1, {}, Inertia::Zero(), false});
-    merge(root_, 0, SE3::Identity(), SE3::Identity());
+    merge_tree();
     for (const Body& body : bodies_) {
       const Inertia& in = body.inertia;
       if (body.misplaced || (std::isfinite(in.m) && in.c.allFinite() && in.I_c.allFinite())) {
@@ -303,11 +304,9 @@ class Checker {
     return errors_ == errors_before;
   }
 
-  // the joints below a link (in document order) with their child links, for detail::walk_body
-  auto children() const {
-    return [this](int link, const auto& f) {
-      for (const int j : child_joints_[link]) f(j, link_index(urdf_.joints[j].child));
-    };
+  // a joint's child link, for detail::walk_links (over child_joints_: document order)
+  auto child_link() const {
+    return [this](int joint) { return link_index(urdf_.joints[joint].child); };
   }
 
   // A link's placement in its body's frame and in the world, moved along joints together.
@@ -318,17 +317,18 @@ class Checker {
     }
   };
 
-  // the links of body `body` from `link` on, at `in_body` in the body's frame and `in_world` in
-  // the world; each moving joint below opens the next body
-  void merge(int link, int body, const SE3& in_body, const SE3& in_world) {
-    detail::walk_body(
-        urdf_, link, BodyAndWorld{in_body, in_world}, children(),
-        [&](int index, const BodyAndWorld& at) {
-          merge_link(index, body, at.in_body, at.in_world);
+  // the links from the root link down, each into its body: the root's, or the one a moving joint
+  // above it opens
+  void merge_tree() {
+    detail::walk_links(
+        urdf_, child_joints_, child_link(), root_, 0, BodyAndWorld{SE3::Identity(), SE3::Identity()},
+        [&](int link, int body, const BodyAndWorld& at) {
+          merge_link(link, body, at.in_body, at.in_world);
         },
-        [&](int joint, int child, const BodyAndWorld& at) {
+        [&](int joint, int, int, const BodyAndWorld& at) {
           bodies_.push_back({joint, {}, Inertia::Zero(), false});
-          merge(child, static_cast<int>(bodies_.size()) - 1, SE3::Identity(), at.in_world);
+          return std::optional<std::pair<int, BodyAndWorld>>{
+              {static_cast<int>(bodies_.size()) - 1, BodyAndWorld{SE3::Identity(), at.in_world}}};
         });
   }
 
@@ -368,7 +368,7 @@ class Checker {
     if (!joint.origin.R.allFinite()) error(line, who + "origin rpy must be finite");
     if (!joint.axis.allFinite()) {
       error(line, who + "axis " + exact(joint.axis) + " must be finite");
-    } else if (has_axis(joint.type) && joint.axis.norm() == 0) {
+    } else if (has_axis(joint.type) && joint.axis.cwiseAbs().maxCoeff() == 0) {
       error(line, who + "axis " + exact(joint.axis) + " must be non-zero");
     }
     const std::array<std::pair<const char*, double>, 8> numbers = {
@@ -451,6 +451,39 @@ class Checker {
     } else {
       warning(joint.line, "joint " + quoted(joint.name) + " mimics " + quoted(target) +
                               ": eom's dynamics treat mimic joints as independent joints");
+    }
+  }
+
+  // a joint that mimics itself through others (a follows b follows a) has no value to take:
+  // each chain of leaders is followed until it ends or comes back (a joint mimicking itself
+  // directly is check_mimic's); each cycle is reported once, at its first joint in the document
+  void find_mimic_cycles() {
+    const int njoints = static_cast<int>(urdf_.joints.size());
+    const auto leader = [&](int j) {
+      const auto& name = urdf_.joints[j].mimic_joint;
+      if (!name || *name == urdf_.joints[j].name) return -1;
+      const auto it = joint_index_.find(*name);
+      return it == joint_index_.end() ? -1 : it->second;
+    };
+    std::vector<bool> reported(njoints, false);
+    for (int start = 0; start < njoints; ++start) {
+      std::vector<int> chain{start};
+      for (int next = leader(start); next >= 0 && chain.size() <= std::size_t(njoints);
+           next = leader(next)) {
+        if (next == start) {
+          if (reported[start]) break;
+          std::vector<std::string> names;
+          for (int j : chain) {
+            reported[j] = true;
+            names.push_back(quoted(urdf_.joints[j].name));
+          }
+          error(urdf_.joints[start].line, "mimic cycle: joints " + listing(names) +
+                                              " each follow the next and the last the first: "
+                                              "none has a value of its own");
+          break;
+        }
+        chain.push_back(next);
+      }
     }
   }
 
@@ -554,14 +587,23 @@ class Checker {
                     listing(joints));
   }
 
-  // which subtrees have neither mass nor inertia (post-order over the tree from the root)
-  void find_empty_subtrees(int link) {
-    const UrdfLink& l = urdf_.links[link];
-    subtree_empty_[link] = l.mass == 0 && l.inertia.isZero(0);
-    for (int j : child_joints_[link]) {
-      const int child = link_index(urdf_.joints[j].child);
-      find_empty_subtrees(child);
-      subtree_empty_[link] = subtree_empty_[link] && subtree_empty_[child];
+  // which subtrees have neither mass nor inertia: each link's own, then folded into its parent's
+  // backwards over a breadth-first order (children after their parents); no recursion
+  void find_empty_subtrees() {
+    std::vector<int> order{root_}, parent_link(urdf_.links.size(), -1);
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const int link = order[k];
+      const UrdfLink& l = urdf_.links[link];
+      subtree_empty_[link] = l.mass == 0 && l.inertia.isZero(0);
+      for (int j : child_joints_[link]) {
+        const int child = link_index(urdf_.joints[j].child);
+        parent_link[child] = link;
+        order.push_back(child);
+      }
+    }
+    for (std::size_t k = order.size(); k-- > 1;) {
+      const int link = order[k];
+      subtree_empty_[parent_link[link]] = subtree_empty_[parent_link[link]] && subtree_empty_[link];
     }
   }
 
@@ -570,7 +612,7 @@ class Checker {
   void check_motion() {
     const int nlinks = static_cast<int>(urdf_.links.size());
     subtree_empty_.assign(nlinks, true);
-    find_empty_subtrees(root_);
+    find_empty_subtrees();
 
     std::vector<Mover> movers;
     if (options_.floating_base) {
@@ -599,10 +641,13 @@ class Checker {
     // the links of the moved body, in its frame, and whether a moving joint leaves it
     std::vector<std::pair<int, SE3>> body;
     bool moving_below = false;
-    detail::walk_body(
-        urdf_, mover.child, SE3::Identity(), children(),
-        [&](int link, const SE3& placement) { body.emplace_back(link, placement); },
-        [&](int, int, const SE3&) { moving_below = true; });
+    detail::walk_links(
+        urdf_, child_joints_, child_link(), mover.child, 0, SE3::Identity(),
+        [&](int link, int, const SE3& placement) { body.emplace_back(link, placement); },
+        [&](int, int, int, const SE3&) {
+          moving_below = true;
+          return std::optional<std::pair<int, SE3>>{};
+        });
 
     // mass, centre of mass and rotational inertia of the body in the joint (= child link) frame
     double m = 0;
@@ -655,7 +700,7 @@ class Checker {
   // Each test compares quantities of one unit, with the round-off of aba's pivot rule allowed
   // relative to the body alone (no floor: a tiny body is not a massless one).
   static bool resists(const Mover& mover, double m, const Mat3& I_o, const Mat3& I_c) {
-    const Vec3 a = mover.axis.normalized();
+    const Vec3 a = mover.axis.stableNormalized();
     if (mover.type == "prismatic") return m > 0;
     if (mover.type == "planar") {
       // det S^T I S = m^2 a^T I_c a: in-plane translations, then rotation about the centre of mass

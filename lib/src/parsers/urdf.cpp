@@ -284,25 +284,20 @@ class Builder {
     return index;
   }
 
-  // visit a link carried by joint `body` at placement jMl in that joint's frame: it and the links
-  // fixed to it join the body (a frame each, and their inertia); a moving joint below opens the
-  // next body, depth-first
+  // the links from `link` down, carried by joint `body` at placement jMl in that joint's frame:
+  // each link and the links fixed to it join their body (a frame each, and their inertia); a
+  // moving joint opens the next body, depth-first
   void visit(const std::string& link_name, int body, const SE3& jMl) {
-    visit(link_index_.at(link_name), body, jMl);
-  }
-  void visit(int link, int body, const SE3& jMl) {
-    const auto for_each_child = [this](int link, const auto& f) {
-      for (const int j : children_[link]) f(j, link_index_.at(urdf_.joints[j].child));
-    };
-    const auto on_link = [this, body](int index, const SE3& placement) {
+    const auto child_link = [this](int joint) { return link_index_.at(urdf_.joints[joint].child); };
+    const auto on_link = [this](int index, int carrier, const SE3& placement) {
       const UrdfLink& link = urdf_.links[index];
-      model_.frames.push_back({link.name, body, placement});
+      model_.frames.push_back({link.name, carrier, placement});
       model_.total_mass += link.mass;
       if (link.has_inertial) {
-        model_.inertia[body] += detail::link_inertia(link).transformed(placement);
+        model_.inertia[carrier] += detail::link_inertia(link).transformed(placement);
       }
     };
-    const auto on_moving = [this, body](int joint, int child, const SE3& placement) {
+    const auto on_moving = [this](int joint, int, int carrier, const SE3& placement) {
       const UrdfJoint* j = &urdf_.joints[joint];
       JointInfo info;
       info.urdf_type = j->type;
@@ -325,10 +320,11 @@ class Builder {
       info.line = j->line;
       const bool bounded = j->type == "revolute" || j->type == "prismatic";
       const Joint moving = Joint::make(kind_of(j->type), j->axis, model_.nq, model_.nv, bounded);
-      const int index = add_joint(j->name, moving, body, placement, std::move(info));
-      visit(child, index, SE3::Identity());
+      const int index = add_joint(j->name, moving, carrier, placement, std::move(info));
+      return std::optional<std::pair<int, SE3>>{{index, SE3::Identity()}};
     };
-    detail::walk_body(urdf_, link, jMl, for_each_child, on_link, on_moving);
+    detail::walk_links(urdf_, children_, child_link, link_index_.at(link_name), body, jMl, on_link,
+                       on_moving);
   }
 
   std::string root() const {

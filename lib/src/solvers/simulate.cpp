@@ -11,6 +11,7 @@
 
 namespace eom {
 
+
 // ---- controllers ----
 
 void ZeroTorque::torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) {
@@ -121,7 +122,34 @@ std::string time_string(double t) {
   return s.str();
 }
 
+// A step must move the time by many of its last digits: near t = 1e12 s a double resolves only
+// 1.2e-4 s, so a 1e-9 s step would leave t where it is (and a run would never end), and one of a
+// few resolution units would land far from where it should. 2^10 units keep each step exact to
+// 0.1 %.
+void check_time_resolution(double t0, double t_end, double step) {
+  const double far = std::max(std::abs(t0), std::abs(t_end));
+  const double resolution = std::nextafter(far, INFINITY) - far;
+  if (step < 1024 * resolution) {
+    throw InputError("the time step " + time_string(step) + " s is too fine for times near " +
+                     time_string(far) + " s, where a double resolves only " +
+                     time_string(resolution) + " s: count the time from nearer 0");
+  }
+}
+
 }  // namespace
+
+OutputTimes OutputTimes::grid(double t0, double duration, double step) {
+  check_time_resolution(t0, t0 + duration, step);
+  OutputTimes times;
+  // the relative 1e-12 keeps a whole number of steps whole: 0.3 / 0.1 is 2.9999999999999996
+  times.steps_ = static_cast<std::size_t>(std::floor(duration / step * (1 + 1e-12))) + 1;
+  times.t0_ = t0;
+  times.step_ = step;
+  times.end_ = t0 + duration;
+  const double last = t0 + static_cast<double>(times.steps_ - 1) * step;
+  times.size_ = times.steps_ + (times.end_ - last > 1e-9 * step ? 1 : 0);
+  return times;
+}
 
 struct Simulator::Impl {
   const Model& model;
@@ -411,7 +439,7 @@ struct Simulator::Impl {
   // One fixed step from t: of size dt, shortened to land on the next output time and on t_end
   // (times within eps count as equal). Emits the outputs due at the new time, evaluates the
   // derivatives there for the next step and returns it.
-  double fixed_step(double t, double t_end, double eps, const std::vector<double>& output_times,
+  double fixed_step(double t, double t_end, double eps, const OutputTimes& output_times,
                     size_t& next, const OutputFunction& output) {
     double h = std::min(options->dt, t_end - t);
     if (next < output_times.size() && output_times[next] < t + h - eps) {
@@ -439,7 +467,7 @@ struct Simulator::Impl {
   // control of Hairer et al. I, II.4 makes h the next trial size. Returns the time reached (t
   // itself after a rejection); throws when h falls below min_step_relative.
   double adaptive_step(double t, double& h, double t_end, double eps,
-                       const std::vector<double>& output_times, size_t& next,
+                       const OutputTimes& output_times, size_t& next,
                        const OutputFunction& output) {
     h = std::min({h, options->max_step, t_end - t});
     const double err = step(t, h);
@@ -502,13 +530,14 @@ Data& Simulator::data() { return impl_->data; }
 
 const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, ConstVec v0, double t0,
                                       double t_end, const SimulationOptions& options,
-                                      const std::vector<double>& output_times,
+                                      const OutputTimes& output_times,
                                       const OutputFunction& output) {
   Impl& s = *impl_;
   detail::check_size(q0.size(), s.model.nq, "q0");
   detail::check_size(v0.size(), s.model.nv, "v0");
   if (!(options.dt > 0)) throw InputError("the time step must be positive");
   if (!(t_end >= t0)) throw InputError("the end time must not precede the start time");
+  if (options.integrator != Integrator::rk45) check_time_resolution(t0, t_end, options.dt);
   s.start(controller, q0, v0, options);
 
   const bool adaptive = options.integrator == Integrator::rk45;

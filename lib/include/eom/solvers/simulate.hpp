@@ -152,6 +152,30 @@ struct SimulationStats {
   double t = 0;                          // the time reached
 };
 
+/// The times a run reports at, ascending: a list, or a regular grid t0, t0 + step, ... held as a
+/// formula, so that a run of a billion steps needs no table of them (memory independent of the
+/// duration).
+class OutputTimes {
+ public:
+  OutputTimes() = default;
+  OutputTimes(std::vector<double> list) : list_(std::move(list)), size_(list_.size()) {}  // NOLINT
+  /// t0 + k step for k = 0, 1, ... up to t0 + duration, and t0 + duration itself when the last
+  /// multiple falls short of it by more than round-off (1e-9 step).
+  static OutputTimes grid(double t0, double duration, double step);
+
+  std::size_t size() const { return size_; }
+  double operator[](std::size_t k) const {
+    if (!list_.empty()) return list_[k];
+    return k < steps_ ? t0_ + static_cast<double>(k) * step_ : end_;
+  }
+  double back() const { return (*this)[size_ - 1]; }
+
+ private:
+  std::vector<double> list_;
+  std::size_t size_ = 0, steps_ = 0;  // steps_: the grid points t0 + k step
+  double t0_ = 0, step_ = 0, end_ = 0;
+};
+
 /// What the simulation reports at each output time: t, q (nq), v (nv), the applied torque tau
 /// (nv, after saturation, friction not included) and qdd (nv) at that state.
 using OutputFunction =
@@ -174,7 +198,7 @@ class Simulator {
   /// joint moves no inertia (aba).
   const SimulationStats& run(Controller& controller, ConstVec q0, ConstVec v0, double t0,
                              double t_end, const SimulationOptions& options,
-                             const std::vector<double>& output_times = {},
+                             const OutputTimes& output_times = {},
                              const OutputFunction& output = {});
 
   const Eigen::VectorXd& q() const;

@@ -14,10 +14,6 @@ namespace eom {
 /// order (an initial state there starts against a limit the simulation does not enforce).
 std::vector<int> coordinates_outside_limits(const Model& model, ConstVec q);
 
-/// The output times of a run of `duration` from t0: t0, t0 + step, t0 + 2 step, ... and
-/// t0 + duration when the last multiple falls short of it by more than round-off (1e-9 step).
-std::vector<double> output_times(double t0, double duration, double step);
-
 /// Whether output_dt is a multiple of the fixed step dt (to a relative 1e-9); when it is not,
 /// the fixed-step schemes shorten steps to land on every output time.
 bool is_step_multiple(double output_dt, double dt);

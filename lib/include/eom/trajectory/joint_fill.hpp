@@ -16,6 +16,11 @@ struct JointFill {
   double multiplier = 1, offset = 0;
 };
 
+/// Orders `fills` so that a mimic joint comes after its leader when the leader is filled too: a
+/// chain of mimics may be written in any order in the URDF. The model has no mimic cycles
+/// (check_urdf refuses them).
+void order_leaders_first(std::vector<JointFill>& fills);
+
 /// Fills the configuration q (nq) of those joints, in order (a mimic of a mimic after its
 /// leader). Allocates nothing.
 void fill_configuration(const Model& model, const std::vector<JointFill>& fills, VecRef q);

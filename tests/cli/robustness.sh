@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Inputs that once crashed, hung or grew without bound: no recursion whose depth the input
+# decides, mimic cycles and chains, simulation times a double cannot resolve, memory of a long
+# simulation. Usage: robustness.sh EOM SOURCE_DIR CASE (ctest runs each case).
+set -uo pipefail
+eom=$1
+src=$2
+case_name=$3
+. "$(dirname "$0")/lib.sh"
+
+# chain.urdf: a serial chain of N unit links, revolute and fixed joints alternating
+chain() {
+  awk -v n="$1" 'BEGIN {
+    print "<robot name=\"chain\">"
+    for (i = 0; i <= n; ++i)
+      printf "<link name=\"l%d\"><inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n", i
+    for (i = 0; i < n; ++i) {
+      type = i % 2 ? "fixed" : "revolute"
+      limit = i % 2 ? "" : "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>"
+      printf "<joint name=\"j%d\" type=\"%s\"><parent link=\"l%d\"/><child link=\"l%d\"/><origin xyz=\"0 0 0.1\"/><axis xyz=\"1 0 0\"/>%s</joint>\n", i, type, i, i + 1, limit
+    }
+    print "</robot>" }' > chain.urdf
+}
+
+# mimic.urdf: a palm with three prismatic fingers; finger a mimics MIMIC_A, b mimics MIMIC_B
+# ("" for none), c is free
+fingers() {
+  {
+    echo '<robot name="fingers"><link name="palm"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+    for f in a b c; do
+      echo "<link name=\"$f\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>"
+    done
+    for f in a b c; do
+      mimic=
+      [ "$f" = a ] && [ -n "$1" ] && mimic="<mimic joint=\"$1\" multiplier=\"2\" offset=\"0.5\"/>"
+      [ "$f" = b ] && [ -n "$2" ] && mimic="<mimic joint=\"$2\" multiplier=\"3\" offset=\"0\"/>"
+      echo "<joint name=\"$f\" type=\"prismatic\"><parent link=\"palm\"/><child link=\"$f\"/><axis xyz=\"0 1 0\"/><limit lower=\"-10\" upper=\"10\" effort=\"1\" velocity=\"1\"/>$mimic</joint>"
+    done
+    echo '</robot>'
+  } > mimic.urdf
+}
+
+case $case_name in
+deep-chain)
+  # 8,000 links: loading, checking and computing walk the tree without recursion
+  chain 8000
+  expect 0 "$eom" info chain.urdf
+  grep -q "nq: 4000  nv: 4000" out.txt || fail "info: $(head -3 out.txt)"
+  expect 0 "$eom" check chain.urdf
+  grep -q "ok" out.txt || fail "check: $(cat out.txt)"
+  # the tip of a straight chain 0.1 m per joint above the root, all joints at 0
+  awk 'BEGIN { for (i = 0; i < 8000; i += 2) printf "%sq.j%d", i ? "," : "", i; print "";
+               for (i = 0; i < 8000; i += 2) printf "%s0", i ? "," : ""; print "" }' > zero.csv
+  expect 0 "$eom" fk chain.urdf zero.csv --frames l8000 -o tip.csv
+  tail -1 tip.csv | awk -F, '{ exit !($1 == 0 && $2 == 0 && ($3 - 800) ^ 2 < 1e-18) }' ||
+    fail "tip at $(tail -1 tip.csv)"
+  ;;
+mimic-cycle)
+  # a follows b follows a: no joint has a value of its own; refused when loaded, naming both
+  fingers b a
+  expect 1 "$eom" check mimic.urdf
+  grep -q "error: mimic cycle: joints 'a' and 'b'" out.txt || fail "check: $(cat out.txt)"
+  printf 'q.c\n0.25\n' > c.csv
+  expect 2 "$eom" fk mimic.urdf c.csv --frames a
+  stderr_has "mimic.urdf:[0-9]*: mimic cycle: joints 'a' and 'b'"
+  [ ! -s out.txt ] || fail "fk wrote $(cat out.txt)"
+  ;;
+mimic-chain-out-of-order)
+  # a = 2 b + 0.5 and b = 3 c, a written before its leader b: c = 0.25 gives b = 0.75, a = 2
+  fingers b c
+  printf 'q.c\n0.25\n' > c.csv
+  expect 0 "$eom" fk mimic.urdf c.csv --frames a,b -q
+  header=$(head -1 out.txt)
+  row=$(tail -1 out.txt)
+  ay=$(echo "$header" | tr ',' '\n' | grep -nx 'a.y' | cut -d: -f1)
+  by=$(echo "$header" | tr ',' '\n' | grep -nx 'b.y' | cut -d: -f1)
+  [ "$(echo "$row" | cut -d, -f"$ay")" = 2 ] || fail "a.y: $row ($header)"
+  [ "$(echo "$row" | cut -d, -f"$by")" = 0.75 ] || fail "b.y: $row ($header)"
+  ;;
+extreme-axis)
+  # axes whose norm a double cannot hold (1e308 1e308 0 overflows, 1e-200 0 1e-200 underflows)
+  # still name a direction: a quarter turn about (1, 1, 0) / sqrt 2 is the unit quaternion
+  # (0.5, 0.5, 0, sqrt 1/2), about (1, 0, 1) / sqrt 2 it is (0.5, 0, 0.5, sqrt 1/2)
+  for axis in "1e308 1e308 0" "1e-200 0 1e-200"; do
+    cat > axis.urdf <<EOF
+<robot name="axis"><link name="base"/><link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="turn" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="$axis"/></joint></robot>
+EOF
+    printf 'q.turn\n1.5707963267948966\n' > quarter.csv
+    expect 0 "$eom" fk axis.urdf quarter.csv --frames arm -q
+    expected="0.5,0.5,0,0.7071067811865476"
+    [ "$axis" = "1e308 1e308 0" ] || expected="0.5,0,0.5,0.7071067811865476"
+    tail -1 out.txt | awk -F, -v want="$expected" '{ split(want, w, ","); bad = 0
+      for (k = 1; k <= 4; ++k) { d = $(k + 3) - w[k]; if (d * d > 1e-28) bad = 1 } exit bad }' ||
+      fail "axis $axis: $(cat out.txt)"
+  done
+  ;;
+sim-time-resolution)
+  # near t = 1e12 s a double resolves 1.2e-4 s: a 1 ms step cannot advance the time exactly and
+  # is refused, at once, instead of integrating on times that round (or never advance)
+  robot=$src/robots/planar_2r.urdf
+  printf 't,q.joint1,q.joint2\n1e12,0,0\n' > late.csv
+  expect 2 timeout 20 "$eom" sim "$robot" --initial late.csv --duration 1 --dt 1e-3 -o x.csv
+  stderr_has "too fine for times near 1e+12 s"
+  [ ! -e x.csv ] || fail "output written by a refused run"
+  ;;
+sim-memory-independent-of-duration)
+  # a simulation of 1e5 s at 1 ms: 1e8 steps, whose output times were once held as a table
+  # (800 MB before the first step); the first second of the run stays small
+  robot=$src/robots/planar_2r.urdf
+  "$eom" sim "$robot" --duration 1e5 --dt 1e-3 -q -o /dev/null 2> err.txt &
+  pid=$!
+  sleep 1.5
+  peak=$(awk '/VmHWM/ { print $2 }' "/proc/$pid/status" 2> /dev/null)
+  kill "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  [ -n "$peak" ] || fail "sim ended within 1.5 s: $(cat err.txt)"
+  [ "$peak" -lt 300000 ] || fail "peak resident memory ${peak} kB after 1.5 s"
+  ;;
+*)
+  echo "unknown case $case_name"
+  exit 2
+  ;;
+esac
