@@ -85,7 +85,9 @@ class RowSink {
     const size_t k = b_.keep.size();
     for (size_t c = 0; c < k; ++c) {
       fields_[c] = s.kept[c];
-      result_[c] = s.t;  // the time when its field is none: t counted from the first row
+      // the number read, which the writer prints first; the time is written from it when its
+      // field is none (t counted from the first row)
+      result_[c] = b_.keep[c] < 0 ? s.t : s.row[b_.keep[c]];
     }
     task_.compute(s, result_.data() + k);
     for (size_t c = k; c < result_.size(); ++c) {

@@ -157,20 +157,23 @@ class JsonReader final : public TableReader {
       in_.skip_space();
       in_.expect(':', "after a key");
       in_.skip_space();
-      bool nested = false;
+      const Location value_at = in_.here();
+      bool nested = false, empty = false;
       if (in_.peek() == '{') {
         in_.advance();
         in_.skip_space();
-        nested = in_.peek() != '}';
+        empty = in_.peek() == '}';
+        nested = !empty;
         if (nested) {
           path_ += '.';
           parse_members(row);
-          in_.advance();
         }
+        in_.advance();
       }
       if (!nested) {
         const size_t column = resolve_column(at, row != nullptr);
-        const double value = read_value(column, spans_[column], row_text_);
+        const double value = empty ? empty_object(value_at, column, spans_[column], row_text_)
+                                   : read_value(column, spans_[column], row_text_);
         if (row) {
           seen_[column] = generation_;
           row[column] = value;
@@ -222,8 +225,7 @@ class JsonReader final : public TableReader {
   std::string row_prefix() const { return "row " + std::to_string(rows_) + ": "; }
 
   // A value: a number, or (NaN) anything else in a column the caller does not read; its text goes
-  // to the end of `text`, and where it is to `span`. The cursor is past a '{' already read when
-  // the value is an empty object.
+  // to the end of `text`, and where it is to `span`.
   double read_value(size_t column, Span& span, std::string& text) {
     const Location at = in_.here();
     const int c = in_.peek();
@@ -236,12 +238,6 @@ class JsonReader final : public TableReader {
       return not_a_number(
           at, column,
           "the string " + excerpt(text_) + " is not a number (numbers are written without quotes)");
-    }
-    if (c == '}') {  // {} (its '{' read by parse_members)
-      in_.advance();
-      text += "{}";
-      set(span, text, FieldKind::json);
-      return not_a_number(at, column, "expected a number, found an object");
     }
     if (c == '{' || c == '[') {
       copy_nested(text);
@@ -264,6 +260,14 @@ class JsonReader final : public TableReader {
     if (kind == FieldKind::empty) text.resize(span.begin);  // null has no text
     set(span, text, kind);
     return not_a_number(at, column, describe(token, status));
+  }
+
+  // the value {} (read by parse_members), at `at`: a field like an array
+  double empty_object(Location at, size_t column, Span& span, std::string& text) {
+    span.begin = static_cast<uint32_t>(text.size());
+    text += "{}";
+    set(span, text, FieldKind::json);
+    return not_a_number(at, column, "expected a number, found an object");
   }
 
   static void set(Span& span, const std::string& text, FieldKind kind) {

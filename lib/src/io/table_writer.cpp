@@ -44,13 +44,21 @@ class Writer final : public TableWriter {
   OutputFile& file() { return file_; }
 
  private:
-  // a field as the input wrote it, in this format
-  void append_field(const Field& field) {
+  // a field as the input wrote it, in this format; `value` is its number, if it is one
+  void append_field(const Field& field, double value) {
     const bool csv = format_ == Format::csv;
     switch (field.kind) {
-      case FieldKind::number:
+      case FieldKind::number: {
+        // most numbers are written in shortest form already: printing the double read says so
+        const size_t start = buffer_.size();
+        if (std::isfinite(value)) {
+          append_number(buffer_, value);
+          if (buffer_.compare(start, std::string::npos, field.text) == 0) return;
+          buffer_.resize(start);
+        }
         append_number_text(buffer_, field.text);
         return;
+      }
       case FieldKind::text:
         if (csv) {
           append_csv_text(buffer_, field.text);
@@ -85,7 +93,7 @@ class Writer final : public TableWriter {
     for (size_t c = 0; c < prefixes_.size(); ++c) {
       if (fields && fields[c].kind != FieldKind::none) {
         buffer_ += prefixes_[c];
-        append_field(fields[c]);
+        append_field(fields[c], values[c]);
         continue;
       }
       if (!std::isfinite(values[c])) {
