@@ -75,7 +75,8 @@ TEST_CASE("append_decimal writes the exact value, plain where reasonable", "[dec
   CHECK(text_of("1e21") == "1000000000000000000000");
 }
 
-TEST_CASE("append_number_text: shortest form unless the number is no double's", "[decimal][table]") {
+TEST_CASE("append_number_text: shortest form unless the number is no double's",
+          "[decimal][table]") {
   CHECK(number_text("+1.50") == "1.5");
   CHECK(number_text("0.0") == "0");
   CHECK(number_text("1e-05") == "1e-05");  // to_chars' own spelling
