@@ -47,12 +47,39 @@ void add_input_options(CLI::App& cmd, InputOptions& opt) {
       ->required();
   cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
       ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+  add_separator_option(cmd, opt.separator);
 }
 
-std::unique_ptr<TableReader> open_input(const InputOptions& opt) {
+void add_separator_option(CLI::App& cmd, std::string& separator) {
+  cmd.add_option("--separator", separator,
+                 "CSV field separator: comma, semicolon or tab (default: detected from the "
+                 "header row)")
+      ->check(CLI::IsMember({"comma", "semicolon", "tab", ",", ";", "\t"}));
+}
+
+namespace {
+
+char separator_char(const std::string& name) {
+  if (name == "comma" || name == ",") return ',';
+  if (name == "semicolon" || name == ";") return ';';
+  if (name == "tab" || name == "\t") return '\t';
+  return 0;
+}
+
+}  // namespace
+
+std::unique_ptr<TableReader> open_input(const InputOptions& opt,
+                                        const std::function<void(const std::string&)>& warn) {
   const std::optional<Format> forced =
       opt.from.empty() ? std::nullopt : std::optional<Format>(parse_format(opt.from));
-  return TableReader::open(opt.path, format_for(opt.path, forced));
+  const Format format = format_for(opt.path, forced);
+  auto reader = TableReader::open(opt.path, format, ReadOptions{separator_char(opt.separator)});
+  if (format == Format::csv && reader->separator() != ',' && opt.separator.empty() && warn) {
+    warn(reader->name() + ": fields separated by " +
+         (reader->separator() == ';' ? "semicolons" : "tabs") +
+         " (detected from the header row; --separator sets it)");
+  }
+  return reader;
 }
 
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,

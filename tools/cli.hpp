@@ -60,10 +60,16 @@ void assign_coordinates(const std::string& option, const std::vector<std::string
 /// TABLE and --from (the input format when the extension does not tell, e.g. stdin).
 struct InputOptions {
   std::string path;
-  std::string from;  // empty: from the extension, CSV for stdin
+  std::string from;       // empty: from the extension, CSV for stdin
+  std::string separator;  // --separator: empty detects it
 };
+/// TABLE, --from and --separator.
 void add_input_options(CLI::App& cmd, InputOptions& opt);
-std::unique_ptr<TableReader> open_input(const InputOptions& opt);
+/// --separator SEP (comma, semicolon, tab or the character) into `separator`.
+void add_separator_option(CLI::App& cmd, std::string& separator);
+/// Opens the input table; `warn` is told the separator of a CSV table when it is not a comma.
+std::unique_ptr<TableReader> open_input(const InputOptions& opt,
+                                        const std::function<void(const std::string&)>& warn);
 
 /// Print "eom <cmd>: warning: <message>" on err.
 void warn(Streams& io, const std::string& command, const std::string& message);

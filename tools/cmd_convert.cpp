@@ -1,6 +1,9 @@
-// eom convert: copy a table between CSV, JSON and NDJSON, row by row and without loss.
+// eom convert: copy a table between CSV, JSON and NDJSON, row by row and without loss: every
+// field as the input wrote it (numbers to the last digit, text as text, JSON null as an empty
+// CSV field), nested JSON objects as their flattened columns.
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <eom/io/table.hpp>
@@ -14,17 +17,23 @@ namespace {
 struct ConvertOptions {
   InputOptions input;
   OutputOptions output;
-  bool quiet = false;  // convert has nothing but errors to say
+  bool quiet = false;  // convert warns of a separator other than a comma only
 };
 
-int run_convert(const ConvertOptions& opt, Streams&) {
+int run_convert(const ConvertOptions& opt, Streams& io) {
   check_destinations({opt.output.path}, "");
+  const Notes notes{io.err, "convert", opt.quiet};
   // the input's header is read before the output is opened: bad input never creates the output
-  // every column is copied, and eom writes numbers only: a text cell is an error naming line:col
-  const auto in = open_input(opt.input);
+  const auto in = open_input(opt.input, [&](const std::string& m) { notes.warning(m); });
+  const int n = in->header().size();
+  in->read_columns(std::vector<bool>(n, false));  // any field is copied, numbers or not
   const auto out = open_output(opt.output, in->header());
   std::vector<double> row;
-  while (in->next(row)) out->write_row(row.data());
+  std::vector<Field> fields(n);
+  while (in->next(row)) {
+    for (int c = 0; c < n; ++c) fields[c] = in->field(c);
+    out->write_row(row.data(), fields.data());
+  }
   out->commit();
   return kExitOk;
 }
@@ -35,7 +44,8 @@ void register_convert(CLI::App& app, Dispatch& dispatch) {
   auto [opt, cmd] = add_command<ConvertOptions>(
       app, dispatch, "convert",
       "Convert a table between CSV, JSON and NDJSON, keeping every column and every\n"
-      "double exactly. Formats follow the extensions; --from and --format override.",
+      "field exactly (numbers digit for digit, text as text). Formats follow the\n"
+      "extensions; --from and --format override.",
       {"eom convert trajectories/ur5_wave.csv ur5_wave.ndjson",
        "eom convert --from ndjson - out.json < ur5_wave.ndjson"},
       run_convert);

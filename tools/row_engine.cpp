@@ -30,6 +30,7 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
       ->required();
   cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
       ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+  add_separator_option(cmd, opt.separator);
   add_output_options(cmd, opt.output);
   cmd.add_option("--output-dir", opt.output_dir,
                  "Write one output per input into DIR, same base name (batch mode)");
@@ -41,11 +42,18 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
                  "Input columns to pass through, comma separated; NAME:NEW passes NAME as NEW")
       ->delimiter(',');
   cmd.add_flag("--keep-input", opt.keep_input, "Pass every input column through");
-  cmd.add_option("--time-column", opt.time_column, "The column holding time (default t)");
+  cmd.add_option("--time-column", opt.time_column,
+                 "The column holding time (default t); NAME also reads the integer pair "
+                 "NAME.sec, NAME.nanosec of ROS 2 stamps");
   cmd.add_option("--time-scale", opt.time_scale,
                  "Seconds per unit of the time column (1e-9 for ROS nanoseconds); the output's "
                  "t is in seconds")
       ->check(CLI::PositiveNumber);
+  cmd.add_option_function<std::string>(
+         "--time-origin", [&opt](const std::string& v) { opt.time_from_first = v == "first"; },
+         "The output's t: input (the time column in seconds, every digit kept; default) or "
+         "first (seconds since the first row)")
+      ->check(CLI::IsMember({"input", "first"}));
   if (reads_derivatives) {
     cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
     cmd.add_option("--derive-window", opt.derive_window,
@@ -62,23 +70,32 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Output rows
 
-// Passed-through columns, then the task's, checked finite (a non-finite result names the row
-// that caused it, not just the output).
+// Passed-through columns as the input wrote them (the time as the output's t), then the task's,
+// checked finite (a non-finite result names the row that caused it, not just the output).
 class RowSink {
  public:
   RowSink(RowTask& task, const Binding& b, TableWriter& out, const std::string& file, bool flush)
-      : task_(task), b_(b), out_(out), file_(file), flush_(flush), result_(out.header().size()) {}
+      : task_(task),
+        b_(b),
+        out_(out),
+        file_(file),
+        flush_(flush),
+        result_(out.header().size()),
+        fields_(out.header().size()) {}
 
   void write(const Sample& s) {
-    size_t k = 0;
-    for (size_t c = 0; c < b_.keep.size(); ++c) {
-      result_[k++] = static_cast<int>(b_.keep[c]) == b_.t ? s.t : s.row[b_.keep[c]];
+    const size_t k = b_.keep.size();
+    for (size_t c = 0; c < k; ++c) {
+      fields_[c] = s.kept[c];
+      // the number read, which the writer prints first; the time is written from it when its
+      // field is none (t counted from the first row)
+      result_[c] = b_.keep[c] < 0 ? s.t : s.row[b_.keep[c]];
     }
     task_.compute(s, result_.data() + k);
     for (size_t c = k; c < result_.size(); ++c) {
       if (!std::isfinite(result_[c])) fail(s, c);
     }
-    out_.write_row(result_.data());
+    out_.write_row(result_.data(), fields_.data());
     if (flush_) out_.flush();
     ++rows_;
   }
@@ -108,6 +125,7 @@ class RowSink {
   const std::string& file_;
   const bool flush_;
   std::vector<double> result_;
+  std::vector<Field> fields_;  // the passed-through columns'; none for the task's
   long rows_ = 0;
 };
 
@@ -186,12 +204,10 @@ void run_pipelined(const Model& model, int order, const TableReader& in, SampleS
 }
 
 // Only the columns eom reads must be numbers: the time, q and its derivatives, the task's
-// inputs, and what is passed through (eom writes numbers only, so a text column cannot be kept).
-void read_used_columns(TableReader& in, const Binding& b, const RowTask& task,
-                       const RowOptions& opt) {
+// inputs. What is passed through may hold anything (it is copied as the input wrote it).
+void read_used_columns(TableReader& in, const Binding& b, const RowTask& task) {
   const int n = in.header().size();
   std::vector<bool> used(n, false);
-  std::vector<std::string> why(n);
   for (const auto& order : b.column) {
     for (int c : order) {
       if (c >= 0) used[c] = true;
@@ -199,14 +215,8 @@ void read_used_columns(TableReader& in, const Binding& b, const RowTask& task,
   }
   for (int c : task.inputs) used[c] = true;
   if (b.t >= 0) used[b.t] = true;
-  for (int c : b.keep) {
-    if (used[c]) continue;
-    used[c] = true;
-    why[c] = opt.keep_input ? "--keep-input passes every column through and eom writes numbers "
-                              "only: name the numeric columns with --keep instead"
-                            : "--keep passes it through and eom writes numbers only";
-  }
-  in.read_columns(std::move(used), std::move(why));
+  if (b.t_nanosec >= 0) used[b.t_nanosec] = true;
+  in.read_columns(std::move(used));
 }
 
 bool stdin_is_stream() {
@@ -221,7 +231,8 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
               const std::string& in_path, const std::string& out_path, bool pipelined,
               const Notes& notes, Progress& progress, nlohmann::json* summary,
               std::unique_ptr<TableWriter>& finished) {
-  auto in = open_input(InputOptions{in_path, opt.from});
+  auto in = open_input(InputOptions{in_path, opt.from, opt.separator},
+                       [&](const std::string& m) { notes.warning(m); });
   const Binding b = bind(model, in->header(), in->name(), opt, command, notes);
   const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
 
@@ -235,7 +246,7 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
                        " would appear twice (rename a kept column with --keep NAME:NEW_NAME)");
     }
   }
-  read_used_columns(*in, b, *task, opt);
+  read_used_columns(*in, b, *task);
   OutputOptions output = opt.output;
   output.path = out_path;
   auto out = open_output(output, header);
@@ -277,11 +288,21 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
 
 }  // namespace
 
-TimeTable read_time_table(const std::string& path) {
+TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads) {
   const auto reader = TableReader::open(path, format_for(path, std::nullopt));
   TimeTable table{path, reader->header(), TimeSeries(reader->header().size())};
   const int t_col = table.header.index("t");
   if (t_col < 0) throw InputError(path, 1, 0, "missing the time column 't'");
+  std::vector<bool> used(table.header.names.size());
+  for (size_t c = 0; c < used.size(); ++c) {
+    const std::string& name = table.header.names[c];
+    used[c] = static_cast<int>(c) == t_col ||
+              std::any_of(reads.begin(), reads.end(), [&](const std::string& prefix) {
+                return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+                       name[prefix.size()] == '.';
+              });
+  }
+  reader->read_columns(std::move(used));
   std::vector<double> row;
   while (reader->next(row)) {
     try {

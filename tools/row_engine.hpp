@@ -8,6 +8,7 @@
 // the subcommands that read no rows.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -31,32 +32,52 @@ namespace eom::cli {
 struct RowOptions {
   RobotOptions robot;
   std::vector<std::string> tables;
-  std::string from;  // input format when the extension does not tell
+  std::string from;       // input format when the extension does not tell
+  std::string separator;  // --separator of CSV input: empty detects it
   OutputOptions output;
   std::string output_dir;         // batch: one output per input
   int jobs = 0;                   // threads; 0 = all cores
   std::vector<std::string> keep;  // input columns passed through: NAME or NAME:NEW_NAME
   bool keep_input = false;        // pass every input column through
   bool no_derive = false;         // missing derivative columns are an error
-  std::string time_column = "t";  // the column holding time
+  std::string time_column = "t";  // the column holding time (or the sec and nanosec pair)
   double time_scale = 1;          // seconds per unit of the time column
+  bool time_from_first = false;   // --time-origin first: the output's t counts from the first row
   int derive_window = 0;          // rows of the fits of derived orders >= 3; 0 = 2 degree + 1
   bool quiet = false;             // errors only on stderr
   std::string summary;            // --summary-json FILE
 };
 
-/// Adds TABLE..., --from, -o/--output, --format, --output-dir, --jobs, --keep, --keep-input,
-/// --time-column, --time-scale, --summary-json, -q/--quiet and, when the command reads
-/// derivatives, --no-derive and --derive-window.
+/// Adds TABLE..., --from, --separator, -o/--output, --format, --output-dir, --jobs, --keep,
+/// --keep-input, --time-column, --time-scale, --time-origin, --summary-json, -q/--quiet and, when
+/// the command reads derivatives, --no-derive and --derive-window.
 void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives);
+
+/// The passed-through fields of a row as the input wrote them (Binding::keep order), copied out
+/// of the reader: their texts end to end, where each ends, and their kinds. Copies of a Sample
+/// reuse the storage (no allocation per row).
+struct KeptFields {
+  std::string text;
+  std::vector<uint32_t> end;
+  std::vector<FieldKind> kind;
+
+  Field operator[](size_t k) const {
+    const uint32_t begin = k ? end[k - 1] : 0;
+    return {kind[k], std::string_view(text).substr(begin, end[k] - begin)};
+  }
+};
 
 /// One input row bound to the model.
 struct Sample {
   std::vector<double> row;  // the input row as read (NaN in a column no one reads that holds text)
-  double t = 0;             // time (s): the time column times --time-scale; 0 without one
-  int line = 0;             // its line in the input
-  Eigen::VectorXd q;        // (nq)
-  Eigen::MatrixXd dq;       // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
+  double t = 0;             // the output's t (s): see doc/tables.md "Time"; 0 without a time column
+  /// seconds since the first row, exact but for the last rounding (doc/tables.md "Time"): what
+  /// derivatives and time checks use, for t may be seconds since the epoch (1.7e9 s)
+  double elapsed = 0;
+  KeptFields kept;     // the passed-through fields, the time's as the output's t
+  int line = 0;        // its line in the input
+  Eigen::VectorXd q;   // (nq)
+  Eigen::MatrixXd dq;  // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
 
   Sample(const Model& model, int order) : q(model.nq), dq(model.nv, order) {}
 };
@@ -104,9 +125,11 @@ struct TimeTable {
   Header header;
   TimeSeries series{0};
 };
-/// Throws InputError naming the file (and line and column) for a missing t column, a t that does
-/// not increase strictly, and no rows.
-TimeTable read_time_table(const std::string& path);
+/// The columns named `prefix`.* for a prefix in `reads` must be numbers (what the caller reads);
+/// the others may hold anything (text reads as NaN). Throws InputError naming the file (and line
+/// and column) for a missing t column, a t that does not increase strictly, a value of a column
+/// read that is not a number, and no rows.
+TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads);
 
 /// The model of ROBOT, after checking that ROBOT and a TABLE do not both read stdin.
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command);

@@ -1,10 +1,12 @@
 #include "row_input.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include <eom/core/errors.hpp>
 #include <eom/io/columns.hpp>
+#include <eom/io/decimal.hpp>
 #include <eom/multibody/configuration.hpp>
 
 #include <nlohmann/json.hpp>
@@ -86,6 +88,27 @@ std::string join(const std::vector<std::string>& items, size_t cap = 8) {
   return out;
 }
 
+// The time column: NAME, or the pair NAME.sec and NAME.nanosec of a ROS 2 stamp (NAME.secs and
+// NAME.nsecs of a ROS 1 message exported whole).
+void bind_time(const Header& header, const std::string& file, const RowOptions& opt, Binding& b) {
+  const std::string& name = opt.time_column;
+  b.t = header.index(name);
+  if (b.t >= 0) return;
+  for (const auto& [sec, nanosec] : {std::pair{".sec", ".nanosec"}, std::pair{".secs", ".nsecs"}}) {
+    const int s = header.index(name + sec), n = header.index(name + nanosec);
+    if (s >= 0 && n >= 0) {
+      b.t = s;
+      b.t_nanosec = n;
+      return;
+    }
+  }
+  if (name != "t") {
+    throw InputError(file, 1, 0,
+                     "--time-column: no column " + name + " (nor " + name + ".sec and " + name +
+                         ".nanosec)" + did_you_mean(header.names, name));
+  }
+}
+
 // The derivation plan for the orders a table lacks (plan_derivation), said in b.derived.
 void plan(const std::vector<bool>& given, const RowOptions& opt, Binding& b) {
   const int order = static_cast<int>(given.size()) - 1;
@@ -119,10 +142,7 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
   const int order = command.order;
   b.column.resize(order + 1);
   b.fills.resize(order + 1);
-  b.t = header.index(opt.time_column);
-  if (b.t < 0 && opt.time_column != "t") {
-    throw InputError(file, 1, 0, "--time-column: no column " + opt.time_column);
-  }
+  bind_time(header, file, opt, b);
 
   std::vector<bool> given(order + 1, false);
   given[0] = true;
@@ -160,7 +180,8 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
                   " filled from the leader (q = multiplier * q_leader + offset)");
   }
 
-  // pass-through columns, in input order: time (as t, in seconds), --keep and --keep-input
+  // pass-through columns, in input order: time (as t, in seconds, where its column is), --keep
+  // and --keep-input (the time column too, under its own name unless it is t)
   std::vector<std::pair<std::string, std::string>> keep;  // source, output name
   for (const auto& item : opt.keep) {
     const size_t colon = item.find(':');
@@ -178,8 +199,12 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     for (const auto& [source, target] : keep) {
       if (source == name) output = target;
     }
-    if (c == b.t) output = "t";
     if (output.empty() && opt.keep_input) output = name;
+    if (c == b.t) {
+      b.keep.push_back(-1);
+      b.keep_names.push_back("t");
+      if (output == "t") continue;  // a time column named t is the output's t
+    }
     if (output.empty()) continue;
     b.keep.push_back(c);
     b.keep_names.push_back(output);
@@ -198,6 +223,117 @@ std::string number(double x) {
   return s;
 }
 
+namespace {
+
+// The time of each row, exact (doc/tables.md "Time"). A stamp is read from its text as a decimal
+// (eom/io/decimal.hpp), never through a double: nanoseconds since the epoch have 19 digits, a
+// double 16. A scale that is a power of ten moves the decimal point, exactly; the seconds since
+// the first row come from integer parts subtracted exactly and fractions subtracted as doubles,
+// so a 1 ms step at 1.7e18 ns is 0.001 s to the last bit. The output's t is the stamp in seconds
+// written with every digit (a field of kind number), or, with --time-origin first, the elapsed
+// seconds as a double.
+class RowTime {
+ public:
+  RowTime(const Binding& b, const RowOptions& opt)
+      : t_(b.t), nanosec_(b.t_nanosec), scale_(opt.time_scale), from_first_(opt.time_from_first) {
+    shift_ = scale_.power_of_ten(power_);
+  }
+
+  // s.t, s.elapsed and the time's field of s.kept from the current row of `in`
+  void read(const TableReader& in, int line, Sample& s, std::string& text) {
+    if (t_ < 0) return;
+    stamp(in, line);
+    SplitTime now;
+    const bool split = split_time(stamp_, now);
+    if (first_row_) {
+      first_ = now;
+      first_units_ = value_of(stamp_);
+      exact_ = split;
+      first_row_ = false;
+    }
+    exact_ = exact_ && split;
+    // (a stamp beyond 63 bits, 9.2e18 units, is no log's: doubles then)
+    s.elapsed = exact_ ? scale_.seconds_between(now, first_)
+                       : (value_of(stamp_) - first_units_) * scale_.seconds_per_unit();
+    if (from_first_) {
+      s.t = s.elapsed;
+      return;
+    }
+    if (!shift_) {
+      s.t = value_of(stamp_) * scale_.seconds_per_unit();
+      return;
+    }
+    stamp_.exponent += power_;  // in seconds, exactly
+    s.t = value_of(stamp_);
+    // every digit; the double's shortest form when it is the same number (0.5, not 0.500000000)
+    seconds_.clear();
+    append_decimal(seconds_, stamp_);
+    append_number_text(text, seconds_);
+  }
+
+  // the kind of the time's field in Sample::kept: the number written, or none (the double)
+  FieldKind kind() const { return from_first_ || !shift_ ? FieldKind::none : FieldKind::number; }
+
+ private:
+  // the current row's stamp into stamp_: the time column, or sec + nanosec * 1e-9
+  void stamp(const TableReader& in, int line) {
+    const Field field = in.field(t_);
+    if (nanosec_ < 0) {
+      if (!parse_decimal(field.text, stamp_)) bad(in, line, t_, field.text, "a number");
+      return;
+    }
+    const Field nanosec = in.field(nanosec_);
+    if (!parse_decimal(field.text, stamp_) || stamp_.negative || !integer(stamp_)) {
+      bad(in, line, t_, field.text, "whole seconds (an integer >= 0)");
+    }
+    if (!parse_decimal(nanosec.text, nanosec_value_) || nanosec_value_.negative ||
+        !integer(nanosec_value_) || nanosec_value_.digits.size() + nanosec_value_.exponent > 9) {
+      bad(in, line, nanosec_, nanosec.text, "nanoseconds (an integer from 0 to 999999999)");
+    }
+    // sec.nnnnnnnnn as text, read back as one decimal
+    composed_.clear();
+    append_decimal(composed_, stamp_);
+    std::string nanos;
+    append_decimal(nanos, nanosec_value_);
+    composed_ += '.';
+    composed_.append(9 - nanos.size(), '0');
+    composed_ += nanos;
+    parse_decimal(composed_, stamp_);
+  }
+
+  static bool integer(const Decimal& d) { return d.exponent >= 0; }
+
+  static double value_of(const Decimal& d) {
+    thread_local std::string text;
+    text.clear();
+    append_decimal(text, d);
+    double value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+  }
+
+  [[noreturn]] static void bad(const TableReader& in, int line, int column, std::string_view text,
+                               const std::string& expected) {
+    throw InputError(
+        in.name(), line, 0,
+        "column " + in.header().names[column] + ": '" + std::string(text) + "' is not " + expected);
+  }
+
+  const int t_, nanosec_;
+  const TimeScale scale_;
+  const bool from_first_;
+  bool shift_ = false;  // the scale is 10^power_
+  int power_ = 0;
+  bool first_row_ = true;
+  bool exact_ = true;  // every stamp so far fits SplitTime
+  SplitTime first_;
+  double first_units_ = 0;
+  Decimal stamp_, nanosec_value_;
+  std::string composed_, seconds_;
+};
+
+}  // namespace
+
 class TableSource final : public SampleSource {
  public:
   TableSource(const Model& model, TableReader& in, const Binding& b, const RowOptions& opt,
@@ -205,7 +341,7 @@ class TableSource final : public SampleSource {
       : model_(model),
         in_(in),
         b_(b),
-        scale_(opt.time_scale),
+        time_(b, opt),
         notes_(notes),
         check_time_(!b.stages.empty()) {}
 
@@ -229,7 +365,7 @@ class TableSource final : public SampleSource {
   bool next(Sample& s) override {
     if (!in_.next(s.row)) return false;
     s.line = in_.line();
-    s.t = b_.t >= 0 ? s.row[b_.t] * scale_ : 0;
+    keep(s);
     gather(s.row, b_.column[0], s.q);
     for (size_t k = 1; k < b_.column.size(); ++k) {
       if (!b_.column[k].empty()) gather(s.row, b_.column[k], s.dq.col(static_cast<int>(k) - 1));
@@ -254,6 +390,29 @@ class TableSource final : public SampleSource {
   }
 
  private:
+  // the passed-through fields into s.kept, the time's computed (s.t, s.elapsed too: a table with
+  // a time column passes it through as t)
+  void keep(Sample& s) {
+    KeptFields& kept = s.kept;
+    const size_t n = b_.keep.size();
+    if (kept.end.size() != n) {
+      kept.end.resize(n);
+      kept.kind.resize(n);
+    }
+    kept.text.clear();
+    for (size_t k = 0; k < n; ++k) {
+      if (b_.keep[k] < 0) {
+        time_.read(in_, s.line, s, kept.text);
+        kept.kind[k] = time_.kind();
+      } else {
+        const Field field = in_.field(b_.keep[k]);
+        kept.text += field.text;
+        kept.kind[k] = field.kind;
+      }
+      kept.end[k] = static_cast<uint32_t>(kept.text.size());
+    }
+  }
+
   static void gather(const std::vector<double>& row, const std::vector<int>& index, VecRef out) {
     for (size_t k = 0; k < index.size(); ++k) {
       if (index[k] >= 0) out[static_cast<Eigen::Index>(k)] = row[index[k]];
@@ -261,15 +420,17 @@ class TableSource final : public SampleSource {
   }
 
   // derivatives need t strictly increasing, without gaps far larger than the steps around them
+  // (on the seconds since the first row: exact steps, where t may be 1.7e9 s)
   void check_time(const Sample& s) {
-    switch (time_steps_(s.t)) {
+    const double previous_t = previous_t_;
+    previous_t_ = s.t;
+    switch (time_steps_(s.elapsed)) {
       case TimeStepCheck::Result::ok:
         return;
       case TimeStepCheck::Result::not_increasing:
         throw InputError(in_.name(), s.line, 0,
                          "t is not strictly increasing (t = " + number(s.t) + " after " +
-                             number(time_steps_.previous_t()) + "): cannot derive " +
-                             derived_names());
+                             number(previous_t) + "): cannot derive " + derived_names());
       case TimeStepCheck::Result::step_jump:
         throw InputError(in_.name(), s.line, 0,
                          "the step in t changes from " + number(time_steps_.previous_step()) +
@@ -290,10 +451,11 @@ class TableSource final : public SampleSource {
   const Model& model_;
   TableReader& in_;
   const Binding& b_;
-  const double scale_;
+  RowTime time_;
   const Notes& notes_;
   const bool check_time_;
   TimeStepCheck time_steps_;
+  double previous_t_ = 0;  // the output's t of the row before
   long quaternion_rows_ = 0;
   int quaternion_line_ = 0;
   double quaternion_deviation_ = 0;
@@ -339,7 +501,7 @@ class DerivativeSource final : public SampleSource {
  private:
   static std::vector<DerivativeWindow::Slot> slots(const std::vector<Sample>& samples) {
     std::vector<DerivativeWindow::Slot> slots;
-    for (const Sample& s : samples) slots.push_back({&s.t, &s.q, &s.dq});
+    for (const Sample& s : samples) slots.push_back({&s.elapsed, &s.q, &s.dq});
     return slots;
   }
 

@@ -17,13 +17,14 @@
 namespace eom::cli {
 
 struct Binding {
-  int t = -1;                            // time column
+  int t = -1;                            // time column (of a split stamp: its seconds)
+  int t_nanosec = -1;                    // a split stamp's nanoseconds (ROS 2 NAME.nanosec)
   std::vector<std::vector<int>> column;  // [order][coordinate]: input column, -1 when filled
   // [order]: joints filled instead of read: a mimic joint follows its leader, a joint the command
   // does not need stays neutral
   std::vector<std::vector<JointFill>> fills;
   std::vector<DerivationStage> stages;  // derivations, in order
-  std::vector<int> keep;                // passed-through input columns
+  std::vector<int> keep;                // passed-through input columns; -1 the time, as t
   std::vector<std::string> keep_names;  // ... and their output names
   std::vector<std::string> derived;     // what was derived and how, for the warning
 };

@@ -89,6 +89,14 @@ SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& n
     const auto v_names = coordinate_columns(model, "v", Space::v);
     const bool has_v = std::any_of(v_names.begin(), v_names.end(),
                                    [&](const std::string& n) { return header.index(n) >= 0; });
+    // the other columns may hold anything (labels, a log's text)
+    std::vector<bool> used(header.names.size(), false);
+    for (int c : q_cols) used[c] = true;
+    for (const std::string& n : v_names) {
+      if (header.index(n) >= 0) used[header.index(n)] = true;
+    }
+    if (header.index("t") >= 0) used[header.index("t")] = true;
+    reader->read_columns(std::move(used));
     std::vector<double> row;
     if (!reader->next(row)) throw InputError(opt.initial, 1, 0, "no row: nothing to start from");
     gather(row, q_cols, start.q);
@@ -129,7 +137,7 @@ void SimDrive::note_range(const TimeTable& table, const std::string& what) const
 
 // --reference: q columns, and v and a (three-point differences of q when it lacks them)
 std::unique_ptr<ReferenceTrajectory> SimDrive::reference() const {
-  TimeTable table = read_time_table(opt_.reference);
+  TimeTable table = read_time_table(opt_.reference, {"q", "v", "a"});
   note_range(table, "reference");
   auto q_cols = bind_columns(table.header, coordinate_columns(model_, "q", Space::q), table.file);
   check_coordinate_columns(table.header, model_, table.file);
@@ -172,7 +180,7 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
     return std::make_unique<PD>(model_, follow, kp, kd, name == "pd-gravity");
   }
   if (name == "table") {
-    torques_ = std::make_unique<TimeTable>(read_time_table(opt_.torques));
+    torques_ = std::make_unique<TimeTable>(read_time_table(opt_.torques, {"tau"}));
     check_coordinate_columns(torques_->header, model_, opt_.torques);
     note_range(*torques_, "torques");
     return std::make_unique<TorqueCallback>(
@@ -194,7 +202,7 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
 // The environment: --wrenches over time as the generalized forces J^T F (the callback owns the
 // table and its workspace).
 void SimDrive::add_wrenches(SimulationOptions& sim) const {
-  auto table = std::make_shared<TimeTable>(read_time_table(opt_.wrenches));
+  auto table = std::make_shared<TimeTable>(read_time_table(opt_.wrenches, {"wrench"}));
   note_range(*table, "wrenches");
   auto wrenches =
       std::make_shared<ExternalWrenches>(model_, table->header, opt_.wrenches, opt_.forces);

@@ -44,6 +44,8 @@ void check_coordinate_columns(const Header& header, const Model& model, const st
     std::string message = "column " + column + ": the model has no joint coordinate '" + name + "'";
     if (name.rfind(column_name(kFreeFlyerJoint, ""), 0) == 0 && !model.floating_base) {
       message += " (a floating-base table: add --floating-base)";
+    } else {
+      message += did_you_mean(names, name);
     }
     throw InputError(file, 1, 0, message);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -18,14 +19,16 @@ namespace {
 
 class CsvReader final : public TableReader {
  public:
-  explicit CsvReader(std::unique_ptr<Input> in) : in_(std::move(in)) {
+  CsvReader(std::unique_ptr<Input> in, char separator) : in_(std::move(in)) {
     name_ = in_->name();
-    read_header();
+    read_header(separator);
+    spans_.resize(header_.names.size());
   }
 
   bool next(std::vector<double>& row) override {
     const size_t n = header_.names.size();
     if (row.size() != n) row.resize(n);
+    unquoted_.clear();
     std::string_view text;
     do {
       if (!next_line(text)) return false;
@@ -34,22 +37,30 @@ class CsvReader final : public TableReader {
     const char* p = text.data();
     const char* const end = p + text.size();
     for (size_t c = 0;; ++c) {
-      while (p < end && is_blank(*p)) ++p;
+      while (p < end && blank(*p)) ++p;
       const char* const start = p;
       double value = 0;
       const auto [ptr, ec] = std::from_chars(p, end, value);
       p = ptr;
-      while (p < end && is_blank(*p)) ++p;
-      if (ec != std::errc() || (p < end && *p != ',') || !std::isfinite(value)) {
+      while (p < end && blank(*p)) ++p;
+      if (ec != std::errc() || (p < end && *p != separator_) || !std::isfinite(value)) {
         p = unusual_field(c, start, end, value);
+      } else {
+        spans_[c] = {offset(start), static_cast<uint32_t>(ptr - start), FieldKind::number, false};
       }
       row[c] = value;
       if (c + 1 == n) break;
       if (p == end) fail(end, field_count(c + 1));
       ++p;
     }
-    if (p < end) fail(p + 1, field_count(n + 1 + std::count(p + 1, end, ',')));
+    if (p < end) fail(p + 1, field_count(n + 1 + std::count(p + 1, end, separator_)));
     return true;
+  }
+
+  Field field(int column) const override {
+    const Span& s = spans_[static_cast<size_t>(column)];
+    const char* base = s.unescaped ? unquoted_.data() : line_begin_;
+    return {s.kind, std::string_view(base + s.begin, s.size)};
   }
 
   int line() const override { return line_; }
@@ -96,24 +107,57 @@ class CsvReader final : public TableReader {
     return true;
   }
 
-  static bool is_blank_line(std::string_view text) {
-    return std::all_of(text.begin(), text.end(), is_blank);
+  // a field of a record, for field(): where its text is (in the record, or in unquoted_)
+  struct Span {
+    uint32_t begin = 0;
+    uint32_t size = 0;
+    FieldKind kind = FieldKind::empty;
+    bool unescaped = false;  // in unquoted_
+  };
+
+  uint32_t offset(const char* at) const { return static_cast<uint32_t>(at - line_begin_); }
+
+  // blanks around fields are padding; a tab is one unless it separates the fields
+  bool blank(char c) const { return c == ' ' || (c == '\t' && separator_ != '\t'); }
+
+  bool is_blank_line(std::string_view text) const {
+    return std::all_of(text.begin(), text.end(), [this](char c) { return blank(c); });
   }
 
-  void read_header() {
+  // The separator of a header row: of ',', ';' and tab, the one found most often outside quotes
+  // (a comma on ties and when there is none, as for a table of one column).
+  static char detect_separator(std::string_view text) {
+    size_t commas = 0, semicolons = 0, tabs = 0;
+    bool quoted = false;
+    for (const char c : text) {
+      quoted ^= c == '"';
+      if (quoted) continue;
+      commas += c == ',';
+      semicolons += c == ';';
+      tabs += c == '\t';
+    }
+    if (semicolons > commas && semicolons >= tabs) return ';';
+    if (tabs > commas && tabs > semicolons) return '\t';
+    return ',';
+  }
+
+  void read_header(char separator) {
     std::string_view text;
+    bool blank_line = true;
     do {
       if (!next_line(text)) throw InputError(name_, 0, 0, "empty input, expected a header row");
       line_begin_ = text.data();
       if (line_ == 1 && has_bom(text)) text.remove_prefix(3);  // spreadsheets write one
-    } while (is_blank_line(text));
+      blank_line = std::all_of(text.begin(), text.end(), is_blank);
+    } while (blank_line);
+    separator_ = separator ? separator : detect_separator(text);
 
     std::unordered_map<std::string, int> index;
     std::string name;
     const char* p = text.data();
     const char* const end = p + text.size();
     for (;;) {
-      while (p < end && is_blank(*p)) ++p;
+      while (p < end && blank(*p)) ++p;
       const char* const start = p;
       name.clear();
       if (p < end && *p == '"') {
@@ -126,12 +170,12 @@ class CsvReader final : public TableReader {
           name += *p;
         }
         ++p;
-        while (p < end && is_blank(*p)) ++p;
-        if (p < end && *p != ',') fail(p, "unexpected text after a quoted column name");
+        while (p < end && blank(*p)) ++p;
+        if (p < end && *p != separator_) fail(p, "unexpected text after a quoted column name");
       } else {
-        const char* comma = std::find(p, end, ',');
+        const char* comma = std::find(p, end, separator_);
         const char* last = comma;
-        while (last > p && is_blank(last[-1])) --last;
+        while (last > p && blank(last[-1])) --last;
         name.assign(p, last);
         p = comma;
       }
@@ -148,21 +192,42 @@ class CsvReader final : public TableReader {
   const char* unusual_field(size_t column, const char* start, const char* end, double& value) {
     std::string_view text;
     const char* after;
-    if (*start == '"') {
+    Span& span = spans_[column];
+    const bool quoted = start < end && *start == '"';
+    if (quoted) {
       after = quoted_field(start, end, text);
     } else {
-      after = std::find(start, end, ',');
+      after = std::find(start, end, separator_);
       const char* last = after;
-      while (last > start && is_blank(last[-1])) --last;
+      while (last > start && blank(last[-1])) --last;
       text = std::string_view(start, last - start);
     }
+    span.unescaped = quoted && last_unescaped_;
+    span.begin = span.unescaped ? static_cast<uint32_t>(text.data() - unquoted_.data())
+                                : offset(text.data());
+    span.size = static_cast<uint32_t>(text.size());
     const NumberStatus status = to_number(text, value);
-    if (status == NumberStatus::ok) return after;
+    if (status == NumberStatus::ok) {
+      span.kind = FieldKind::number;
+      return after;
+    }
+    span.kind = text.empty() && !quoted ? FieldKind::empty : FieldKind::text;
     if (used(column)) {
-      fail(start, "column " + header_.names[column] + ": " + describe(text, status) + why(column));
+      fail(start, "column " + header_.names[column] + ": " + describe(text, status) +
+                      decimal_comma_hint(text) + why(column));
     }
     value = std::numeric_limits<double>::quiet_NaN();
     return after;
+  }
+
+  // "0,25" in a table separated by semicolons: a spreadsheet's decimal comma
+  std::string decimal_comma_hint(std::string_view text) const {
+    if (separator_ == ',' || text.find(',') == std::string_view::npos) return "";
+    std::string point(text);
+    std::replace(point.begin(), point.end(), ',', '.');
+    double value;
+    if (to_number(point, value) != NumberStatus::ok) return "";
+    return " (a decimal comma? eom reads numbers with a decimal point)";
   }
 
   // The content of the quoted field at `start` (blanks around it trimmed, "" read as one quote)
@@ -180,18 +245,20 @@ class CsvReader final : public TableReader {
     }
     text = std::string_view(p, close - p);
     if (escaped) {
-      unquoted_.clear();
+      // appended: the escaped fields of a record share unquoted_ (their spans hold offsets)
+      const size_t begin = unquoted_.size();
       for (const char* c = p; c < close; ++c) {
         unquoted_ += *c;
         if (*c == '"') ++c;  // "" stands for one quote
       }
-      text = unquoted_;
+      text = std::string_view(unquoted_).substr(begin);
     }
-    while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-    while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
+    last_unescaped_ = escaped;
+    while (!text.empty() && blank(text.front())) text.remove_prefix(1);
+    while (!text.empty() && blank(text.back())) text.remove_suffix(1);
     const char* after = close + 1;
-    while (after < end && is_blank(*after)) ++after;
-    if (after < end && *after != ',') fail(after, "unexpected text after a quoted field");
+    while (after < end && blank(*after)) ++after;
+    if (after < end && *after != separator_) fail(after, "unexpected text after a quoted field");
     return after;
   }
 
@@ -205,27 +272,29 @@ class CsvReader final : public TableReader {
   }
 
   std::unique_ptr<Input> in_;
+  std::vector<Span> spans_;           // the fields of the current record
   int line_ = 0;                      // first line of the current record
   int next_line_ = 1;                 // ... of the next one
   const char* line_begin_ = nullptr;  // of the current record, for columns in messages
-  std::string unquoted_;              // a quoted field with "" escapes, unescaped
+  std::string unquoted_;              // the record's quoted fields with "" escapes, unescaped
+  bool last_unescaped_ = false;       // the last quoted field read is in unquoted_
 };
 
 }  // namespace
 
-std::unique_ptr<TableReader> make_csv_reader(std::unique_ptr<Input> in) {
-  return std::make_unique<CsvReader>(std::move(in));
+std::unique_ptr<TableReader> make_csv_reader(std::unique_ptr<Input> in, char separator) {
+  return std::make_unique<CsvReader>(std::move(in), separator);
 }
 
-void append_csv_name(std::string& out, const std::string& name) {
-  const bool quote = name.find_first_of(",\"\r\n") != std::string::npos || name.empty() ||
-                     is_blank(name.front()) || is_blank(name.back());  // readers trim blanks
+void append_csv_text(std::string& out, std::string_view text) {
+  const bool quote = text.find_first_of(",;\"\r\n") != std::string::npos || text.empty() ||
+                     is_blank(text.front()) || is_blank(text.back());  // readers trim blanks
   if (!quote) {
-    out += name;
+    out += text;
     return;
   }
   out += '"';
-  for (const char c : name) {
+  for (const char c : text) {
     if (c == '"') out += '"';
     out += c;
   }

@@ -1,6 +1,7 @@
 #include "io/json.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -68,7 +69,7 @@ class JsonReader final : public TableReader {
       line_ = static_cast<int>(++served_);
       return true;
     }
-    if (first_pending_) {
+    if (first_pending_) {  // its fields are still those of row_text_ and spans_
       std::copy(first_.begin(), first_.end(), row.begin());
       first_pending_ = false;
       return true;
@@ -101,7 +102,23 @@ class JsonReader final : public TableReader {
   int line() const override { return line_; }
   long long offset() const override { return in_.offset(); }
 
+  Field field(int column) const override {
+    const auto c = static_cast<size_t>(column);
+    if (mode_ == Mode::columns) {
+      const Span& s = column_spans_[c][served_ - 1];
+      return {s.kind, std::string_view(column_text_[c]).substr(s.begin, s.size)};
+    }
+    return {spans_[c].kind, std::string_view(row_text_).substr(spans_[c].begin, spans_[c].size)};
+  }
+
  private:
+  // where a field's text is in the text of its row (or of its column, in the columns form)
+  struct Span {
+    uint32_t begin = 0;
+    uint32_t size = 0;
+    FieldKind kind = FieldKind::empty;
+  };
+
   void start_row() {
     if (in_.peek() != '{') in_.fail("expected a row object '{', found " + in_.found());
     line_ = in_.here().line;
@@ -112,54 +129,89 @@ class JsonReader final : public TableReader {
   // header and goes to first_.
   void parse_row(double* row) {
     in_.advance();
-    in_.skip_space();
     ++generation_;
-    size_t count = 0;
+    count_ = 0;
+    row_text_.clear();
+    path_.clear();
+    parse_members(row);
     const size_t n = header_.names.size();
-    if (in_.peek() != '}') {
-      for (;;) {
-        const Location at = read_key();
-        size_t column;
-        if (!row) {
-          const std::string problem = add_column(header_, index_, key_);
-          if (!problem.empty()) in_.fail_at(at, "row 1: " + problem);
-          column = count;
-        } else if (count < n && key_ == header_.names[count]) {
-          column = count;  // keys in the header's order: no lookup
-        } else {
-          const auto it = index_.find(key_);
-          if (it == index_.end()) {
-            in_.fail_at(at, row_prefix() + "unknown key " + quoted(key_) + " (not in row 1)");
-          }
-          column = static_cast<size_t>(it->second);
-        }
-        if (row && seen_[column] == generation_) {
-          in_.fail_at(at, row_prefix() + "duplicate key " + quoted(key_));
-        }
-        ++count;
-        in_.skip_space();
-        in_.expect(':', "after a key");
-        in_.skip_space();
-        const double value = read_value(column);
-        if (row) {
-          seen_[column] = generation_;
-          row[column] = value;
-        } else {
-          first_.push_back(value);
-        }
-        in_.skip_space();
-        if (in_.peek() == '}') break;
-        in_.expect(',', "or '}' after a value");
-        in_.skip_space();
-      }
-    }
-    if (row && count < n) {
+    if (row && count_ < n) {
       size_t missing = 0;
       while (seen_[missing] == generation_) ++missing;
       in_.fail(row_prefix() + "missing key " + quoted(header_.names[missing]));
     }
     in_.advance();
     first_pending_ = !row;
+  }
+
+  // The members of an object whose '{' was just read, up to its '}' (left at the cursor), their
+  // names after path_; a nested object's members are columns path.key.member (an empty one is a
+  // field "{}").
+  void parse_members(double* row) {
+    in_.skip_space();
+    if (in_.peek() == '}') return;
+    for (;;) {
+      const Location at = read_key();
+      const size_t outer = path_.size();
+      path_ += key_;
+      in_.skip_space();
+      in_.expect(':', "after a key");
+      in_.skip_space();
+      const Location value_at = in_.here();
+      bool nested = false, empty = false;
+      if (in_.peek() == '{') {
+        in_.advance();
+        in_.skip_space();
+        empty = in_.peek() == '}';
+        nested = !empty;
+        if (nested) {
+          path_ += '.';
+          parse_members(row);
+        }
+        in_.advance();
+      }
+      if (!nested) {
+        const size_t column = resolve_column(at, row != nullptr);
+        const double value = empty ? empty_object(value_at, column, spans_[column], row_text_)
+                                   : read_value(column, spans_[column], row_text_);
+        if (row) {
+          seen_[column] = generation_;
+          row[column] = value;
+        } else {
+          first_.push_back(value);
+        }
+      }
+      path_.resize(outer);
+      in_.skip_space();
+      if (in_.peek() == '}') break;
+      in_.expect(',', "or '}' after a value");
+      in_.skip_space();
+    }
+  }
+
+  // The column of the key path_ (at `at`): a new one in row 1, else one of row 1's.
+  size_t resolve_column(Location at, bool known) {
+    const size_t n = header_.names.size();
+    size_t column;
+    if (!known) {
+      const std::string problem = add_column(header_, index_, path_);
+      if (!problem.empty()) in_.fail_at(at, "row 1: " + problem);
+      column = count_;
+      spans_.emplace_back();
+    } else if (count_ < n && path_ == header_.names[count_]) {
+      column = count_;  // keys in the header's order: no lookup
+    } else {
+      const auto it = index_.find(path_);
+      if (it == index_.end()) {
+        in_.fail_at(at, row_prefix() + "unknown key " + quoted(path_) + " (not in row 1)");
+      }
+      column = static_cast<size_t>(it->second);
+    }
+    if (known && seen_[column] == generation_) {
+      in_.fail_at(at, row_prefix() + "duplicate key " + quoted(path_));
+    }
+    ++count_;
+    return column;
   }
 
   // A key at the cursor into key_; returns where it starts.
@@ -172,28 +224,55 @@ class JsonReader final : public TableReader {
 
   std::string row_prefix() const { return "row " + std::to_string(rows_) + ": "; }
 
-  // A value: a number, or (NaN) anything else in a column the caller does not read.
-  double read_value(size_t column) {
+  // A value: a number, or (NaN) anything else in a column the caller does not read; its text goes
+  // to the end of `text`, and where it is to `span`.
+  double read_value(size_t column, Span& span, std::string& text) {
     const Location at = in_.here();
     const int c = in_.peek();
+    span.begin = static_cast<uint32_t>(text.size());
+    double value = 0;
     if (c == '"') {
       in_.read_string(text_);
+      text += text_;
+      set(span, text, FieldKind::text);
       return not_a_number(
           at, column,
           "the string " + excerpt(text_) + " is not a number (numbers are written without quotes)");
     }
     if (c == '{' || c == '[') {
-      skip_nested();
+      copy_nested(text);
+      set(span, text, FieldKind::json);
       return not_a_number(
           at, column,
           std::string("expected a number, found ") + (c == '{' ? "an object" : "an array"));
     }
     const std::string_view token = in_.read_token();
     if (token.empty()) in_.fail("expected a number, found " + in_.found());
-    double value;
+    text += token;
     const NumberStatus status = to_number(token, value);
-    if (status != NumberStatus::ok) return not_a_number(at, column, describe(token, status));
-    return value;
+    if (status == NumberStatus::ok) {
+      set(span, text, FieldKind::number);
+      return value;
+    }
+    const FieldKind kind = token == "null"                       ? FieldKind::empty
+                           : token == "true" || token == "false" ? FieldKind::literal
+                                                                 : FieldKind::text;
+    if (kind == FieldKind::empty) text.resize(span.begin);  // null has no text
+    set(span, text, kind);
+    return not_a_number(at, column, describe(token, status));
+  }
+
+  // the value {} (read by parse_members), at `at`: a field like an array
+  double empty_object(Location at, size_t column, Span& span, std::string& text) {
+    span.begin = static_cast<uint32_t>(text.size());
+    text += "{}";
+    set(span, text, FieldKind::json);
+    return not_a_number(at, column, "expected a number, found an object");
+  }
+
+  static void set(Span& span, const std::string& text, FieldKind kind) {
+    span.kind = kind;
+    span.size = static_cast<uint32_t>(text.size() - span.begin);
   }
 
   // An error in a column the caller reads. Before the caller has said which (the rows read at
@@ -227,8 +306,9 @@ class JsonReader final : public TableReader {
     }
   }
 
-  // an object or array where a number would be, skipped whole (strings may hold brackets)
-  void skip_nested() {
+  // an object or array where a number would be, copied whole to `text` (its strings escaped
+  // again, its blanks dropped)
+  void copy_nested(std::string& text) {
     int depth = 0;
     do {
       in_.skip_space();
@@ -236,10 +316,12 @@ class JsonReader final : public TableReader {
       if (c < 0) in_.fail("unterminated object or array");
       if (c == '"') {
         in_.read_string(text_);
+        append_json_string(text, text_);
         continue;
       }
       if (c == '{' || c == '[') ++depth;
       if (c == '}' || c == ']') --depth;
+      text += static_cast<char>(c);
       in_.advance();
     } while (depth > 0);
   }
@@ -266,10 +348,12 @@ class JsonReader final : public TableReader {
         in_.advance();
         in_.skip_space();
         std::vector<double>& values = columns_.emplace_back();
+        std::string& text = column_text_.emplace_back();
+        std::vector<Span>& spans = column_spans_.emplace_back();
         if (in_.peek() != ']') {
           for (;;) {
             rows_ = static_cast<int>(values.size()) + 1;
-            values.push_back(read_value(columns_.size() - 1));
+            values.push_back(read_value(columns_.size() - 1, spans.emplace_back(), text));
             in_.skip_space();
             if (in_.peek() == ']') break;
             in_.expect(',', "or ']' after a value");
@@ -318,6 +402,10 @@ class JsonReader final : public TableReader {
   std::vector<std::optional<Deferred>> deferred_;  // per column, the first bad value read at open
   std::unordered_map<std::string, int> index_;
   std::string key_, text_;
+  std::string path_;         // the column name of the key being read: keys of nested objects
+  size_t count_ = 0;         // values in the row so far
+  std::string row_text_;     // the text of the fields of the current row
+  std::vector<Span> spans_;  // ... and where each field's is
   std::vector<unsigned long long> seen_;  // generation_ of the row in which a column was seen
   unsigned long long generation_ = 0;
   std::vector<double> first_;  // row 1, read at open to learn the header
@@ -326,6 +414,8 @@ class JsonReader final : public TableReader {
   int rows_ = 0;  // rows parsed so far (for messages)
   int line_ = 0;
   std::vector<std::vector<double>> columns_;
+  std::vector<std::string> column_text_;  // the columns form: the text of each column's fields
+  std::vector<std::vector<Span>> column_spans_;  // ... and where each is
   size_t columns_rows_ = 0, served_ = 0;
 };
 

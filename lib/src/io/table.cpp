@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "eom/core/errors.hpp"
+#include "eom/io/decimal.hpp"
 #include "io/csv.hpp"
 #include "io/input.hpp"
 #include "io/json.hpp"
@@ -80,8 +81,9 @@ using detail::quoted;
 
 namespace {
 
-std::unique_ptr<TableReader> make_reader(std::unique_ptr<Input> in, Format format) {
-  if (format == Format::csv) return detail::make_csv_reader(std::move(in));
+std::unique_ptr<TableReader> make_reader(std::unique_ptr<Input> in, Format format,
+                                         ReadOptions options) {
+  if (format == Format::csv) return detail::make_csv_reader(std::move(in), options.separator);
   return detail::make_json_reader(std::move(in), format == Format::ndjson);
 }
 
@@ -126,9 +128,10 @@ int Header::index(std::string_view name) const {
   return it == names.end() ? -1 : static_cast<int>(it - names.begin());
 }
 
-std::unique_ptr<TableReader> TableReader::open(const std::string& path, Format format) {
+std::unique_ptr<TableReader> TableReader::open(const std::string& path, Format format,
+                                               ReadOptions options) {
   if (path == "-") {
-    return make_reader(std::make_unique<Input>("<stdin>", STDIN_FILENO, false), format);
+    return make_reader(std::make_unique<Input>("<stdin>", STDIN_FILENO, false), format, options);
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw InputError(path, 0, 0, detail::system_message("cannot open"));
@@ -137,12 +140,12 @@ std::unique_ptr<TableReader> TableReader::open(const std::string& path, Format f
     ::close(fd);
     throw InputError(path, 0, 0, "is a directory, not a table");
   }
-  return make_reader(std::make_unique<Input>(path, fd, true), format);
+  return make_reader(std::make_unique<Input>(path, fd, true), format, options);
 }
 
 std::unique_ptr<TableReader> TableReader::from_stream(std::istream& in, const std::string& name,
-                                                      Format format) {
-  return make_reader(std::make_unique<Input>(name, in), format);
+                                                      Format format, ReadOptions options) {
+  return make_reader(std::make_unique<Input>(name, in), format, options);
 }
 
 Table read_table(const std::string& path, Format format) {
@@ -158,6 +161,35 @@ void append_number(std::string& out, double value) {
   char text[32];  // the longest shortest form of a double has 24 characters
   const auto result = std::to_chars(text, text + sizeof text, value);
   out.append(text, result.ptr);
+}
+
+void append_number_text(std::string& out, std::string_view text) {
+  double value;
+  thread_local Decimal written, shortest;  // their digits' storage is reused
+  if (detail::to_number(text, value) != detail::NumberStatus::ok || !parse_decimal(text, written)) {
+    out += text;  // not a number: nothing to normalise
+    return;
+  }
+  const size_t start = out.size();
+  append_number(out, value);
+  const std::string_view printed = std::string_view(out).substr(start);
+  if (printed == text) return;
+  if (parse_decimal(printed, shortest) && shortest == written) {
+    // an integer stays one (a stamp of seconds, 1700000000, rather than 1.7e+09)
+    const bool integer = text.find_first_of(".eE") == std::string_view::npos;
+    if (integer && value != 0) {
+      out.resize(start);
+      append_decimal(out, written);
+    }
+    return;
+  }
+  // Another number than the double. A writer of doubles spells one with at most 17 significant
+  // digits (4.9406564584124654e-324 is the double 5e-324), but an integer the double does not
+  // equal, or more digits than that, is a number a double cannot hold (a nanosecond stamp)
+  constexpr size_t kDoubleDigits = 17;
+  if (written.digits.size() <= kDoubleDigits && written.exponent < 0) return;
+  out.resize(start);
+  append_decimal(out, written);
 }
 
 std::optional<double> parse_number(std::string_view text) {

@@ -12,7 +12,7 @@
 namespace eom {
 namespace {
 
-using detail::append_csv_name;
+using detail::append_csv_text;
 using detail::append_json_string;
 
 constexpr size_t kWriteChunk = size_t{1} << 16;
@@ -26,7 +26,7 @@ class Writer final : public TableWriter {
     for (size_t c = 0; c < names.size(); ++c) {
       std::string prefix = c ? "," : "";
       if (format == Format::csv) {
-        append_csv_name(buffer_, names[c]);
+        append_csv_text(buffer_, names[c]);
         buffer_ += c + 1 < names.size() ? "," : "";
       } else {
         append_json_string(prefix, names[c]);
@@ -42,10 +42,59 @@ class Writer final : public TableWriter {
 
   OutputFile& file() { return file_; }
 
-  void write_row(const double* values) override {
+ private:
+  // a field as the input wrote it, in this format; `value` is its number, if it is one
+  void append_field(const Field& field, double value) {
+    const bool csv = format_ == Format::csv;
+    switch (field.kind) {
+      case FieldKind::number: {
+        // most numbers are written in shortest form already: printing the double read says so
+        const size_t start = buffer_.size();
+        if (std::isfinite(value)) {
+          append_number(buffer_, value);
+          if (buffer_.compare(start, std::string::npos, field.text) == 0) return;
+          buffer_.resize(start);
+        }
+        append_number_text(buffer_, field.text);
+        return;
+      }
+      case FieldKind::text:
+        if (csv) {
+          append_csv_text(buffer_, field.text);
+        } else {
+          append_json_string(buffer_, field.text);
+        }
+        return;
+      case FieldKind::empty:
+        if (!csv) buffer_ += "null";
+        return;
+      case FieldKind::literal:
+        buffer_ += field.text;
+        return;
+      case FieldKind::json:
+        if (csv) {
+          append_csv_text(buffer_, field.text);
+        } else {
+          buffer_ += field.text;
+        }
+        return;
+      case FieldKind::none:
+        return;
+    }
+  }
+
+ public:
+  using TableWriter::write_row;
+
+  void write_row(const double* values, const Field* fields) override {
     if (rows_ > 0 && format_ == Format::json) buffer_ += ",\n";
     buffer_ += row_start_;
     for (size_t c = 0; c < prefixes_.size(); ++c) {
+      if (fields && fields[c].kind != FieldKind::none) {
+        buffer_ += prefixes_[c];
+        append_field(fields[c], values[c]);
+        continue;
+      }
       if (!std::isfinite(values[c])) {
         throw NumericalError("row " + std::to_string(rows_ + 1) + ", column " + header_.names[c] +
                              ": cannot write " + std::to_string(values[c]) +

@@ -52,11 +52,13 @@ int Model::require_frame(std::string_view name) const {
 }
 
 std::string did_you_mean(const std::vector<std::string>& names, std::string_view name) {
-  // the closest names first (ties in the given order)
+  // the closest names first (ties in the given order); a name holding the one given whole is
+  // close too, however longer ("elbow" for "elbow_joint")
   std::vector<std::pair<size_t, std::string>> close;
   for (const std::string& n : names) {
     const size_t d = edit_distance(n, name);
-    if (d <= std::max<size_t>(2, name.size() / 3)) close.emplace_back(d, n);
+    const bool holds = name.size() >= 3 && n.find(name) != std::string::npos;
+    if (d <= std::max<size_t>(2, name.size() / 3) || holds) close.emplace_back(d, n);
   }
   std::stable_sort(close.begin(), close.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

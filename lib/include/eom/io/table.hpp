@@ -1,16 +1,21 @@
 // Tables of named numeric columns, read and written as CSV, JSON or NDJSON.
 //
-// CSV: a header row of column names, then one row per line (comma separated, optional CRLF line
-//   ends, blank lines ignored). Fields may be quoted as RFC 4180 says ("0.25", "a,b", "say ""hi""",
-//   a line end inside quotes); a quoted field reads as its content.
+// CSV: a header row of column names, then one row per line (separated by commas, or by semicolons
+//   or tabs, detected from the header row; optional CRLF line ends and byte order mark, blank
+//   lines ignored). Fields may be quoted as RFC 4180 says ("0.25", "a,b", "say ""hi""", a line end
+//   inside quotes); a quoted field reads as its content.
 // JSON: either an array of row objects [{"t": 0, "q.a": 1}, ...] (the canonical form eom writes,
-//   one row per line, so it streams) or an object of columns {"t": [...], "q.a": [...]}.
+//   one row per line, so it streams) or an object of columns {"t": [...], "q.a": [...]}. A nested
+//   object in a row is flattened with dots: {"header": {"stamp": {"sec": 1}}} is the column
+//   header.stamp.sec (eom writes the flat keys, which read back as the same columns).
 // NDJSON: one row object per line.
 // Every value of a column the caller reads (all, unless read_columns says otherwise) must be a
 // finite number; anything else is an InputError with file, line, column. The other columns may
 // hold anything: text (labels, ROS frame ids), JSON strings, literals, objects and arrays.
 // Numbers are written in shortest round-trip form (std::to_chars) and read with std::from_chars,
-// so a table written and read back gives identical doubles.
+// so a table written and read back gives identical doubles. Every field is also available as the
+// input wrote it (TableReader::field), so that text, and numbers with more digits than a double
+// holds (nanosecond stamps), pass through unchanged (TableWriter::write_row with fields).
 #pragma once
 
 #include <cstdio>
@@ -32,6 +37,29 @@ const char* format_name(Format format);
 /// else CSV (stdin/stdout, /dev/null, out.txt, <(...)).
 Format format_for(const std::string& path, std::optional<Format> forced);
 
+/// What a field holds, as the input wrote it.
+enum class FieldKind : unsigned char {
+  none,     // no field: the writer writes the number given beside it (computed columns)
+  number,   // a finite number; the text is its spelling
+  text,     // CSV: any other non-empty field; JSON: a string, or stray text such as NaN
+  empty,    // CSV: an empty field; JSON: null
+  literal,  // JSON: true or false
+  json,     // JSON: an array (or an empty object), as its JSON text
+};
+
+/// One field: its kind and text (a string's content, unescaped and unquoted).
+struct Field {
+  FieldKind kind = FieldKind::none;
+  std::string_view text;
+};
+
+/// How a table is read.
+struct ReadOptions {
+  /// CSV field separator: ',', ';' or '\t'; 0 detects it from the header row (the one of the
+  /// three found most often outside quotes, a comma when none is).
+  char separator = 0;
+};
+
 /// Column names of a table, in order, unique.
 struct Header {
   std::vector<std::string> names;
@@ -47,13 +75,16 @@ class TableReader {
   virtual ~TableReader() = default;
   /// Open a file ("-" = stdin) in the given format. Throws InputError if it cannot be read, is
   /// empty, or its header is malformed (duplicate or empty column names).
-  static std::unique_ptr<TableReader> open(const std::string& path, Format format);
+  static std::unique_ptr<TableReader> open(const std::string& path, Format format,
+                                           ReadOptions options = {});
   /// Read from an existing stream (tests, in-process use); `name` is used in messages.
   static std::unique_ptr<TableReader> from_stream(std::istream& in, const std::string& name,
-                                                  Format format);
+                                                  Format format, ReadOptions options = {});
 
   const Header& header() const { return header_; }
   const std::string& name() const { return name_; }
+  /// The CSV field separator used (',' for JSON and NDJSON).
+  char separator() const { return separator_; }
   /// The columns the caller reads (default: all): their values must be finite numbers. Values of
   /// the other columns may be anything and read as NaN unless they are numbers. `why[c]`, when
   /// given and not empty, is added to the message of a bad value in column c. Call before next().
@@ -65,6 +96,9 @@ class TableReader {
   /// next row; false at the end. Throws InputError (file:line:column) for text, NaN/Inf in a
   /// column read, ragged rows, missing or unknown keys.
   virtual bool next(std::vector<double>& row) = 0;
+  /// Column `column` of the row last returned by next(), as the input wrote it. Valid until the
+  /// next call of next().
+  virtual Field field(int column) const = 0;
   /// 1-based line of the row last returned by next() (JSON columns form: the row index + 1).
   virtual int line() const = 0;
   /// Bytes of the input consumed so far (for progress reports).
@@ -79,6 +113,7 @@ class TableReader {
 
   Header header_;
   std::string name_;
+  char separator_ = ',';
 
  private:
   std::vector<bool> used_;        // empty: every column
@@ -99,7 +134,11 @@ class TableWriter {
 
   const Header& header() const { return header_; }
   /// Append one row of header().size() values.
-  virtual void write_row(const double* values) = 0;
+  void write_row(const double* values) { write_row(values, nullptr); }
+  /// Append one row: fields[c] as the input wrote it (a number as append_number_text writes it;
+  /// text quoted as the format needs; CSV writes null as an empty field and JSON an empty field
+  /// as null), or values[c] where fields is null or fields[c] is FieldKind::none.
+  virtual void write_row(const double* values, const Field* fields) = 0;
   /// Push buffered rows to the destination now (streaming pipelines).
   virtual void flush() = 0;
   /// Finish the table (closing bracket for JSON), flush, and move the file into place.
@@ -140,6 +179,11 @@ void write_file(const std::string& path, const std::string& contents);
 
 /// Shortest round-trip decimal form of a finite double (std::to_chars), appended to `out`.
 void append_number(std::string& out, double value);
+/// A number as a table spells it (a finite number std::from_chars reads), appended to `out`: in
+/// shortest round-trip form ("+1.50" gives 1.5, "4.9406564584124654e-324" 5e-324), unless it is
+/// a number no double holds, an integer the double does not equal or one of more than 17
+/// significant digits: then every digit of it ("1700000000123456789" stays so).
+void append_number_text(std::string& out, std::string_view text);
 /// Parse a whole field as a finite double with std::from_chars; nullopt if it is not one.
 std::optional<double> parse_number(std::string_view text);
 

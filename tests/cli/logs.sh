@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Robot logs as they come (doc/logs.md): each log of tests/data/logs/ (scripts/make_real_logs.py)
+# gives what the same motion written cleanly (ur5_clean.csv: t = k / 1000 s, q only) gives.
+# The stamps of every log are exact, so the seconds since the first row are the same doubles as
+# the clean log's t, and the torques agree to the last bit (tabdiff with 1e-12 allows round-off).
+# Usage: logs.sh EOM TABDIFF SOURCE_DIR CASE (ctest runs each case).
+set -uo pipefail
+eom=$1
+tabdiff=$2
+src=$3
+case_name=$4
+. "$(dirname "$0")/lib.sh"
+robot=$src/robots/ur5.urdf
+logs=$src/tests/data/logs
+
+# clean.csv: eom id of the clean log, the reference
+reference() {
+  expect 0 "$eom" id "$robot" "$logs/ur5_clean.csv" -q -o clean.csv
+}
+# same_as_clean FILE: FILE's torques (and t) are the clean log's
+same_as_clean() {
+  "$tabdiff" clean.csv "$1" 1e-12 1e-12 || fail "$1 differs from the clean log's torques"
+}
+# column FILE NAME: the values of a column of a CSV file, one per line, as written
+column() {
+  python3 -c 'import csv, sys
+rows = csv.DictReader(open(sys.argv[1], newline=""))
+print("\n".join(r[sys.argv[2]] for r in rows))' "$1" "$2"
+}
+
+case $case_name in
+epoch-ns)
+  # rostopic echo -p: field.header.stamp in ns since the epoch (1.7e18: beyond a double)
+  reference
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_ns.csv" --time-column field.header.stamp \
+    --time-scale 1e-9 --time-origin first -o epoch.csv
+  same_as_clean epoch.csv
+  ;;
+epoch-ns-exact-t)
+  # by default t is the stamp in seconds, every digit written; the torques are still exact
+  reference
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_ns.csv" --time-column field.header.stamp \
+    --time-scale 1e-9 -q -o epoch.csv
+  column epoch.csv t > t.txt
+  [ "$(head -3 t.txt | tr '\n' ' ')" = \
+    "1700000000.123456789 1700000000.124456789 1700000000.125456789 " ] ||
+    fail "t: $(head -3 t.txt)"
+  cut -d, -f2- epoch.csv > epoch_tau.csv
+  cut -d, -f2- clean.csv > clean_tau.csv
+  "$tabdiff" clean_tau.csv epoch_tau.csv 1e-12 1e-12 || fail "torques differ"
+  ;;
+keep-digit-for-digit)
+  # --keep passes columns as the input wrote them: the stamp, text with quotes and commas
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_ns.csv" --time-column field.header.stamp \
+    --time-scale 1e-9 -q --keep field.header.stamp,%time:received,field.header.frame_id,note \
+    -o kept.csv
+  for name in field.header.stamp field.header.frame_id note; do
+    [ "$(column kept.csv $name)" = "$(column "$logs/ur5_epoch_ns.csv" $name)" ] ||
+      fail "column $name was not passed through as written"
+  done
+  [ "$(column kept.csv received)" = "$(column "$logs/ur5_epoch_ns.csv" %time)" ] ||
+    fail "%time renamed received"
+  # in the input's order, t where the time column is
+  head -1 kept.csv | grep -q '^received,t,field.header.stamp,field.header.frame_id,note,tau\.' ||
+    fail "header: $(head -1 kept.csv)"
+  grep -q '^1700000000123706789,1700000000.123456789,1700000000123456789,base_link,"phase 0, ""start""",' kept.csv ||
+    fail "first row: $(sed -n 2p kept.csv)"
+  # --keep-input: every column, the time column under its own name beside t
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_ns.csv" --time-column field.header.stamp \
+    --time-scale 1e-9 -q --keep-input --format ndjson -o all.ndjson
+  head -1 all.ndjson | grep -q '^{"%time":1700000000123706789,"field.header.seq":0,"t":1700000000.123456789,"field.header.stamp":1700000000123456789,"field.header.frame_id":"base_link",' ||
+    fail "keep-input: $(head -1 all.ndjson)"
+  ;;
+zero-ns)
+  reference
+  expect 0 "$eom" id "$robot" "$logs/ur5_zero_ns.csv" --time-column field.header.stamp \
+    --time-scale 1e-9 -q -o zero.csv
+  same_as_clean zero.csv
+  ;;
+epoch-seconds)
+  # t in seconds since the epoch with microsecond digits (more than a double holds)
+  reference
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_s.csv" --time-origin first -q -o first.csv
+  same_as_clean first.csv
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_s.csv" -q -o epoch.csv
+  [ "$(column epoch.csv t | sed -n 2p)" = "1700000000.124456" ] || fail "t: $(sed -n 3p epoch.csv)"
+  ;;
+ros2-ndjson)
+  # nested objects flattened: header.stamp.sec and .nanosec are one time column
+  reference
+  expect 0 "$eom" id "$robot" "$logs/ur5_ros2.ndjson" --time-column header.stamp \
+    --time-origin first -q -o ros2.csv
+  same_as_clean ros2.csv
+  expect 0 "$eom" id "$robot" "$logs/ur5_ros2.ndjson" --time-column header.stamp -q -o ros2.csv \
+    --keep header.frame_id,ok
+  sed -n 2p ros2.csv | grep -q '^1700000000.123456789,base_link,true,' || fail "$(sed -n 2p ros2.csv)"
+  ;;
+ros2-csv)
+  reference
+  expect 0 "$eom" id "$robot" "$logs/ur5_ros2.csv" --time-column header.stamp --time-origin first \
+    -q -o ros2.csv
+  same_as_clean ros2.csv
+  ;;
+ros2-convert)
+  # the nested NDJSON converts to its flat columns, and those back to the same table
+  expect 0 "$eom" convert "$logs/ur5_ros2.ndjson" flat.csv
+  cmp -s flat.csv "$logs/ur5_ros2.csv" || fail "$(diff flat.csv "$logs/ur5_ros2.csv" | head -5)"
+  expect 0 "$eom" convert flat.csv flat.ndjson
+  expect 0 "$eom" convert flat.ndjson again.csv
+  cmp -s again.csv "$logs/ur5_ros2.csv" || fail "$(diff again.csv "$logs/ur5_ros2.csv" | head -5)"
+  ;;
+text-convert)
+  # text columns stay text, RFC 4180 quoting both ways, stamps digit for digit
+  expect 0 "$eom" convert "$logs/ur5_epoch_ns.csv" log.json
+  grep -q '"field.header.stamp":1700000000123456789,"field.header.frame_id":"base_link"' log.json ||
+    fail "$(head -2 log.json)"
+  grep -q '"note":"phase 0, \\"start\\""' log.json || fail "$(head -2 log.json)"
+  expect 0 "$eom" convert log.json log.csv
+  cmp -s log.csv "$logs/ur5_epoch_ns.csv" || fail "$(diff log.csv "$logs/ur5_epoch_ns.csv" | head -5)"
+  ;;
+semicolon)
+  # a spreadsheet's export: BOM, semicolons, CRLF; said on stderr
+  reference
+  expect 0 "$eom" id "$robot" "$logs/ur5_semicolon.csv" -o semicolon.csv
+  stderr_has "ur5_semicolon.csv: fields separated by semicolons (detected from the header row"
+  same_as_clean semicolon.csv
+  expect 0 "$eom" convert "$logs/ur5_semicolon.csv" converted.csv
+  sed -n 2p converted.csv | grep -q '^0,0.4,.*,"run 1, take 0"$' || fail "$(sed -n 2p converted.csv)"
+  ;;
+separator-option)
+  reference
+  expect 0 "$eom" id "$robot" "$logs/ur5_semicolon.csv" --separator semicolon -o semicolon.csv
+  ! grep -q "separated by" err.txt || fail "a separator given is not reported: $(cat err.txt)"
+  same_as_clean semicolon.csv
+  # the wrong separator: one column named by the whole header
+  expect 2 "$eom" id "$robot" "$logs/ur5_semicolon.csv" --separator comma -o /dev/null
+  stderr_has "missing column"
+  # a decimal comma is named as such
+  printf 't;q.joint1;q.joint2\n0;0,5;1\n' > comma.csv
+  expect 2 "$eom" id "$src/robots/planar_2r.urdf" comma.csv --static -o /dev/null
+  stderr_has "comma.csv:2:3: column q.joint1: '0,5' is not a number (a decimal comma? eom reads numbers with a decimal point)"
+  ;;
+tab)
+  tr ',' '\t' < "$logs/ur5_clean.csv" > tabs.tsv
+  reference
+  expect 0 "$eom" id "$robot" tabs.tsv -o tabs.csv
+  stderr_has "tabs.tsv: fields separated by tabs"
+  same_as_clean tabs.csv
+  ;;
+did-you-mean)
+  sed '1s/q.elbow_joint/q.elbow/' "$logs/ur5_clean.csv" > elbow.csv
+  expect 2 "$eom" id "$robot" elbow.csv -o /dev/null
+  stderr_has "elbow.csv:1: column q.elbow: the model has no joint coordinate 'elbow' (did you mean 'elbow_joint'?)"
+  expect 2 "$eom" id "$robot" "$logs/ur5_ros2.csv" --time-column header.stam -o /dev/null
+  stderr_has "no column header.stam (nor header.stam.sec and header.stam.nanosec) (did you mean 'header.stamp.sec'"
+  ;;
+bad-nanosec)
+  sed '3s/^1700000000,124456789,/1700000000,1e9,/' "$logs/ur5_ros2.csv" > bad.csv
+  expect 2 "$eom" id "$robot" bad.csv --time-column header.stamp -o /dev/null
+  stderr_has "bad.csv:3: column header.stamp.nanosec: '1e9' is not nanoseconds (an integer from 0 to 999999999)"
+  ;;
+sim-text-columns)
+  # unused text columns of --initial and --torques are ignored
+  printf 't,label,q.joint1,q.joint2\n0,"start, at rest",0.1,0.2\n' > init.csv
+  printf 't,tau.joint1,tau.joint2,note\n0,0,0,"none"\n1,0,0,\n' > tau.csv
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --initial init.csv --torques tau.csv \
+    --duration 0.01 -q -o sim.csv
+  ;;
+*)
+  fail "unknown case $case_name"
+  ;;
+esac
+exit 0
