@@ -40,14 +40,16 @@ struct RowOptions {
   bool no_derive = false;         // missing derivative columns are an error
   std::string time_column = "t";  // the column holding time
   double time_scale = 1;          // seconds per unit of the time column
-  int derive_window = 0;          // rows of the fits of derived orders >= 3; 0 = 2 degree + 1
+  int derive_window = 0;          // rows of the derivation's fits; 0 = 4 degree + 1
+  std::string derive = "fit";     // how missing derivatives are taken: fit, three-point
+  std::string gaps = "split";     // a gap in t: split (derive each segment) or refuse
   bool quiet = false;             // errors only on stderr
   std::string summary;            // --summary-json FILE
 };
 
 /// Adds TABLE..., --from, -o/--output, --format, --output-dir, --jobs, --keep, --keep-input,
 /// --time-column, --time-scale, --summary-json, -q/--quiet and, when the command reads
-/// derivatives, --no-derive and --derive-window.
+/// derivatives, --no-derive, --derive, --derive-window and --gaps.
 void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives);
 
 /// One input row bound to the model.
@@ -55,8 +57,9 @@ struct Sample {
   std::vector<double> row;  // the input row as read (NaN in a column no one reads that holds text)
   double t = 0;             // time (s): the time column times --time-scale; 0 without one
   int line = 0;             // its line in the input
-  Eigen::VectorXd q;        // (nq)
-  Eigen::MatrixXd dq;       // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
+  bool segment_start = false;  // a gap in t precedes it (derivation restarts here)
+  Eigen::VectorXd q;           // (nq)
+  Eigen::MatrixXd dq;          // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
 
   Sample(const Model& model, int order) : q(model.nq), dq(model.nv, order) {}
 };
