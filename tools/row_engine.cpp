@@ -56,10 +56,18 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
       ->check(CLI::IsMember({"input", "first"}));
   if (reads_derivatives) {
     cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
+    cmd.add_option("--derive", opt.derive,
+                   "How missing derivatives are taken: fit (least-squares polynomials over "
+                   "--derive-window rows, the default) or three-point (v and a only)")
+        ->check(CLI::IsMember({"fit", "three-point"}));
     cmd.add_option("--derive-window", opt.derive_window,
-                   "Rows of the least-squares fits used when orders 3 and up are derived (default "
-                   "4 * degree + 1, at most 63)")
+                   "Rows of the least-squares fits deriving missing derivatives (default "
+                   "4 * degree + 1, at most 63; the degree is the highest order derived + 2)")
         ->check(CLI::Range(3, PolynomialFit::kMaxSamples));
+    cmd.add_option("--gaps", opt.gaps,
+                   "A gap in t (a step over 1.5 times the usual one) when deriving: split (derive "
+                   "each segment on its own, the default) or refuse (an error)")
+        ->check(CLI::IsMember({"split", "refuse"}));
   }
   add_summary_option(cmd, opt.summary);
   cmd.add_flag("-q,--quiet", opt.quiet, "Print errors only");

@@ -43,14 +43,16 @@ struct RowOptions {
   std::string time_column = "t";  // the column holding time (or the sec and nanosec pair)
   double time_scale = 1;          // seconds per unit of the time column
   bool time_from_first = false;   // --time-origin first: the output's t counts from the first row
-  int derive_window = 0;          // rows of the fits of derived orders >= 3; 0 = 2 degree + 1
+  int derive_window = 0;          // rows of the derivation's fits; 0 = 4 degree + 1
+  std::string derive = "fit";     // how missing derivatives are taken: fit, three-point
+  std::string gaps = "split";     // a gap in t: split (derive each segment) or refuse
   bool quiet = false;             // errors only on stderr
   std::string summary;            // --summary-json FILE
 };
 
 /// Adds TABLE..., --from, --separator, -o/--output, --format, --output-dir, --jobs, --keep,
 /// --keep-input, --time-column, --time-scale, --time-origin, --summary-json, -q/--quiet and, when
-/// the command reads derivatives, --no-derive and --derive-window.
+/// the command reads derivatives, --no-derive, --derive, --derive-window and --gaps.
 void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives);
 
 /// The passed-through fields of a row as the input wrote them (Binding::keep order), copied out
@@ -74,9 +76,10 @@ struct Sample {
   /// seconds since the first row, exact but for the last rounding (doc/tables.md "Time"): what
   /// derivatives and time checks use, for t may be seconds since the epoch (1.7e9 s)
   double elapsed = 0;
-  KeptFields kept;     // the passed-through fields, the time's as the output's t
-  int line = 0;        // its line in the input
-  Eigen::VectorXd q;   // (nq)
+  KeptFields kept;              // the passed-through fields, the time's as the output's t
+  int line = 0;                 // its line in the input
+  bool segment_start = false;  // a gap in t precedes it (derivation restarts here)
+  Eigen::VectorXd q;            // (nq)
   Eigen::MatrixXd dq;  // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
 
   Sample(const Model& model, int order) : q(model.nq), dq(model.nv, order) {}

@@ -112,20 +112,28 @@ void bind_time(const Header& header, const std::string& file, const RowOptions& 
 // The derivation plan for the orders a table lacks (plan_derivation), said in b.derived.
 void plan(const std::vector<bool>& given, const RowOptions& opt, Binding& b) {
   const int order = static_cast<int>(given.size()) - 1;
+  const bool three_point = opt.derive == "three-point";
+  if (three_point && opt.derive_window > 0) {
+    throw InputError(
+        "--derive-window sets the rows of fits: it does not go with --derive "
+        "three-point");
+  }
   const int degree = derivation_degree(order);
   const int window = opt.derive_window > 0 ? opt.derive_window : default_derivation_window(degree);
-  if (order > 2 && window < degree + 1) {
+  const bool derives = std::find(given.begin(), given.end(), false) != given.end();
+  if (derives && !three_point && window < degree + 1) {
     throw InputError("--derive-window " + std::to_string(window) +
                      " is too small for fits of degree " + std::to_string(degree) +
                      ": give at least " + std::to_string(degree + 1) + " rows");
   }
-  b.stages = plan_derivation(given, window);
+  b.stages = plan_derivation(given, window,
+                             three_point ? DerivationMethod::three_point : DerivationMethod::fit);
   for (const DerivationStage& s : b.stages) {
     std::vector<std::string> names;
     for (int k : s.targets) names.push_back(derivative_prefix(k));
-    std::string how = s.window == 3 ? "three-point differences"
-                                    : "least-squares fits of degree " + std::to_string(s.degree) +
-                                          " over " + std::to_string(s.window) + " rows";
+    std::string how = three_point ? "three-point differences"
+                                  : "least-squares fits of degree " + std::to_string(s.degree) +
+                                        " over " + std::to_string(s.window) + " rows";
     b.derived.push_back(
         join(names) + " from " +
         (s.source == 0 ? "q (on the configuration manifold)" : derivative_prefix(s.source)) +
@@ -160,9 +168,6 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
       throw InputError(file, 1, 0,
                        "missing column " + opt.time_column + " (needed to derive " +
                            b.derived.front().substr(0, b.derived.front().find(" from")) + ")");
-    }
-    for (const auto& how : b.derived) {
-      notes.warning(file + ": derived " + how + " (--no-derive forbids this)");
     }
   }
   // a mimic joint following a leader the table gives (one following a neutral leader is as
@@ -343,10 +348,37 @@ class TableSource final : public SampleSource {
         b_(b),
         time_(b, opt),
         notes_(notes),
-        check_time_(!b.stages.empty()) {}
+        check_time_(!b.stages.empty()),
+        split_gaps_(opt.gaps != "refuse"),
+        limited_angles_(limited_wrapping_angles(model, b)),
+        previous_q_(model.nq) {}
 
-  // after the last row: the renormalised quaternions, said once per table
-  void report() const {
+  // after the last row: the gaps, the wrapped angles of limited joints and the renormalised
+  // quaternions, each said once per table
+  void report(long rows_near_gaps) const {
+    if (gaps_ > 0) {
+      std::string where;
+      for (int k = 0; k < gaps_ && k < kGapsListed; ++k) {
+        where += (k ? ", " : "") + std::string("line ") + std::to_string(gap_line_[k]) + " (t " +
+                 number(gap_from_[k]) + " to " + number(gap_to_[k]) + ")";
+      }
+      if (gaps_ > kGapsListed) where += " and " + std::to_string(gaps_ - kGapsListed) + " more";
+      notes_.warning(in_.name() + ": " + std::to_string(gaps_) + " gap" + (gaps_ > 1 ? "s" : "") +
+                     " in t (a step over " + number(TimeStepCheck::kGapFactor) +
+                     " times the usual one), before " + where + ": " + derived_names() +
+                     " derived within each segment, " + std::to_string(rows_near_gaps) + " row" +
+                     (rows_near_gaps == 1 ? "" : "s") +
+                     " near the gaps from one-sided windows (--gaps refuse makes a gap an error)");
+    }
+    if (wraps_ > 0) {
+      notes_.warning(in_.name() + ":" + std::to_string(wrap_line_) + ": q." +
+                     model_.q_names[wrap_coordinate_] + " jumps from " + number(wrap_from_) +
+                     " to " + number(wrap_to_) + " (" + std::to_string(wraps_) + " jump" +
+                     (wraps_ > 1 ? "s" : "") +
+                     " of nearly 2 pi in all): its limits are more than " +
+                     "a turn apart, so this is taken as the angle wrapping around and its " +
+                     "derivatives are taken on the circle");
+    }
     if (quaternion_rows_ > 0) {
       notes_.warning(in_.name() + ": " + std::to_string(quaternion_rows_) + " row" +
                      (quaternion_rows_ > 1 ? "s have" : " has") +
@@ -366,6 +398,7 @@ class TableSource final : public SampleSource {
     if (!in_.next(s.row)) return false;
     s.line = in_.line();
     keep(s);
+    s.segment_start = false;
     gather(s.row, b_.column[0], s.q);
     for (size_t k = 1; k < b_.column.size(); ++k) {
       if (!b_.column[k].empty()) gather(s.row, b_.column[k], s.dq.col(static_cast<int>(k) - 1));
@@ -386,6 +419,7 @@ class TableSource final : public SampleSource {
       quaternion_deviation_ = deviation;
     }
     if (check_time_) check_time(s);
+    if (!limited_angles_.empty()) check_wraps(s);
     return true;
   }
 
@@ -413,15 +447,30 @@ class TableSource final : public SampleSource {
     }
   }
 
+  static constexpr int kGapsListed = 5;
+
+  // The wrapping angles (wrapping_angles) of joints with limits, when q is differentiated: a jump
+  // of theirs is worth a word (a continuous joint is expected to wrap).
+  static std::vector<int> limited_wrapping_angles(const Model& model, const Binding& b) {
+    std::vector<int> angles;
+    const bool from_q = std::any_of(b.stages.begin(), b.stages.end(),
+                                    [](const DerivationStage& s) { return s.source == 0; });
+    if (!from_q) return angles;
+    for (int c : wrapping_angles(model)) {
+      if (std::isfinite(model.upper_limit[c] - model.lower_limit[c])) angles.push_back(c);
+    }
+    return angles;
+  }
+
   static void gather(const std::vector<double>& row, const std::vector<int>& index, VecRef out) {
     for (size_t k = 0; k < index.size(); ++k) {
       if (index[k] >= 0) out[static_cast<Eigen::Index>(k)] = row[index[k]];
     }
   }
 
-  // derivatives need t strictly increasing, without gaps far larger than the steps around them
-  // (on the seconds since the first row: exact steps, where t may be 1.7e9 s)
-  void check_time(const Sample& s) {
+  // derivatives need t strictly increasing (on the seconds since the first row: exact steps,
+  // where t may be 1.7e9 s); a gap starts a new segment (or is an error with --gaps refuse)
+  void check_time(Sample& s) {
     const double previous_t = previous_t_;
     previous_t_ = s.t;
     switch (time_steps_(s.elapsed)) {
@@ -431,13 +480,38 @@ class TableSource final : public SampleSource {
         throw InputError(in_.name(), s.line, 0,
                          "t is not strictly increasing (t = " + number(s.t) + " after " +
                              number(previous_t) + "): cannot derive " + derived_names());
-      case TimeStepCheck::Result::step_jump:
-        throw InputError(in_.name(), s.line, 0,
-                         "the step in t changes from " + number(time_steps_.previous_step()) +
-                             " to " + number(time_steps_.step()) +
-                             " s: derivatives across it cannot be trusted (split "
-                             "the table there, or give the derivative columns)");
+      case TimeStepCheck::Result::gap:
+        if (!split_gaps_) {
+          throw InputError(in_.name(), s.line, 0,
+                           "the step in t changes from " + number(time_steps_.usual_step()) +
+                               " to " + number(time_steps_.step()) +
+                               " s: derivatives across it cannot be trusted (--gaps refuse; "
+                               "split the table there, or give the derivative columns)");
+        }
+        s.segment_start = true;
+        if (gaps_ < kGapsListed) {
+          gap_line_[gaps_] = s.line;
+          gap_from_[gaps_] = s.t - time_steps_.step();
+          gap_to_[gaps_] = s.t;
+        }
+        ++gaps_;
+        return;
     }
+  }
+
+  // a jump of more than half a turn between rows of a limited angle that wraps
+  void check_wraps(const Sample& s) {
+    if (rows_++ > 0) {
+      for (int c : limited_angles_) {
+        if (std::abs(s.q[c] - previous_q_[c]) > kHalfTurn && wraps_++ == 0) {
+          wrap_line_ = s.line;
+          wrap_coordinate_ = c;
+          wrap_from_ = previous_q_[c];
+          wrap_to_ = s.q[c];
+        }
+      }
+    }
+    previous_q_ = s.q;
   }
 
   std::string derived_names() const {
@@ -448,20 +522,28 @@ class TableSource final : public SampleSource {
     return join(names);
   }
 
+  static constexpr double kHalfTurn = 3.14159265358979323846;
+
   const Model& model_;
   TableReader& in_;
   const Binding& b_;
   RowTime time_;
   const Notes& notes_;
-  const bool check_time_;
+  const bool check_time_, split_gaps_;
+  const std::vector<int> limited_angles_;
   TimeStepCheck time_steps_;
   double previous_t_ = 0;  // the output's t of the row before
+  int gaps_ = 0;
+  int gap_line_[kGapsListed] = {};
+  double gap_from_[kGapsListed] = {}, gap_to_[kGapsListed] = {};
+  Eigen::VectorXd previous_q_;  // (nq)
+  long rows_ = 0, wraps_ = 0;
+  int wrap_line_ = 0, wrap_coordinate_ = 0;
+  double wrap_from_ = 0, wrap_to_ = 0;
   long quaternion_rows_ = 0;
   int quaternion_line_ = 0;
   double quaternion_deviation_ = 0;
 };
-
-namespace {
 
 // One derivation stage (DerivativeWindow) over the samples of the stage before it.
 class DerivativeSource final : public SampleSource {
@@ -471,7 +553,7 @@ class DerivativeSource final : public SampleSource {
       : upstream_(upstream),
         stage_(stage),
         file_(file),
-        samples_(stage.window, Sample(model, order)),
+        samples_(DerivativeWindow::slots_needed(stage), Sample(model, order)),
         window_(model, stage, slots(samples_)) {}
 
   bool next(Sample& out) override {
@@ -481,22 +563,19 @@ class DerivativeSource final : public SampleSource {
         window_.derive(out.dq);
         return true;
       }
-      if (window_.ended()) {
-        if (window_.too_few_rows()) {
-          throw InputError(file_, 0, 0,
-                           "deriving " + derivative_prefix(stage_.targets.front()) +
-                               " needs at least " + std::to_string(stage_.window) +
-                               " rows, the table has " + std::to_string(window_.rows()));
-        }
-        return false;
-      }
-      if (!upstream_.next(samples_[window_.slot_to_fill()])) {
+      if (window_.too_few_rows()) too_few_rows();
+      if (window_.next_segment()) continue;
+      if (window_.ended()) return false;
+      Sample& in = samples_[window_.slot_to_fill()];
+      if (!upstream_.next(in)) {
         window_.end();
         continue;
       }
-      window_.filled();
+      window_.filled(in.segment_start);
     }
   }
+
+  long rows_near_gaps() const { return window_.rows_near_gaps(); }
 
  private:
   static std::vector<DerivativeWindow::Slot> slots(const std::vector<Sample>& samples) {
@@ -505,11 +584,56 @@ class DerivativeSource final : public SampleSource {
     return slots;
   }
 
+  [[noreturn]] void too_few_rows() const {
+    const std::string what = "deriving " + derivative_prefix(stage_.targets.front()) +
+                             " needs at least " + std::to_string(window_.min_rows()) +
+                             " rows (a fit of degree " + std::to_string(stage_.degree) + ")";
+    const long n = window_.segment_rows();
+    if (window_.whole_table()) {
+      throw InputError(file_, 0, 0, what + ", the table has " + std::to_string(n));
+    }
+    const int first = samples_[window_.segment_slot(0)].line;
+    const int last = samples_[window_.segment_slot(n - 1)].line;
+    throw InputError(file_, first, 0,
+                     what + ", the segment of lines " + std::to_string(first) + "-" +
+                         std::to_string(last) + " between gaps in t has " + std::to_string(n) +
+                         " (give the derivative columns, or fill or cut out the segment)");
+  }
+
   SampleSource& upstream_;
   const DerivationStage& stage_;
   const std::string& file_;
-  std::vector<Sample> samples_;  // the rows of the window, row r at r % window
+  std::vector<Sample> samples_;  // the rows of the window and one read ahead
   DerivativeWindow window_;
+};
+
+namespace {
+
+// Says what is derived once the first derived row comes out: a table too short to derive gets
+// the error alone, not a word about work that was then not done.
+class AnnouncedSource final : public SampleSource {
+ public:
+  AnnouncedSource(SampleSource& upstream, const Binding& b, const std::string& file,
+                  const Notes& notes)
+      : upstream_(upstream), b_(b), file_(file), notes_(notes) {}
+
+  bool next(Sample& out) override {
+    if (!upstream_.next(out)) return false;
+    if (!announced_) {
+      announced_ = true;
+      for (const auto& how : b_.derived) {
+        notes_.warning(file_ + ": derived " + how + " (--no-derive forbids this)");
+      }
+    }
+    return true;
+  }
+
+ private:
+  SampleSource& upstream_;
+  const Binding& b_;
+  const std::string& file_;
+  const Notes& notes_;
+  bool announced_ = false;
 };
 
 }  // namespace
@@ -518,14 +642,22 @@ TableSamples::TableSamples(const Model& model, TableReader& in, const Binding& b
                            const RowOptions& opt, const Notes& notes, int order)
     : table_(std::make_unique<TableSource>(model, in, b, opt, notes)), last_(table_.get()) {
   for (const DerivationStage& stage : b.stages) {
-    stages_.push_back(std::make_unique<DerivativeSource>(model, *last_, stage, in.name(), order));
+    auto derivation = std::make_unique<DerivativeSource>(model, *last_, stage, in.name(), order);
+    if (!first_derivation_) first_derivation_ = derivation.get();
+    last_ = derivation.get();
+    stages_.push_back(std::move(derivation));
+  }
+  if (!b.stages.empty()) {
+    stages_.push_back(std::make_unique<AnnouncedSource>(*last_, b, in.name(), notes));
     last_ = stages_.back().get();
   }
 }
 
 TableSamples::~TableSamples() = default;
 
-void TableSamples::report() const { table_->report(); }
+void TableSamples::report() const {
+  table_->report(first_derivation_ ? first_derivation_->rows_near_gaps() : 0);
+}
 
 nlohmann::json TableSamples::renormalised() const { return table_->renormalised(); }
 

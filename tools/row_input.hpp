@@ -45,17 +45,19 @@ class SampleSource {
 };
 
 class TableSource;
+class DerivativeSource;
 
 /// The rows of one table as samples: bound, their missing joints filled, quaternions
-/// renormalised, the time checked when derivatives are derived, then through the derivation
-/// stages.
+/// renormalised, the time checked when derivatives are derived (a gap starts a new segment),
+/// then through the derivation stages.
 class TableSamples {
  public:
   TableSamples(const Model& model, TableReader& in, const Binding& b, const RowOptions& opt,
                const Notes& notes, int order);
   ~TableSamples();
   SampleSource& source() { return *last_; }
-  /// After the last row: the renormalised quaternions, said once per table, and for the summary.
+  /// After the last row: the gaps in t, the wrapped angles of limited joints and the
+  /// renormalised quaternions, said once per table; the latter also for the summary.
   void report() const;
   nlohmann::json renormalised() const;
 
@@ -63,6 +65,7 @@ class TableSamples {
   std::unique_ptr<TableSource> table_;
   std::vector<std::unique_ptr<SampleSource>> stages_;
   SampleSource* last_;
+  const DerivativeSource* first_derivation_ = nullptr;  // v from q, whose gaps are reported
 };
 
 }  // namespace eom::cli

@@ -131,16 +131,15 @@ TEST_CASE("eom id derives v and a from q: close to the exact columns", "[cli][id
   std::filesystem::remove(q_only);
   std::filesystem::remove(q_only + ".tau.csv");
   REQUIRE(derived.rows() == exact.rows());
-  // interior rows: second-order differences at h = 1 ms (O(h^2) ~ 1e-6); the ends are first-order
-  // in a
+  // every row, ends included: fits of degree 4 over 17 rows at h = 1 ms, limited by round-off
   double worst = 0;
-  for (int r = 1; r + 1 < exact.rows(); ++r) {
+  for (int r = 0; r < exact.rows(); ++r) {
     for (int c = 1; c < exact.header.size(); ++c) {
       worst = std::max(worst, std::abs(derived.at(r, c) - exact.at(r, c)));
     }
   }
   INFO("worst " << worst);
-  CHECK(worst < 1e-5);  // measured 1.6e-6 N m
+  CHECK(worst < 5e-6);  // measured 1.7e-6 N m (three-point differences: 1.6e-6 inside the ends)
   CHECK(worst > 0);     // it did derive, rather than find the columns
 }
 

@@ -30,7 +30,7 @@ eom_cli_test(NAME deriv-missing-columns-no-derive
 eom_cli_test(NAME deriv-too-few-rows
              ARGS deriv robots/planar_2r.urdf tests/data/rows/planar_2r_measured.csv --order 2 -o ${EOM_CLI_OUT}/deriv_few.csv
              RC 2 ABSENT ${EOM_CLI_OUT}/deriv_few.csv
-             STDERR_REGEX "deriving d3q needs at least 25 rows, the table has 5")
+             STDERR_REGEX "deriving d3q needs at least 7 rows \\(a fit of degree 6\\), the table has 5")
 eom_cli_test(NAME deriv-wrench-missing-derivatives
              ARGS deriv robots/block.urdf tests/data/id/block_push.csv -o ${EOM_CLI_OUT}/deriv_wrench.csv
              RC 2 ABSENT ${EOM_CLI_OUT}/deriv_wrench.csv

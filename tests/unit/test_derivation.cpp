@@ -4,9 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include <eom/core/errors.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/parsers/urdf.hpp>
 #include <eom/trajectory/derivation.hpp>
@@ -23,44 +25,80 @@ struct Row {
   double t = 0;
   Eigen::VectorXd q;
   Eigen::MatrixXd dq;
+  bool segment_start = false;  // a gap in t precedes it
 };
 
-// Feeds rows[0..n) through one stage and returns them differentiated, in order.
-std::vector<Row> run_stage(const Model& model, const DerivationStage& stage,
-                           const std::vector<Row>& rows) {
-  std::vector<Row> slots(stage.window, rows.front());
+struct StageRun {
+  std::vector<Row> rows;  // differentiated, in order
+  long rows_near_gaps = 0;
+  long too_short = 0;  // the rows of a segment too short to derive (the run stops there)
+};
+
+// Feeds rows[0..n) through one stage as the row engine does and returns them differentiated.
+StageRun run_stage(const Model& model, const DerivationStage& stage, const std::vector<Row>& rows) {
+  std::vector<Row> slots(DerivativeWindow::slots_needed(stage), rows.front());
   std::vector<DerivativeWindow::Slot> views;
   for (const Row& r : slots) views.push_back({&r.t, &r.q, &r.dq});
   DerivativeWindow window(model, stage, views);
-  std::vector<Row> out;
+  StageRun run;
   size_t next = 0;
   for (;;) {
     if (window.ready()) {
-      out.push_back(slots[window.slot_to_emit()]);
-      window.derive(out.back().dq);
+      run.rows.push_back(slots[window.slot_to_emit()]);
+      window.derive(run.rows.back().dq);
       continue;
     }
+    if (window.too_few_rows()) {
+      run.too_short = window.segment_rows();
+      break;
+    }
+    if (window.next_segment()) continue;
     if (window.ended()) break;
+    REQUIRE(window.wants_row());
     if (next == rows.size()) {
       window.end();
       continue;
     }
-    slots[window.slot_to_fill()] = rows[next++];
-    window.filled();
+    const int slot = window.slot_to_fill();
+    slots[slot] = rows[next++];
+    window.filled(slots[slot].segment_start);
   }
-  return out;
+  run.rows_near_gaps = window.rows_near_gaps();
+  return run;
+}
+
+// Rows of the planar 2R arm at times `t`, q from `q_of(t)` (two joints), derivatives zero.
+template <class F>
+std::vector<Row> planar_rows(const std::vector<double>& times, F q_of, int order = 2) {
+  std::vector<Row> rows;
+  for (double t : times) {
+    Row r;
+    r.t = t;
+    r.q = q_of(t);
+    r.dq = Eigen::MatrixXd::Zero(2, order);
+    rows.push_back(r);
+  }
+  return rows;
 }
 }  // namespace
 
-TEST_CASE("plan_derivation: v and a from q by three points, higher orders by fits",
+TEST_CASE("plan_derivation: every order by fits of order + 2, or v and a by three points",
           "[derivation]") {
-  // q only, up to a: one stage on the manifold, three-point formulas
+  // q only, up to a: one stage on the manifold, fits of degree 2 + 2 over the window
   auto stages = plan_derivation({true, false, false}, 25);
   REQUIRE(stages.size() == 1);
   CHECK(stages[0].source == 0);
   CHECK(stages[0].targets == std::vector<int>{1, 2});
+  CHECK(stages[0].window == 25);
+  CHECK(stages[0].degree == 4);
+  // ... or by the three-point formulas
+  stages = plan_derivation({true, false, false}, 25, DerivationMethod::three_point);
+  REQUIRE(stages.size() == 1);
   CHECK(stages[0].window == 3);
   CHECK(stages[0].degree == 2);
+  // which do not reach d3q
+  CHECK_THROWS_AS(plan_derivation({true, false, false, false}, 25, DerivationMethod::three_point),
+                  InputError);
   // a given, v missing: v alone from q
   stages = plan_derivation({true, false, true}, 25);
   REQUIRE(stages.size() == 1);
@@ -80,8 +118,22 @@ TEST_CASE("plan_derivation: v and a from q by three points, higher orders by fit
   CHECK(stages[1].source == 2);
   CHECK(stages[1].targets == std::vector<int>{3});
   CHECK(derivation_degree(3) == 5);
+  CHECK(default_derivation_window(4) == 17);
   CHECK(default_derivation_window(5) == 21);
   CHECK(default_derivation_window(20) == PolynomialFit::kMaxSamples);
+}
+
+TEST_CASE("wrapping_angles: unlimited angles and revolute limits more than a turn apart",
+          "[derivation]") {
+  const std::string urdf = test::kDataDir + "/urdf/";
+  CHECK(wrapping_angles(load_urdf(kRobotsDir + "/planar_2r.urdf")).empty());  // limits +-pi
+  CHECK(wrapping_angles(load_urdf(urdf + "planar_2r_continuous.urdf")) == std::vector<int>{0});
+  CHECK(wrapping_angles(load_urdf(urdf + "planar_2r_wide_limits.urdf")) == std::vector<int>{0});
+  // a planar joint's theta (not its x, y), a continuous rotor; not a quaternion nor a prismatic
+  const Model mixed = load_urdf(test::kDataDir + "/robots/mixed_joints.urdf");
+  const int glide = mixed.joints[mixed.joint_index("glide")].idx_q;
+  const int rotor = mixed.joints[mixed.joint_index("rotor")].idx_q;
+  CHECK(wrapping_angles(mixed) == std::vector<int>{glide + 2, rotor});
 }
 
 TEST_CASE("DerivativeWindow: three points differentiate a quadratic exactly at every row",
@@ -99,7 +151,7 @@ TEST_CASE("DerivativeWindow: three points differentiate a quadratic exactly at e
   }
   DerivationStage stage;
   stage.targets = {1, 2};
-  const auto out = run_stage(model, stage, rows);
+  const auto out = run_stage(model, stage, rows).rows;
   REQUIRE(out.size() == 6);
   for (int r = 0; r < 6; ++r) {
     CHECK(out[r].t == rows[r].t);
@@ -127,7 +179,7 @@ TEST_CASE("DerivativeWindow: a quaternion turning at a constant rate has that an
   }
   DerivationStage stage;
   stage.targets = {1, 2};
-  const auto out = run_stage(model, stage, rows);
+  const auto out = run_stage(model, stage, rows).rows;
   REQUIRE(out.size() == 5);
   Eigen::VectorXd expected = Eigen::VectorXd::Zero(model.nv);
   expected[5] = w;
@@ -151,7 +203,7 @@ TEST_CASE("DerivativeWindow: fits from v give a and d3q of a cubic exactly, ends
   }
   const auto stages = plan_derivation({true, true, false, false}, 9);
   REQUIRE(stages.size() == 1);
-  const auto out = run_stage(model, stages[0], rows);
+  const auto out = run_stage(model, stages[0], rows).rows;
   REQUIRE(out.size() == 15);
   for (const Row& r : out) {
     CHECK(r.dq(1, 1) == Approx(-2 + 6 * r.t + 1.5 * r.t * r.t).margin(1e-8));
@@ -159,15 +211,95 @@ TEST_CASE("DerivativeWindow: fits from v give a and d3q of a cubic exactly, ends
   }
 }
 
+TEST_CASE("DerivativeWindow: fits of q over a wrapping angle are those of the unwrapped angle",
+          "[derivation]") {
+  // joint1 turns through several turns, written in (-pi, pi]; q is a quartic, which the
+  // default fits (degree 4) differentiate exactly, so v and a are exact at every row
+  const auto angle = [](double t) { return 0.3 + 9 * t - 2 * t * t + 0.5 * t * t * t * t; };
+  const auto wrapped = [&](double t) {
+    Eigen::VectorXd q(2);
+    q << std::remainder(angle(t), 2 * M_PI), -0.2 + t;
+    return q;
+  };
+  std::vector<double> times;
+  for (int r = 0; r < 60; ++r) times.push_back(0.02 * r + 0.002 * std::sin(3.0 * r));  // jitter
+  const auto rows = planar_rows(times, wrapped);
+  const auto stages = plan_derivation({true, false, false}, 17);
+  for (const char* robot : {"planar_2r_continuous", "planar_2r_wide_limits"}) {
+    const Model model = load_urdf(test::kDataDir + "/urdf/" + robot + ".urdf");
+    const auto out = run_stage(model, stages[0], rows).rows;
+    REQUIRE(out.size() == rows.size());
+    for (const Row& r : out) {
+      const double t = r.t;
+      CHECK(r.dq(0, 0) == Approx(9 - 4 * t + 2 * t * t * t).margin(1e-8));
+      CHECK(r.dq(0, 1) == Approx(-4 + 6 * t * t).margin(1e-6));
+      CHECK(r.dq(1, 0) == Approx(1).margin(1e-9));
+    }
+  }
+  // the same log on the arm whose joint1 is limited to +-pi: the jumps are taken as they are
+  const Model limited = load_urdf(kRobotsDir + "/planar_2r.urdf");
+  const auto out = run_stage(limited, stages[0], rows).rows;
+  double largest = 0;  // of a, which stays under 5 in magnitude
+  for (const Row& r : out) largest = std::max(largest, std::abs(r.dq(0, 1)));
+  CHECK(largest > 50);
+}
+
+TEST_CASE("DerivativeWindow: a gap splits the rows into segments, each derived on its own",
+          "[derivation]") {
+  const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf");
+  // a quartic in t differentiated exactly by fits of degree 4, rows near the gap included;
+  // across the gap the data jumps (another motion), which must not leak into either side
+  const auto q_of = [](double t) {
+    Eigen::VectorXd q(2);
+    const double jump = t > 0.5 ? 1.0 : 0.0;
+    q << 0.1 + 0.7 * t - 0.3 * t * t + 0.2 * t * t * t * t + jump, -t * t + jump;
+    return q;
+  };
+  std::vector<double> times;
+  for (int r = 0; r < 40; ++r) times.push_back(0.01 * r);
+  for (int r = 0; r < 30; ++r) times.push_back(0.6 + 0.01 * r);
+  auto rows = planar_rows(times, q_of);
+  rows[40].segment_start = true;
+  const auto stages = plan_derivation({true, false, false}, 17);
+  const auto run = run_stage(model, stages[0], rows);
+  REQUIRE(run.rows.size() == rows.size());
+  for (const Row& r : run.rows) {
+    const double t = r.t;
+    CHECK(r.dq(0, 0) == Approx(0.7 - 0.6 * t + 0.8 * t * t * t).margin(1e-8));
+    CHECK(r.dq(0, 1) == Approx(-0.6 + 2.4 * t * t).margin(1e-6));
+    CHECK(r.dq(1, 1) == Approx(-2).margin(1e-6));
+  }
+  // the windows moved off-centre by the gap: 8 rows on each side of it
+  CHECK(run.rows_near_gaps == 16);
+
+  // a segment shorter than a window but with degree + 1 rows is fitted over its rows
+  auto short_rows = planar_rows(times, q_of);
+  short_rows[35].segment_start = true;  // rows 35..39: 5 rows, degree 4
+  short_rows[40].segment_start = true;
+  const auto short_run = run_stage(model, stages[0], short_rows);
+  REQUIRE(short_run.rows.size() == rows.size());
+  for (int r = 35; r < 40; ++r) {
+    const double t = short_run.rows[r].t;
+    CHECK(short_run.rows[r].dq(0, 0) == Approx(0.7 - 0.6 * t + 0.8 * t * t * t).margin(1e-7));
+  }
+  // ... and one with fewer rows cannot be derived: the rows before it come out, then it stops
+  short_rows[35].segment_start = false;
+  short_rows[36].segment_start = true;  // rows 36..39: 4 rows
+  const auto too_short = run_stage(model, stages[0], short_rows);
+  CHECK(too_short.too_short == 4);
+  CHECK(too_short.rows.size() == 36);
+}
+
 TEST_CASE("DerivativeWindow: deriving a row allocates nothing", "[derivation]" EOM_ALLOCATION_TAG) {
   UrdfOptions options;
   options.floating_base = true;
-  const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf", options);
+  // a continuous joint: the window's angles are unwrapped in place
+  const Model model = load_urdf(test::kDataDir + "/urdf/planar_2r_continuous.urdf", options);
   const auto stages = plan_derivation({true, false, false, false}, 11);
-  std::vector<Row> slots(stages[0].window);
+  std::vector<Row> slots(DerivativeWindow::slots_needed(stages[0]));
   std::vector<DerivativeWindow::Slot> views;
-  for (int r = 0; r < stages[0].window; ++r) {
-    slots[r].t = 0.01 * r;
+  for (size_t r = 0; r < slots.size(); ++r) {
+    slots[r].t = 0.01 * static_cast<double>(r);
     slots[r].q = neutral(model);
     slots[r].dq = Eigen::MatrixXd::Zero(model.nv, 3);
     views.push_back({&slots[r].t, &slots[r].q, &slots[r].dq});
@@ -180,27 +312,40 @@ TEST_CASE("DerivativeWindow: deriving a row allocates nothing", "[derivation]" E
     while (window.ready()) window.derive(dq);
   });
   CHECK(allocations == 0);
-  CHECK(window.slot_to_emit() == 0);
+  CHECK(window.slot_to_emit() == stages[0].window);
 }
 
-TEST_CASE("TimeStepCheck: strictly increasing times without tenfold changes of step",
+TEST_CASE("TimeStepCheck: strictly increasing times; a step over 1.5 times the usual is a gap",
           "[derivation]") {
   TimeStepCheck check;
-  CHECK(check(0.0) == TimeStepCheck::Result::ok);
-  CHECK(check(0.1) == TimeStepCheck::Result::ok);
-  CHECK(check(0.3) == TimeStepCheck::Result::ok);  // twice the step: fine
-  CHECK(check(0.3) == TimeStepCheck::Result::not_increasing);
-  CHECK(check.previous_t() == 0.3);
-  TimeStepCheck jump;
-  CHECK(jump(0.0) == TimeStepCheck::Result::ok);
-  CHECK(jump(1.0) == TimeStepCheck::Result::ok);
-  CHECK(jump(12.0) == TimeStepCheck::Result::step_jump);  // 11 after 1
-  CHECK(jump.previous_step() == 1.0);
-  CHECK(jump.step() == 11.0);
-  TimeStepCheck shrink;
-  shrink(0.0);
-  shrink(1.0);
-  CHECK(shrink(1.05) == TimeStepCheck::Result::step_jump);  // 0.05 after 1
+  for (double t : {0.0, 0.1, 0.2, 0.3, 0.4}) CHECK(check(t) == TimeStepCheck::Result::ok);
+  CHECK(check(0.53) == TimeStepCheck::Result::ok);  // 1.3 times the step: jitter
+  CHECK(check(0.6) == TimeStepCheck::Result::ok);   // smaller steps are never gaps
+  CHECK(check(0.6) == TimeStepCheck::Result::not_increasing);
+  CHECK(check.previous_t() == 0.6);
+  CHECK(check(0.8) == TimeStepCheck::Result::gap);  // 0.2 after steps of 0.1 (median)
+  CHECK(check.usual_step() == Approx(0.1));
+  CHECK(check.step() == Approx(0.2));
+  CHECK(check(0.9) == TimeStepCheck::Result::ok);  // the usual step again
+
+  // while fewer than kSettled steps are known, only three times the usual step is a gap
+  TimeStepCheck early;
+  early(0.0);
+  early(0.1);
+  CHECK(early(0.35) == TimeStepCheck::Result::ok);
+  TimeStepCheck early_gap;
+  early_gap(0.0);
+  early_gap(0.1);
+  CHECK(early_gap(0.45) == TimeStepCheck::Result::gap);
+
+  // a lasting change of the sampling rate is one gap, then the new step is the usual one
+  TimeStepCheck slower;
+  double t = 0;
+  for (int k = 0; k < 20; ++k) CHECK(slower(t += 0.001) == TimeStepCheck::Result::ok);
+  int gaps = 0;
+  for (int k = 0; k < 20; ++k) gaps += slower(t += 0.01) == TimeStepCheck::Result::gap;
+  CHECK(gaps == 1);
+  CHECK(slower(t + 0.025) == TimeStepCheck::Result::gap);  // and a gap at the new rate is one
 }
 
 TEST_CASE("fill_configuration and fill_derivative: a mimic follows its leader, others neutral",
