@@ -28,8 +28,9 @@ struct Data {
   std::vector<InertiaMoments> bYcrb;  // composite rigid-body inertias, base axes     (njoints)
   std::vector<Motion> bS;  // columns of the motion subspaces, base axes                (nv)
   std::vector<Force> bF;   // F = IC_i S_i for each column of S_i, base axes            (nv)
-  // ABA: articulated-body quantities in world axes at the world origin               (njoints)
-  std::vector<Mat6> IA;           // articulated inertias
+  // ABA: articulated-body quantities of joint i in world axes about joint i's origin (njoints)
+  std::vector<Vec3> parent_offset;  // from the parent joint's origin to joint i's, world axes
+  std::vector<Mat6> IA;           // articulated inertias (then IA - U D^-1 U^T, passed up)
   std::vector<Force> pA;          // articulated bias forces
   std::vector<Motion> c;          // velocity-product accelerations v_i x S qd
   std::vector<MotionSubspace> U;  // IA S (6 x nv_i), joints of several dofs
@@ -47,12 +48,18 @@ struct Data {
   double kinetic_energy = 0;
   double potential_energy = 0;
   // forward dynamics (dynamics.hpp: aba in world axes, forward_dynamics_crba)       (njoints)
-  std::vector<Motion> ov, oa;         // twists and spatial accelerations, world axes and origin
+  std::vector<Motion> ov, oa;  // twists and spatial accelerations, world axes (aba: about each
+                               // joint's origin; the other users: about the world origin)
   std::vector<Motion> oS;             // 1-DoF joints: S in world axes
   std::vector<Vec6> oU;               // 1-DoF joints: U = IA S
   std::vector<double> oDinv, ou;      // 1-DoF joints: 1 / D and u
   std::vector<MotionSubspace> Sw;     // joints of several dofs: S in world axes (6 x nv_i)
-  Eigen::LLT<Eigen::MatrixXd> M_llt;  // (nv x nv) Cholesky factor of M
+  // The inertia scale of the model: an upper bound, over every configuration, of the inertia any
+  // one coordinate moves (sum over its subtree of m d^2 + trace I_c with d bounded by the lengths
+  // of the chain, and of the subtree's mass). A pivot of the mass matrix (ABA's D = S^T IA S, a
+  // pivot of M = L^T L) counts as zero below 1e-12 of it (core/pivot.hpp), whatever the method,
+  // the frame or the configuration.
+  double pivot_scale = 0;
 
   // frame Jacobians, their time variation and analytical Jacobians (kinematics.hpp)
   std::vector<int> support;  // joints that support the frame of the last Jacobian, leaf first
