@@ -155,7 +155,8 @@ TEST_CASE("reference: aba is as accurate as the reference, wherever the base sta
   }
   for (size_t k = 0; k < sums.size(); ++k) {
     if (k > 0 && !model.floating_base) break;
-    INFO(name << (k == 0 ? ", as given" : ", turned and moved by " + std::to_string(kOffsets[k - 1]) + " m")
+    INFO(name << (k == 0 ? ", as given"
+                         : ", turned and moved by " + std::to_string(kOffsets[k - 1]) + " m")
               << ": backward errors summed " << sums[k].error << ", reference " << sums[k].reference
               << ", resolved to " << sums[k].resolution);
     CHECK(sums[k].error <= sums[k].reference + sums[k].resolution);

@@ -261,13 +261,15 @@ void aba_project_one_dof(const Model& model, Data& data, int i, ConstVec tau,
   const int p = model.parent[i];
   Mat6& IA = data.IA[i];
   const Motion& S = data.oS[i];
-  // U = IA S and IA c in one product
-  Eigen::Matrix<double, 6, 2> Sc;
-  Sc.col(0) = S.vector();
-  Sc.col(1) = data.c[i].vector();
-  const Eigen::Matrix<double, 6, 2> IASc = IA * Sc;
-  const Vec6 U = IASc.col(0);
-  const double D = U.dot(Sc.col(0));
+  // U = IA S: a revolute joint's S has no linear part, a prismatic one's no angular part
+  const bool turns = is_revolute(jnt);
+  Vec6 U;
+  if (turns) {
+    U.noalias() = IA.rightCols<3>() * S.ang;
+  } else {
+    U.noalias() = IA.leftCols<3>() * S.lin;
+  }
+  const double D = turns ? U.tail<3>().dot(S.ang) : U.head<3>().dot(S.lin);
   double Dinv = 0;
   if (detail::pivot_positive(D, data.pivot_scale)) {
     Dinv = 1 / D;
@@ -280,7 +282,8 @@ void aba_project_one_dof(const Model& model, Data& data, int i, ConstVec tau,
   data.ou[i] = u;
   if (p == 0) return;
   // pa = pA + IA c + U D^-1 (u - U^T c), Ia = IA - U D^-1 U^T
-  const Vec6 pa = IASc.col(1) + U * ((u - U.dot(Sc.col(1))) * Dinv);
+  const Vec6 c = data.c[i].vector();
+  const Vec6 pa = IA * c + U * ((u - U.dot(c)) * Dinv);
   data.pA[p] += moved(data.pA[i] + Force::from(pa), data.parent_offset[i]);
   const Vec6 DU = Dinv * U;
   for (int k = 0; k < 6; ++k) IA.col(k) -= U[k] * DU;
@@ -296,7 +299,7 @@ void aba_project_several_dofs(const Model& model, Data& data, int i, ConstVec ta
   const int nv = jnt.nv;
   auto& U = data.U[i];
   auto& Dinv = data.Dinv[i];
-  const MotionSubspace S = U;  // S in world axes
+  const MotionSubspace S = U;  // S in base axes
   U.noalias() = IA * S;
   Dinv.noalias() = S.transpose() * U;
   const Eigen::LLT<SmallMat> llt(Dinv);
@@ -331,7 +334,7 @@ void aba_articulated_inertias(const Model& model, Data& data, ConstVec tau,
 }
 
 // A free-flyer on the world in the second forward pass: S is invertible, so the joint passes any
-// force: IA a = f - pA with f the joint wrench in world axes, and qdd = S^-1 (a - a_0) (c = v x v
+// force: IA a = f - pA with f the joint wrench in base axes, and qdd = S^-1 (a - a_0) (c = v x v
 // = 0).
 void aba_free_flyer_acceleration(const Model& model, Data& data, int i, ConstVec tau,
                                  std::vector<int>* singular) {
@@ -380,21 +383,21 @@ void aba_accelerations(const Model& model, Data& data, ConstVec tau, std::vector
 
 // The articulated-body algorithm (Featherstone 2008, Table 7.1) in the axes of the base frame
 // (the floating base's own, or the world's), each joint's quantities about that joint's own
-// origin. Why not about the world origin (Pinocchio 3's world
-// convention, which needs no 6x6 change of frame): there a body at distance d carries inertia
-// moments m d^2 in every entry, and the pivot D = S^T IA S of a joint near it comes out as a
-// difference of such terms, so its round-off grows as d^2: at 1 km of the origin the
-// accelerations of a legged robot lost up to 0.13 relative, at 100 km pivots vanished into
-// round-off (a false "singular"), and even within a metre the backward error was 15 to 130 times
-// that of local frames. About the joint's origin the moments are those of the subtree about its
-// own joint, as in Featherstone's local frames, and nothing depends on where the robot stands
-// (the offsets r_i come from rotations and the model's placements, never from world positions):
-// the result is the same, bit for bit, at any base position, and with the base's axes, at any
-// orientation but for gravity's direction. Why world axes rather than local ones
-// (Featherstone's and Pinocchio's default): passing an inertia to the parent then needs only a
-// shift of its reference point (three 3x3 cross products, add_moved), not a rotation of all four
-// blocks as well, so this costs little more than the world-origin form did; rotations do not
-// amplify round-off, so the accuracy is that of local frames.
+// origin. Why not about the world origin (Pinocchio 3's world convention, which eom used: no 6x6
+// change of frame at all): there a body at distance d carries inertia moments m d^2 in every
+// entry, and the pivot D = S^T IA S of a joint near it comes out as a difference of such terms,
+// so its round-off grows as d^2: with the base 1 km away the accelerations of a legged robot
+// changed by up to 0.13 relative, at 100 km pivots drowned in round-off (a false "singular"), and
+// even within a metre the backward error was 15 to 130 times that of local frames. About the
+// joint's own origin the moments are those of its subtree about it, as in Featherstone's local
+// frames, and the offsets r_i come from rotations and the model's placements, never from world
+// positions: the result is the same, bit for bit, at any base position, and in the base's axes
+// the base's orientation enters only through gravity's direction. Why one frame's axes rather
+// than each joint's own (Featherstone's and Pinocchio's default): an inertia then passes to the
+// parent by a shift of its reference point (three 3x3 cross products, add_moved), not a rotation
+// of all four blocks as well. Measured (tests/reference/test_reference_aba_anywhere.cpp,
+// bench/README.md): the backward error matches local frames' on every reference robot, at a cost
+// of about 2 rnea calls.
 // The joints whose pivot fails the rule are collected in `singular` (their D^-1 taken as 0, which
 // is exact when IA S = 0).
 void articulated_body(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau,
@@ -528,10 +531,11 @@ void throw_singular_mass_matrix(const Model& model, ConstVec q, int joint) {
     term << (motion.empty() ? "" : ", ") << "v." << model.v_names[k] << " = " << x[k];
     motion += term.str();
   }
-  throw NumericalError("the mass matrix is singular at this configuration (not at every one): " +
-                       name + " moves no mass or inertia beyond what the joints after it move; "
-                       "the joint velocities " + motion +
-                       " move no mass or inertia, so forward dynamics is undefined here");
+  throw NumericalError(
+      "the mass matrix is singular at this configuration (not at every one): " + name +
+      " moves no mass or inertia beyond what the joints after it move; "
+      "the joint velocities " +
+      motion + " move no mass or inertia, so forward dynamics is undefined here");
 }
 
 }  // namespace detail

@@ -34,10 +34,10 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q);
 
 /// Forward dynamics by the articulated-body algorithm (Featherstone 2008, Table 7.1):
-/// qdd = M(q)^-1 (tau - C(q, v) v - g(q)) in O(n). q (nq), v, tau (nv). Works in world axes, each
-/// joint's quantities about its own origin, so the result does not depend on where the robot
-/// stands (the same bits at any base position); fills data.liMi, data.oMi and the ABA fields
-/// (data.ov, data.oa, ...), not data.v / data.a; returns data.qdd (nv). Throws NumericalError when
+/// qdd = M(q)^-1 (tau - C(q, v) v - g(q)) in O(n). q (nq), v, tau (nv). Works in the base frame's
+/// axes (as crba), each joint's quantities about its own origin, so the result does not depend on
+/// where the robot stands (the same bits at any base position); fills data.liMi, data.bMi and the
+/// ABA fields (data.ov, data.oa, ...), not data.oMi, data.v or data.a; returns data.qdd (nv). Throws NumericalError when
 /// M is singular (a pivot below 1e-12 of data.pivot_scale), saying whether at every configuration
 /// (naming the joint) or at this one (naming the joint velocities that move nothing).
 const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau);
