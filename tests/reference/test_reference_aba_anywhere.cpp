@@ -47,20 +47,15 @@ struct Residual {
     nle = nonlinear_effects(model, data, q, v);
     scale = (tau - nle).norm();
   }
-  double backward_error(const Eigen::VectorXd& qdd) const {
-    long double sum = 0;
-    for (int r = 0; r < M.rows(); ++r) {
-      long double x = static_cast<long double>(nle[r]) - tau[r];
-      for (int c = 0; c < M.cols(); ++c) x += static_cast<long double>(M(r, c)) * qdd[c];
-      sum += x * x;
-    }
-    return static_cast<double>(std::sqrt(sum)) / scale;
-  }
+  double backward_error(const Eigen::VectorXd& qdd) const { return misfit(qdd, tau); }
   double resolution(const Eigen::VectorXd& qdd) const {
-    const Eigen::VectorXd by_rnea = rnea(model, data, q, v, qdd);
+    return misfit(qdd, rnea(model, data, q, v, qdd));
+  }
+  // ||M qdd + nle - generalized_force|| / ||tau - nle||, summed in long double
+  double misfit(const Eigen::VectorXd& qdd, const Eigen::VectorXd& generalized_force) const {
     long double sum = 0;
     for (int r = 0; r < M.rows(); ++r) {
-      long double x = static_cast<long double>(nle[r]) - by_rnea[r];
+      long double x = static_cast<long double>(nle[r]) - generalized_force[r];
       for (int c = 0; c < M.cols(); ++c) x += static_cast<long double>(M(r, c)) * qdd[c];
       sum += x * x;
     }
