@@ -132,7 +132,8 @@ void refuse_singular_mass_matrix(const Model& model, const std::string& context,
   for (int j : joints) names += (names.empty() ? "'" : ", '") + model.joint_names[j] + "'";
   throw InputError(context + (joints.size() == 1 ? "joint " : "joints ") + names +
                    (joints.size() == 1 ? " moves" : " move") +
-                   " no mass or inertia along its motion: the mass matrix is singular and " +
+                   " no mass or inertia along its motion: the mass matrix is singular at every "
+                   "configuration (a model defect) and " +
                    needs + " undefined (give the links they move mass and inertia)");
 }
 

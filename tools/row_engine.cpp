@@ -99,7 +99,12 @@ class RowSink {
       // field is none (t counted from the first row)
       result_[c] = b_.keep[c] < 0 ? s.t : s.row[b_.keep[c]];
     }
-    task_.compute(s, result_.data() + k);
+    try {
+      task_.compute(s, result_.data() + k);
+    } catch (const NumericalError& e) {
+      // the state of this row has no answer (a singular mass matrix): name the row
+      throw InputError(file_, s.line, 0, e.what());
+    }
     for (size_t c = k; c < result_.size(); ++c) {
       if (!std::isfinite(result_[c])) fail(s, c);
     }

@@ -11,3 +11,11 @@ eom_cli_test(NAME fd-singular-mass-matrix
              ARGS fd tests/data/urdf/massless_leaf.urdf tests/data/fd/massless_leaf.csv -o ${EOM_CLI_OUT}/fd_singular.csv
              RC 2 ABSENT ${EOM_CLI_OUT}/fd_singular.csv
              STDERR_REGEX "joint 'finger_slide' moves no mass or inertia along its motion: the mass matrix is singular")
+# singular at one configuration only (tests/data/urdf/gimbal_bob.urdf: at pitch = 0 the bob sits on
+# the yaw axis): both methods refuse the second row, by the same rule and in the same words
+foreach(method IN ITEMS aba crba)
+  eom_cli_test(NAME fd-singular-here-${method}
+               ARGS fd tests/data/urdf/gimbal_bob.urdf tests/data/fd/gimbal_bob.csv --method ${method} -o ${EOM_CLI_OUT}/fd_gimbal_${method}.csv
+               RC 2 ABSENT ${EOM_CLI_OUT}/fd_gimbal_${method}.csv
+               STDERR_REGEX "eom fd: error: tests/data/fd/gimbal_bob.csv:3: the mass matrix is singular at this configuration \\(not at every one\\): joint 'yaw' moves no mass or inertia beyond what the joints after it move; the joint velocities v.yaw = 1 move no mass or inertia")
+endforeach()

@@ -1,7 +1,7 @@
 // Analytical partial derivatives of rnea and aba, after J. Carpentier and N. Mansard, "Analytical
 // derivatives of rigid body dynamics algorithms" (RSS 2018), Section III and Algorithm 1.
 //
-// Everything is in world axes about the world origin. A tangent perturbation of joint k moves
+// Everything is in world axes about the first joint's origin (a translated world frame). A tangent perturbation of joint k moves
 // its subtree rigidly by the twist J_k dq (world column of S_k), so every world quantity X of a
 // body below k changes by J_k x X, except where an ancestor's velocity or acceleration enters:
 // with J = column of S_k, p = parent of k,
@@ -30,7 +30,7 @@
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/core/errors.hpp"
 #include "eom/algorithm/kinematics.hpp"
-#include "core/pivot.hpp"
+#include "algorithm/mass_matrix_factor.hpp"
 #include "core/sizes.hpp"
 
 namespace eom {
@@ -45,44 +45,16 @@ inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Mot
   return 2.0 * h.lin.cross(x.lin) + h.ang.cross(x.ang) + A * x.ang;
 }
 
-// M = L^T L with L lower triangular and nonzero only where M is (Featherstone 2008, Section 6.5,
-// Table 6.3: factoring from the leaves up makes no fill-in), row k of L stored over k's ancestors
-// (data.dof_ancestors); then M^-1. A vanishing pivot is a coordinate that moves no inertia beyond
-// what its descendants' coordinates move: it names its joint, as aba does.
-void invert_mass_matrix(const Model& model, Data& data) {
+// M^-1 from the tree-sparse factor M = L^T L (detail::factor_mass_matrix); a singular M at q is
+// named as aba names it.
+void invert_mass_matrix(const Model& model, Data& data, ConstVec q) {
+  const int singular = detail::factor_mass_matrix(model, data);
+  if (singular > 0) detail::throw_singular_mass_matrix(model, q, singular);
   const int n = model.nv;
   const int* begin = data.dof_ancestors_begin.data();
   const int* ancestors = data.dof_ancestors.data();
-  double* L = data.L_ancestors.data();
-  double* pivot = data.pivot_inv.data();  // the diagonal of L^T L left to factor, then 1 / L_kk
-  for (int k = 0; k < n; ++k) {
-    pivot[k] = data.M(k, k);
-    for (int t = begin[k]; t < begin[k + 1]; ++t) L[t] = data.M(k, ancestors[t]);
-  }
-  // pivot k is the D = S^T IA S of aba at coordinate k: the same rule, relative to M's diagonal
-  const double scale = std::max(1.0, data.M.diagonal().maxCoeff());
-  for (int k = n - 1; k >= 0; --k) {
-    if (!detail::pivot_positive(pivot[k], scale)) {
-      int j = 1;
-      while (j + 1 < model.njoints && model.joints[j + 1].idx_v <= k) ++j;
-      throw NumericalError("joint '" + model.joint_names[j] +
-                           "' moves no mass or inertia along its motion: the mass matrix is "
-                           "singular and forward dynamics is undefined");
-    }
-    const double d_inv = 1 / std::sqrt(pivot[k]);
-    pivot[k] = d_inv;
-    double* __restrict lk = L + begin[k];
-    const int count = begin[k + 1] - begin[k];
-    for (int t = 0; t < count; ++t) lk[t] *= d_inv;
-    // the t-th ancestor's own ancestors are the first t of k's, so its row is a prefix of k's
-    for (int t = 0; t < count; ++t) {
-      const int i = ancestors[begin[k] + t];
-      const double lki = lk[t];
-      pivot[i] -= lki * lki;
-      double* __restrict li = L + begin[i];
-      for (int s = 0; s < t; ++s) li[s] -= lki * lk[s];
-    }
-  }
+  const double* L = data.L_ancestors.data();
+  const double* pivot = data.pivot_inv.data();
   // M^-1 = Z solves L Z = L^-T, upper triangular with diagonal 1 / L_kk (Takahashi's recurrence):
   // root first, Z_ck = -(1 / L_kk) sum_a L_ka Z_ca over k's ancestors a, for c < k (column k
   // above the diagonal, from columns already complete down to row k - 1), then the diagonal
@@ -144,7 +116,11 @@ namespace {
 // accelerations, body inertias and momenta, the inertia variations and the derivatives of the
 // twists; with `bias`, the body forces at zero joint acceleration into data.oF
 void velocity_pass(const Model& model, Data& data, ConstVec q, ConstVec v, bool bias) {
-  // the world at rest; gravity enters as an upward acceleration of the base
+  // the world at rest; gravity enters as an upward acceleration of the base. The world is
+  // translated to the first joint's origin (the floating base's, for one): the moments about it are
+  // those of the robot, not of its distance from the world origin, whose square would otherwise
+  // enter every entry of M and of the partials' round-off; a uniform field does not see it.
+  data.oMi[0] = SE3{Mat3::Identity(), -joint_placement(model.joints[1], model.placement[1], q).p};
   data.ov[0] = Motion::Zero();
   data.oa[0] = Motion{-model.gravity, Vec3::Zero()};
   for (int i = 1; i < model.njoints; ++i) {
@@ -330,7 +306,7 @@ void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Co
 
 const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, ConstVec q) {
   crba(model, data, q);
-  invert_mass_matrix(model, data);
+  invert_mass_matrix(model, data, q);
   return data.Minv;
 }
 
@@ -341,7 +317,7 @@ void aba_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Con
   // M and the bias forces nle in one pass, then qdd = M^-1 (tau - nle)
   velocity_pass(model, data, q, v, true);
   composite_pass(model, data, true, data.qdd);
-  invert_mass_matrix(model, data);
+  invert_mass_matrix(model, data, q);
   data.tau = tau - data.qdd;
   data.qdd.noalias() = data.Minv * data.tau;
   acceleration_pass(model, data, data.qdd);

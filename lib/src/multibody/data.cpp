@@ -1,8 +1,36 @@
 #include "eom/multibody/data.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace eom {
+namespace {
+
+// Data::pivot_scale: for each body, walk up its ancestors with a bound d on its distance from each
+// (its centre of mass, then each placement's length and each prismatic joint's travel on the way)
+double inertia_scale(const Model& model) {
+  std::vector<double> rotational(model.njoints, 0.0), mass(model.njoints, 0.0);
+  for (int b = 1; b < model.njoints; ++b) {
+    const Inertia& body = model.inertia[b];
+    double d = body.c.norm();
+    for (int j = b; j > 0; j = model.parent[j]) {
+      rotational[j] += body.m * d * d + body.I_c.trace();
+      mass[j] += body.m;
+      // (a hand-built model may have no JointInfo)
+      const bool sliding = is_one_dof(model.joints[j]) && !is_revolute(model.joints[j]) &&
+                           j < static_cast<int>(model.info.size()) &&
+                           std::isfinite(model.info[j].lower) && std::isfinite(model.info[j].upper);
+      const double travel =
+          sliding ? std::max(std::abs(model.info[j].lower), std::abs(model.info[j].upper)) : 0.0;
+      d += model.placement[j].p.norm() + travel;
+    }
+  }
+  double scale = 0;
+  for (int j = 1; j < model.njoints; ++j) scale = std::max({scale, rotational[j], mass[j]});
+  return scale;
+}
+
+}  // namespace
 
 Data::Data(const Model& model)
     : liMi(model.njoints),
@@ -15,6 +43,7 @@ Data::Data(const Model& model)
       bYcrb(model.njoints),
       bS(model.nv),
       bF(model.nv),
+      parent_offset(model.njoints, Vec3::Zero()),
       IA(model.njoints),
       pA(model.njoints),
       c(model.njoints),
@@ -33,7 +62,7 @@ Data::Data(const Model& model)
       oDinv(model.njoints, 0.0),
       ou(model.njoints, 0.0),
       Sw(model.njoints),
-      M_llt(model.nv) {
+      pivot_scale(inertia_scale(model)) {
   for (int i = 1; i < model.njoints; ++i) {
     U[i].setZero(6, model.joints[i].nv);
     Dinv[i].setZero(model.joints[i].nv, model.joints[i].nv);

@@ -34,17 +34,20 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
 const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q);
 
 /// Forward dynamics by the articulated-body algorithm (Featherstone 2008, Table 7.1):
-/// qdd = M(q)^-1 (tau - C(q, v) v - g(q)) in O(n). q (nq), v, tau (nv). Works in world axes (as
-/// Pinocchio 3 does), so it fills data.liMi, data.oMi and the ABA fields (data.ov, data.oa, ...),
-/// not data.v / data.a; returns data.qdd (nv). Throws NumericalError naming the joint when a
-/// joint moves no inertia along its motion (M singular).
+/// qdd = M(q)^-1 (tau - C(q, v) v - g(q)) in O(n). q (nq), v, tau (nv). Works in the base frame's
+/// axes (as crba), each joint's quantities about its own origin, so the result does not depend on
+/// where the robot stands (the same bits at any base position); fills data.liMi, data.bMi and the
+/// ABA fields (data.ov, data.oa, ...), not data.oMi, data.v or data.a; returns data.qdd (nv). Throws NumericalError when
+/// M is singular (a pivot below 1e-12 of data.pivot_scale), saying whether at every configuration
+/// (naming the joint) or at this one (naming the joint velocities that move nothing).
 const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec tau);
 
 /// Forward dynamics by an independent path (Lynch and Park, Modern Robotics, section 8.1 / 9.5
-/// usage): M(q) from crba, the bias C(q, v) v + g(q) from rnea with a = 0, then a Cholesky solve
-/// M qdd = tau - bias in data.M_llt. O(n^3), agrees with aba to round-off. Fills data.M,
-/// data.tau (the bias) and returns data.qdd (nv). Throws NumericalError naming the joint when M
-/// is singular.
+/// usage): M(q) from crba, the bias C(q, v) v + g(q) from rnea with a = 0, then M qdd = tau - bias
+/// solved with the tree-sparse factor M = L^T L (Featherstone 2008, Section 6.5), whose pivots are
+/// aba's: it decides "singular" by the same rule and says so in the same words. O(n d^2). Fills
+/// data.M, data.tau (the bias), the factor (data.L_ancestors, data.pivot_inv) and returns
+/// data.qdd (nv).
 const Eigen::VectorXd& forward_dynamics_crba(const Model& model, Data& data, ConstVec q, ConstVec v,
                                              ConstVec tau);
 

@@ -28,11 +28,13 @@ struct Data {
   std::vector<InertiaMoments> bYcrb;  // composite rigid-body inertias, base axes     (njoints)
   std::vector<Motion> bS;  // columns of the motion subspaces, base axes                (nv)
   std::vector<Force> bF;   // F = IC_i S_i for each column of S_i, base axes            (nv)
-  // ABA: articulated-body quantities in world axes at the world origin               (njoints)
-  std::vector<Mat6> IA;           // articulated inertias
-  std::vector<Force> pA;          // articulated bias forces
-  std::vector<Motion> c;          // velocity-product accelerations v_i x S qd
-  std::vector<MotionSubspace> U;  // IA S (6 x nv_i), joints of several dofs
+  // ABA: quantities of joint i about joint i's origin, in the axes of the base frame (the
+  // floating base's, or the world's for a fixed base; placements in bMi)              (njoints)
+  std::vector<Vec3> parent_offset;  // from the parent joint's origin to joint i's, base axes
+  std::vector<Mat6> IA;             // articulated inertias (then IA - U D^-1 U^T, passed up)
+  std::vector<Force> pA;            // articulated bias forces
+  std::vector<Motion> c;            // velocity-product accelerations v_i x S qd
+  std::vector<MotionSubspace> U;    // IA S (6 x nv_i), joints of several dofs
   std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> Dinv;  // (S^T U)^-1
   std::vector<Vec6> u;  // tau_i - S^T pA, first nv_i entries
   // joint space
@@ -46,13 +48,19 @@ struct Data {
   double mass = 0;          // mass of the moving bodies
   double kinetic_energy = 0;
   double potential_energy = 0;
-  // forward dynamics (dynamics.hpp: aba in world axes, forward_dynamics_crba)       (njoints)
-  std::vector<Motion> ov, oa;         // twists and spatial accelerations, world axes and origin
-  std::vector<Motion> oS;             // 1-DoF joints: S in world axes
-  std::vector<Vec6> oU;               // 1-DoF joints: U = IA S
-  std::vector<double> oDinv, ou;      // 1-DoF joints: 1 / D and u
-  std::vector<MotionSubspace> Sw;     // joints of several dofs: S in world axes (6 x nv_i)
-  Eigen::LLT<Eigen::MatrixXd> M_llt;  // (nv x nv) Cholesky factor of M
+  // forward dynamics (dynamics.hpp: aba, forward_dynamics_crba)       (njoints)
+  std::vector<Motion> ov, oa;      // twists and spatial accelerations (aba: base axes, about each
+                                   // joint's origin; the other users: world axes and origin)
+  std::vector<Motion> oS;          // 1-DoF joints: S (aba: base axes)
+  std::vector<Vec6> oU;            // 1-DoF joints: U = IA S
+  std::vector<double> oDinv, ou;   // 1-DoF joints: 1 / D and u
+  std::vector<MotionSubspace> Sw;  // joints of several dofs: S, base axes (6 x nv_i)
+  // The inertia scale of the model: an upper bound, over every configuration, of the inertia any
+  // one coordinate moves (sum over its subtree of m d^2 + trace I_c with d bounded by the lengths
+  // of the chain, and of the subtree's mass). A pivot of the mass matrix (ABA's D = S^T IA S, a
+  // pivot of M = L^T L) counts as zero below 1e-12 of it (core/pivot.hpp), whatever the method,
+  // the frame or the configuration.
+  double pivot_scale = 0;
 
   // frame Jacobians, their time variation and analytical Jacobians (kinematics.hpp)
   std::vector<int> support;  // joints that support the frame of the last Jacobian, leaf first
