@@ -76,11 +76,11 @@ struct Sample {
   /// seconds since the first row, exact but for the last rounding (doc/tables.md "Time"): what
   /// derivatives and time checks use, for t may be seconds since the epoch (1.7e9 s)
   double elapsed = 0;
-  KeptFields kept;              // the passed-through fields, the time's as the output's t
-  int line = 0;                 // its line in the input
+  KeptFields kept;             // the passed-through fields, the time's as the output's t
+  int line = 0;                // its line in the input
   bool segment_start = false;  // a gap in t precedes it (derivation restarts here)
-  Eigen::VectorXd q;            // (nq)
-  Eigen::MatrixXd dq;  // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
+  Eigen::VectorXd q;           // (nq)
+  Eigen::MatrixXd dq;          // (nv x order): column k - 1 is the k-th derivative (v, a, d3q, ...)
 
   Sample(const Model& model, int order) : q(model.nq), dq(model.nv, order) {}
 };

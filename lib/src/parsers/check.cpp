@@ -321,7 +321,8 @@ class Checker {
   // above it opens
   void merge_tree() {
     detail::walk_links(
-        urdf_, child_joints_, child_link(), root_, 0, BodyAndWorld{SE3::Identity(), SE3::Identity()},
+        urdf_, child_joints_, child_link(), root_, 0,
+        BodyAndWorld{SE3::Identity(), SE3::Identity()},
         [&](int link, int body, const BodyAndWorld& at) {
           merge_link(link, body, at.in_body, at.in_world);
         },

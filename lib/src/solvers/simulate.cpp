@@ -11,7 +11,6 @@
 
 namespace eom {
 
-
 // ---- controllers ----
 
 void ZeroTorque::torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) {
