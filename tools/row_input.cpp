@@ -590,7 +590,11 @@ class DerivativeSource final : public SampleSource {
                              " rows (a fit of degree " + std::to_string(stage_.degree) + ")";
     const long n = window_.segment_rows();
     if (window_.whole_table()) {
-      throw InputError(file_, 0, 0, what + ", the table has " + std::to_string(n));
+      // the three-point rule derives v and a from as few as three rows
+      const bool three_rows_do = n >= 3 && stage_.targets.back() <= 2;
+      throw InputError(file_, 0, 0,
+                       what + ", the table has " + std::to_string(n) +
+                           (three_rows_do ? " (--derive three-point needs only 3)" : ""));
     }
     const int first = samples_[window_.segment_slot(0)].line;
     const int last = samples_[window_.segment_slot(n - 1)].line;

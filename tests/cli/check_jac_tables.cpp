@@ -407,7 +407,8 @@ TEST_CASE("eom jac --dynamics: Lambda, Jbar and p from the reference M, J and g"
 TEST_CASE("eom jac --dynamics at singular configurations: said so, and the documented inverse",
           "[cli][jac]") {
   // M from eom deriv --matrices --order 0 (crba, checked against the reference in its own
-  // tests), J from the same run's --jacobian columns
+  // tests), J from the same run's --jacobian columns; the tables have as few as three rows, from
+  // which the three-point rule derives v
   struct Case {
     const char* robot;
     const char* table;
@@ -425,14 +426,16 @@ TEST_CASE("eom jac --dynamics at singular configurations: said so, and the docum
   };
   for (const Case& c : cases) {
     const Model model = load_urdf(test::kSourceDir + "/" + c.robot);
-    const Table deriv =
-        run_eom(std::string("deriv ") + c.robot + " " + c.table + " --matrices --order 0", "deriv")
-            .table;
+    const Table deriv = run_eom(std::string("deriv ") + c.robot + " " + c.table +
+                                    " --matrices --order 0 --derive three-point",
+                                "deriv")
+                            .table;
     for (const char* inverse : {"truncated", "damped"}) {
       INFO(c.robot << " --inverse " << inverse);
-      const Run run = run_eom(std::string("jac ") + c.robot + " " + c.table + " --frame " +
-                                  c.frame + " --jacobian --dynamics --inverse " + inverse,
-                              "singular");
+      const Run run =
+          run_eom(std::string("jac ") + c.robot + " " + c.table + " --frame " + c.frame +
+                      " --jacobian --dynamics --derive three-point --inverse " + inverse,
+                  "singular");
       const Table& t = run.table;
       CHECK_THAT(run.err, Catch::Contains("J M^-1 J^T is singular in " +
                                           std::to_string(c.singular_rows.size()) + " rows"));
