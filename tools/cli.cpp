@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -58,6 +59,14 @@ void add_separator_option(CLI::App& cmd, std::string& separator) {
 }
 
 namespace {
+
+// the value of a number option's text, or nothing when it is no number (CLI11 says so then)
+std::optional<double> number_in(const std::string& text) {
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0') return std::nullopt;
+  return x;
+}
 
 char separator_char(const std::string& name) {
   if (name == "comma" || name == ",") return ',';
@@ -137,6 +146,19 @@ void refuse_singular_mass_matrix(const Model& model, const std::string& context,
                    needs + " undefined (give the links they move mass and inertia)");
 }
 
+const CLI::Validator kPositive(
+    [](std::string& text) {
+      const std::optional<double> x = number_in(text);
+      return x && !(*x > 0) ? text + " must be positive" : std::string();
+    },
+    "POSITIVE");
+const CLI::Validator kNonNegative(
+    [](std::string& text) {
+      const std::optional<double> x = number_in(text);
+      return x && *x < 0 ? text + " must not be negative" : std::string();
+    },
+    "NONNEGATIVE");
+
 void warn(Streams& io, const std::string& command, const std::string& message) {
   io.err << "eom " << command << ": warning: " << message << '\n';
 }
@@ -154,9 +176,21 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_ik(app, dispatch);
   register_deriv(app, dispatch);
   register_jac(app, dispatch);
+  // NaN and infinities parse as doubles but mean nothing as a step, a gain, a tolerance or a
+  // duration: every number option refuses them when the command line is parsed (1e400 too,
+  // which overflows to infinity)
+  const CLI::Validator finite(
+      [](std::string& text) {
+        const std::optional<double> x = number_in(text);
+        return x && !std::isfinite(*x) ? "not a finite number: " + text : std::string();
+      },
+      "");
   std::string commands;
-  for (const CLI::App* command : app.get_subcommands({})) {
+  for (CLI::App* command : app.get_subcommands({})) {
     commands += (commands.empty() ? "" : ", ") + command->get_name();
+    for (CLI::Option* option : command->get_options()) {
+      if (option->get_type_name().rfind("FLOAT", 0) == 0) option->check(finite);
+    }
   }
   app.footer("Subcommands: " + commands +
              ". 'eom help <subcommand>' or 'eom <subcommand> --help' describes each.\n");

@@ -74,6 +74,11 @@ std::unique_ptr<TableReader> open_input(const InputOptions& opt,
 /// Print "eom <cmd>: warning: <message>" on err.
 void warn(Streams& io, const std::string& command, const std::string& message);
 
+/// Checks of number options, by their value's sign, with messages that read (CLI11's own print
+/// their range up to DBL_MAX in 309 digits). Every number option refuses NaN and infinities
+/// besides (register_commands).
+extern const CLI::Validator kPositive, kNonNegative;
+
 /// A subcommand with its description and copy-pasteable examples, which end its --help.
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
                       const std::vector<std::string>& examples);

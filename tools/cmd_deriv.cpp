@@ -268,7 +268,7 @@ void register_deriv(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--tolerance", opt->tolerance,
                   "Relative tolerance of --verify (default 1e-3: three-point differences of a "
                   "trajectory sampled at 1 kHz are far more accurate)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
 }
 
 }  // namespace eom::cli

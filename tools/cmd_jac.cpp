@@ -251,10 +251,10 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--sample", opt->sample,
                   "Draw N configurations within the limits instead of reading TABLE; writes the "
                   "worst (q.*, manipulability, inverse_condition, rank), quantiles on stderr")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd->add_option("--seed", opt->seed, "Seed of --sample (default 1)");
   cmd->add_option("--worst", opt->worst, "Configurations --sample writes (default 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
 }
 
 }  // namespace eom::cli

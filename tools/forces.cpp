@@ -1,4 +1,5 @@
 #include "forces.hpp"
+#include "cli.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,7 +24,7 @@ void add_force_options(CLI::App& cmd, ForceOptions& opt) {
       ->each([&opt](const std::string&) { opt.friction = true; });
   cmd.add_option("--friction-smoothing", opt.friction_smoothing,
                  "Replace sgn(v) by tanh(v / EPS) (default 0: exact sign, sgn(0) = 0)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   cmd.add_option("--wrench-frame", opt.wrench_frame,
                  "Axes of wrench.<frame>.* columns: world (default) or local (the frame's own); "
                  "the wrench acts at the frame origin")

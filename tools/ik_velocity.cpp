@@ -150,7 +150,7 @@ void add_ik_velocity_options(CLI::App& cmd, bool& velocity, IkVelocityOptions& o
   cmd.add_option("--damping", opt.damping,
                  "With --velocity: lambda of the damped pseudo-inverse J^T (J J^T + lambda^2 I)^-1 "
                  "(default 0: the Moore-Penrose inverse)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   cmd.add_option("--weights", opt.weights,
                  "With --velocity: one weight per task, comma separated (default all 1): the "
                  "trade-off between tasks of --priority stacked")

@@ -90,8 +90,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);  // prints help or the usage error
-    return rc == 0 ? kExitOk : kExitUsage;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // a usage error reads like every other error: "eom <command>: error: ...", naming the option
+    std::string name;
+    for (const CLI::App* command : app.get_subcommands({})) {
+      if (command->check_name(argv[1])) name = " " + command->get_name();
+    }
+    std::cerr << "eom" << name << ": error: " << e.what() << "\n"
+              << "Run 'eom" << name << " --help' for the options.\n";
+    return kExitUsage;
   }
 
   Streams io{std::cout, std::cerr};

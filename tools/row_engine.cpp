@@ -48,7 +48,7 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
   cmd.add_option("--time-scale", opt.time_scale,
                  "Seconds per unit of the time column (1e-9 for ROS nanoseconds); the output's "
                  "t is in seconds")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   cmd.add_option_function<std::string>(
          "--time-origin", [&opt](const std::string& v) { opt.time_from_first = v == "first"; },
          "The output's t: input (the time column in seconds, every digit kept; default) or "

@@ -117,6 +117,25 @@ sim-memory-independent-of-duration)
   [ -n "$peak" ] || fail "sim ended within 1.5 s: $(cat err.txt)"
   [ "$peak" -lt 300000 ] || fail "peak resident memory ${peak} kB after 1.5 s"
   ;;
+option-values)
+  # NaN, infinities and overflowing numbers are refused when the command line is parsed, and
+  # usage errors read like every other error: "eom <command>: error: ...", naming the option
+  robot=$src/robots/planar_2r.urdf
+  expect 2 "$eom" sim "$robot" --duration 1 --dt nan -o x.csv
+  stderr_has "^eom sim: error: --dt: not a finite number: nan"
+  expect 2 "$eom" sim "$robot" --duration 1 --controller pd --kp 1,inf -o x.csv
+  stderr_has "^eom sim: error: --kp: not a finite number: inf"
+  expect 2 "$eom" sim "$robot" --duration 1e400 -o x.csv
+  stderr_has "^eom sim: error: --duration: not a finite number: 1e400"
+  expect 2 "$eom" ik "$robot" tests.csv --frame link2 --position-tolerance -1
+  stderr_has "^eom ik: error: --position-tolerance: -1 must be positive"
+  expect 2 "$eom" ik "$robot" tests.csv --frame link2 --timeout -1
+  stderr_has "^eom ik: error: --timeout: -1 must not be negative$"
+  expect 2 "$eom" id "$robot" "$src/trajectories/planar_2r_swing.csv" --bogus
+  stderr_has "^eom id: error: .*--bogus"
+  stderr_has "Run 'eom id --help' for the options."
+  [ ! -e x.csv ] || fail "output written by a refused command line"
+  ;;
 *)
   echo "unknown case $case_name"
   exit 2
