@@ -149,11 +149,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   const Header header = output_header(opt, model);
   const OutputTimes times =
       OutputTimes::grid(start.t, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
-  if (sim.integrator != Integrator::rk45 && opt.output_dt > 0 &&
-      !is_step_multiple(opt.output_dt, opt.dt)) {
-    notes.warning("--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
-                  number_text(opt.dt) + ": steps are shortened to land on every output time");
-  }
+  warn_about_steps(opt, sim.integrator, notes);
   const std::unique_ptr<TableWriter> result = open_output(opt.output, header);
   std::vector<double> row(header.size());
   Data energy_data(model);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -35,12 +36,17 @@ Friction load_friction(const Model& model, const ForceOptions& opt) {
   Friction friction = Friction::from_model(model);
   friction.smoothing = opt.friction_smoothing;
   if (opt.friction_file.empty()) return friction;
+  std::error_code error;
+  if (std::filesystem::is_directory(opt.friction_file, error)) {
+    throw InputError(opt.friction_file, 0, 0, "a directory, not a JSON file");
+  }
   std::ifstream in(opt.friction_file);
   if (!in) throw InputError(opt.friction_file, 0, 0, "cannot open the file");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // malformed, or a number beyond a double (1e400)
     throw InputError(opt.friction_file, 0, 0, std::string("malformed JSON: ") + e.what());
   }
   if (!j.is_object()) {

@@ -79,6 +79,19 @@ SimulationOptions simulation_options(const SimOptions& opt, const Model& model) 
   return sim;
 }
 
+void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes& notes) {
+  if (integrator == Integrator::rk45) return;
+  if (opt.output_dt > 0 && !is_step_multiple(opt.output_dt, opt.dt)) {
+    notes.warning("--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
+                  number_text(opt.dt) + ": steps are shortened to land on every output time");
+  }
+  if (opt.dt > opt.duration) {
+    notes.warning("--dt " + number_text(opt.dt) + " is longer than --duration " +
+                  number_text(opt.duration) + ": one step of " + number_text(opt.duration) +
+                  " s is taken");
+  }
+}
+
 SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes) {
   SimStart start{neutral(model), Eigen::VectorXd::Zero(model.nv)};
   if (!opt.initial.empty()) {

@@ -48,6 +48,10 @@ std::string controller_name(const SimOptions& opt);
 /// The integrator's options, friction and saturation (the wrenches: SimDrive::add_wrenches).
 SimulationOptions simulation_options(const SimOptions& opt, const Model& model);
 
+/// The fixed step's warnings: an --output-dt that is no multiple of --dt (steps are shortened
+/// to land on the outputs), a --dt longer than the run (one step of the duration).
+void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes& notes);
+
 /// The start of a run: the first row of --initial (v zero when absent), then --q0 / --v0; q's
 /// quaternions renormalised. Warns of a far-from-unit quaternion and of coordinates outside
 /// their limits.

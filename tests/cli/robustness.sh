@@ -136,6 +136,25 @@ option-values)
   stderr_has "Run 'eom id --help' for the options."
   [ ! -e x.csv ] || fail "output written by a refused command line"
   ;;
+friction-file-not-json)
+  # a friction file that is a directory, or holds a number beyond a double: errors naming the
+  # file, never "internal error"
+  robot=$src/robots/planar_2r.urdf
+  table=$src/trajectories/planar_2r_swing.csv
+  mkdir friction.d
+  expect 2 "$eom" id "$robot" "$table" --friction --friction-file friction.d -o tau.csv
+  stderr_has "^eom id: error: friction.d: a directory, not a JSON file"
+  echo '{"joint1": {"damping": 1e400}}' > huge.json
+  expect 2 "$eom" id "$robot" "$table" --friction --friction-file huge.json -o tau.csv
+  stderr_has "^eom id: error: huge.json: malformed JSON: .*overflow"
+  [ ! -e tau.csv ] || fail "output written by a failed run"
+  ;;
+sim-step-longer-than-run)
+  # --dt beyond --duration takes one step of the duration, and says so
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --duration 0.1 --dt 0.5 -o x.csv
+  stderr_has "^eom sim: warning: --dt 0.5 is longer than --duration 0.1: one step of 0.1 s is taken"
+  [ "$(tail -1 x.csv | cut -d, -f1)" = 0.1 ] || fail "last row $(tail -1 x.csv)"
+  ;;
 *)
   echo "unknown case $case_name"
   exit 2
