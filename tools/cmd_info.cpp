@@ -11,9 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/io/column_names.hpp>
+#include <eom/io/output_file.hpp>
 #include <eom/multibody/model.hpp>
 
 #include "cli.hpp"
+#include "row_output.hpp"
 
 namespace eom::cli {
 namespace {
@@ -21,6 +23,8 @@ namespace {
 struct InfoOptions {
   RobotOptions robot;
   std::string format = "text";
+  std::string output;  // empty or "-": stdout
+  bool quiet = false;
 };
 
 // JSON has no infinity: an absent limit is null
@@ -174,12 +178,23 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
 }
 
 int run_info(const InfoOptions& opt, Streams& io) {
-  const Model model = load_robot(opt.robot, io, "info");
+  const bool to_stdout = opt.output.empty() || opt.output == "-";
+  check_destinations({to_stdout ? "-" : opt.output}, "");
+  const Model model = load_robot(opt.robot, io, "info", opt.quiet);
+  std::ostringstream text;
   if (opt.format == "json") {
-    io.out << info_json(model, opt.robot.path).dump(2) << "\n";
+    text << info_json(model, opt.robot.path).dump(2) << "\n";
   } else {
-    info_text(model, opt.robot.path, io.out);
+    info_text(model, opt.robot.path, text);
   }
+  OutputFile out;
+  if (to_stdout) {
+    out.to_stream(io.out, "<stdout>");
+  } else {
+    out.to_file(opt.output);
+  }
+  out.write(text.str());
+  out.commit();
   return kExitOk;
 }
 
@@ -195,6 +210,10 @@ void register_info(CLI::App& app, Dispatch& dispatch) {
   add_robot_options(*cmd, opt->robot);
   cmd->add_option("--format", opt->format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", opt->output,
+                  "Write the summary to FILE (default stdout; all or nothing, never over ROBOT)");
+  cmd->add_flag("-q,--quiet", opt->quiet,
+                "Errors only: no warnings about links eom works around");
 }
 
 }  // namespace eom::cli

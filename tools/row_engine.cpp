@@ -281,6 +281,7 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
       }
     }
   }
+  samples.report();
   const int rc = task->finish(notes);
   if (rc == kExitOk) {
     out->finish();
@@ -289,7 +290,6 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
     // like a failed Make recipe: no output file, so the next run does not think it up to date
     notes.error(out_path + " not written: the run failed (see above)");
   }
-  samples.report();
   if (summary) {
     *summary =
         summary_object(command.name, in_path, out_path, rc == kExitOk, sink.rows(), rc, *notes.log);

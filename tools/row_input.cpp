@@ -611,55 +611,27 @@ class DerivativeSource final : public SampleSource {
   DerivativeWindow window_;
 };
 
-namespace {
-
-// Says what is derived once the first derived row comes out: a table too short to derive gets
-// the error alone, not a word about work that was then not done.
-class AnnouncedSource final : public SampleSource {
- public:
-  AnnouncedSource(SampleSource& upstream, const Binding& b, const std::string& file,
-                  const Notes& notes)
-      : upstream_(upstream), b_(b), file_(file), notes_(notes) {}
-
-  bool next(Sample& out) override {
-    if (!upstream_.next(out)) return false;
-    if (!announced_) {
-      announced_ = true;
-      for (const auto& how : b_.derived) {
-        notes_.warning(file_ + ": derived " + how + " (--no-derive forbids this)");
-      }
-    }
-    return true;
-  }
-
- private:
-  SampleSource& upstream_;
-  const Binding& b_;
-  const std::string& file_;
-  const Notes& notes_;
-  bool announced_ = false;
-};
-
-}  // namespace
-
 TableSamples::TableSamples(const Model& model, TableReader& in, const Binding& b,
                            const RowOptions& opt, const Notes& notes, int order)
-    : table_(std::make_unique<TableSource>(model, in, b, opt, notes)), last_(table_.get()) {
+    : table_(std::make_unique<TableSource>(model, in, b, opt, notes)),
+      last_(table_.get()),
+      file_(in.name()),
+      binding_(b),
+      notes_(notes) {
   for (const DerivationStage& stage : b.stages) {
     auto derivation = std::make_unique<DerivativeSource>(model, *last_, stage, in.name(), order);
     if (!first_derivation_) first_derivation_ = derivation.get();
     last_ = derivation.get();
     stages_.push_back(std::move(derivation));
   }
-  if (!b.stages.empty()) {
-    stages_.push_back(std::make_unique<AnnouncedSource>(*last_, b, in.name(), notes));
-    last_ = stages_.back().get();
-  }
 }
 
 TableSamples::~TableSamples() = default;
 
 void TableSamples::report() const {
+  for (const std::string& how : binding_.derived) {
+    notes_.warning(file_ + ": derived " + how + " (--no-derive forbids this)");
+  }
   table_->report(first_derivation_ ? first_derivation_->rows_near_gaps() : 0);
 }
 

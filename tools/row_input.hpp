@@ -56,8 +56,10 @@ class TableSamples {
                const Notes& notes, int order);
   ~TableSamples();
   SampleSource& source() { return *last_; }
-  /// After the last row: the gaps in t, the wrapped angles of limited joints and the
-  /// renormalised quaternions, said once per table; the latter also for the summary.
+  /// After the last row (never before an error: a failed table gets the error alone, not a word
+  /// about work that was then not done): what was derived, the gaps in t, the wrapped angles of
+  /// limited joints and the renormalised quaternions, said once per table; the latter also for
+  /// the summary.
   void report() const;
   nlohmann::json renormalised() const;
 
@@ -66,6 +68,9 @@ class TableSamples {
   std::vector<std::unique_ptr<SampleSource>> stages_;
   SampleSource* last_;
   const DerivativeSource* first_derivation_ = nullptr;  // v from q, whose gaps are reported
+  std::string file_;
+  const Binding& binding_;
+  const Notes& notes_;
 };
 
 }  // namespace eom::cli

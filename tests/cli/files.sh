@@ -335,10 +335,30 @@ full-stdout-is-an-error)
   }
   full info "$robot"
   full info "$robot" --format json
+  full info "$robot" -o /dev/full
   full check "$robot"
   full check "$robot" --format json
   full id "$robot" "$table"
   full convert "$table" -
+  ;;
+info-output)
+  # eom info -o: the same summary as on stdout, all or nothing, never over the robot; -q keeps
+  # the warnings about links eom works around off stderr
+  antenna=$src/tests/data/urdf/antenna.urdf
+  expect 0 "$eom" info "$antenna" --format json
+  mv out.txt stdout.json
+  grep -q "warning: .*base_antenna_left_link" err.txt || fail "no warning without -q: $(cat err.txt)"
+  expect 0 "$eom" info "$antenna" --format json -q -o info.json
+  [ ! -s out.txt ] && [ ! -s err.txt ] || fail "-o -q printed: $(cat out.txt err.txt)"
+  cmp -s info.json stdout.json || fail "-o wrote other bytes than stdout"
+  cp "$robot" robot.urdf
+  expect 2 "$eom" info robot.urdf -o ./robot.urdf
+  stderr_has "refusing to replace an input"
+  cmp -s robot.urdf "$robot" || fail "the robot was replaced"
+  expect 2 "$eom" info robot.urdf -o missing/info.txt
+  stderr_has "missing/info.txt: cannot create"
+  [ ! -e missing ] || fail "created missing/"
+  no_temporaries
   ;;
 *)
   fail "unknown case $case_name"

@@ -159,6 +159,15 @@ bad-nanosec)
   expect 2 "$eom" id "$robot" bad.csv --time-column header.stamp -o /dev/null
   stderr_has "bad.csv:3: column header.stamp.nanosec: '1e9' is not nanoseconds (an integer from 0 to 999999999)"
   ;;
+short-segment-error-alone)
+  # a stretch after a dropped message too short to derive: the error alone, naming its lines,
+  # with no word before it about v and a derived from q (work that was then not done)
+  head -n 405 "$src/tests/data/derivation/planar_2r_1khz_gap.csv" > short.csv
+  expect 2 "$eom" id "$src/robots/planar_2r.urdf" short.csv -o tau.csv
+  [ "$(wc -l < err.txt)" = 1 ] || fail "more than the error on stderr: $(cat err.txt)"
+  stderr_has "short.csv:403: deriving v needs at least 5 rows (a fit of degree 4), the segment of lines 403-405 between gaps in t has 3"
+  [ ! -e tau.csv ] || fail "tau.csv written"
+  ;;
 sim-text-columns)
   # unused text columns of --initial and --torques are ignored
   printf 't,label,q.joint1,q.joint2\n0,"start, at rest",0.1,0.2\n' > init.csv
