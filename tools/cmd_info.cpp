@@ -212,8 +212,7 @@ void register_info(CLI::App& app, Dispatch& dispatch) {
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("-o,--output", opt->output,
                   "Write the summary to FILE (default stdout; all or nothing, never over ROBOT)");
-  cmd->add_flag("-q,--quiet", opt->quiet,
-                "Errors only: no warnings about links eom works around");
+  cmd->add_flag("-q,--quiet", opt->quiet, "Errors only: no warnings about links eom works around");
 }
 
 }  // namespace eom::cli
