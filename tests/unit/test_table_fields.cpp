@@ -124,6 +124,33 @@ TEST_CASE("nested JSON objects are columns named with dots", "[table][json][fiel
   CHECK(read_fields(flat, Format::ndjson).rows == f.rows);
 }
 
+TEST_CASE("nested JSON objects in the columns form are columns named with dots",
+          "[table][json][fields]") {
+  const Fields f = read_fields(
+      "{\"t\": [0, 0.5], \"header\": {\"stamp\": {\"sec\": [1, 2], \"nanosec\": [5, 6]}},"
+      " \"q\": {\"a\": [0.1, 0.2]}, \"note\": [\"x\", {}]}",
+      Format::json);
+  CHECK(f.names == Row{"t", "header.stamp.sec", "header.stamp.nanosec", "q.a", "note"});
+  CHECK(f.rows == std::vector<Row>{{"number:0", "number:1", "number:5", "number:0.1", "text:x"},
+                                   {"number:0.5", "number:2", "number:6", "number:0.2", "json:{}"}});
+}
+
+TEST_CASE("objects nested deeper than any stack: one long column name, no recursion",
+          "[table][json][fields]") {
+  // 100,000 levels: a recursive descent would overflow the call stack here
+  const int depth = 100000;
+  std::string text = "{\"t\":0,";
+  for (int i = 0; i < depth; ++i) text += "\"a\":{";
+  text += "\"b\":1";
+  text += std::string(depth, '}');
+  text += "}\n";
+  const Fields f = read_fields(text, Format::ndjson);
+  REQUIRE(f.names.size() == 2);
+  CHECK(f.names[1].size() == 2 * depth + 1);
+  CHECK(f.names[1].substr(f.names[1].size() - 5) == "a.a.b");
+  CHECK(f.rows == std::vector<Row>{{"number:0", "number:1"}});
+}
+
 TEST_CASE("nested keys: the errors name the flattened column", "[table][json][errors]") {
   auto message = [](const std::string& text) {
     try {

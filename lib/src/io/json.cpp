@@ -144,46 +144,63 @@ class JsonReader final : public TableReader {
     first_pending_ = !row;
   }
 
-  // The members of an object whose '{' was just read, up to its '}' (left at the cursor), their
-  // names after path_; a nested object's members are columns path.key.member (an empty one is a
-  // field "{}").
+  // The members of a row object whose '{' was just read, up to its '}' (left at the cursor).
   void parse_members(double* row) {
+    walk_members([&](Location at, Location value_at, bool empty_object_value) {
+      const size_t column = resolve_column(at, row != nullptr);
+      const double value = empty_object_value
+                               ? empty_object(value_at, column, spans_[column], row_text_)
+                               : read_value(column, spans_[column], row_text_);
+      if (row) {
+        seen_[column] = generation_;
+        row[column] = value;
+      } else {
+        first_.push_back(value);
+      }
+    });
+  }
+
+  // The members of an object whose '{' was just read, up to its '}' (left at the cursor), named
+  // after path_: a nested object's members are path.key.member. For each member whose value is
+  // not a non-empty object, leaf(key location, value location, empty) is called with path_ its
+  // name and the cursor at its value (past it when the value is the empty object {}, a field).
+  // Iterative, with the enclosing members' name lengths on a stack: the input decides how deep
+  // objects nest, never the depth of the call stack.
+  template <class Leaf>
+  void walk_members(Leaf&& leaf) {
+    std::vector<size_t>& outer = member_path_lengths_;
+    outer.clear();
     in_.skip_space();
     if (in_.peek() == '}') return;
     for (;;) {
       const Location at = read_key();
-      const size_t outer = path_.size();
+      outer.push_back(path_.size());
       path_ += key_;
       in_.skip_space();
       in_.expect(':', "after a key");
       in_.skip_space();
       const Location value_at = in_.here();
-      bool nested = false, empty = false;
+      bool empty = false;
       if (in_.peek() == '{') {
         in_.advance();
         in_.skip_space();
-        empty = in_.peek() == '}';
-        nested = !empty;
-        if (nested) {
+        if (in_.peek() != '}') {  // a nested object: its members come next
           path_ += '.';
-          parse_members(row);
+          continue;
         }
         in_.advance();
+        empty = true;
       }
-      if (!nested) {
-        const size_t column = resolve_column(at, row != nullptr);
-        const double value = empty ? empty_object(value_at, column, spans_[column], row_text_)
-                                   : read_value(column, spans_[column], row_text_);
-        if (row) {
-          seen_[column] = generation_;
-          row[column] = value;
-        } else {
-          first_.push_back(value);
-        }
+      leaf(at, value_at, empty);
+      // the member ends; so do the nested objects whose '}' follows, and the members holding them
+      for (;;) {
+        path_.resize(outer.back());
+        outer.pop_back();
+        in_.skip_space();
+        if (in_.peek() != '}') break;
+        if (outer.empty()) return;
+        in_.advance();
       }
-      path_.resize(outer);
-      in_.skip_space();
-      if (in_.peek() == '}') break;
       in_.expect(',', "or '}' after a value");
       in_.skip_space();
     }
@@ -326,47 +343,41 @@ class JsonReader final : public TableReader {
     } while (depth > 0);
   }
 
-  // {"t": [...], "q.a": [...]}: the whole table is read here, then served row by row.
+  // {"t": [...], "q.a": [...]}, nested objects flattened as in rows ({"q": {"a": [...]}} is the
+  // column q.a): the whole table is read here, then served row by row.
   void parse_columns() {
     in_.advance();
-    in_.skip_space();
+    path_.clear();
     std::vector<Location> where;
-    if (in_.peek() != '}') {
-      for (;;) {
-        const Location at = read_key();
-        const std::string problem = add_column(header_, index_, key_);
-        if (!problem.empty()) in_.fail_at(at, problem);
-        where.push_back(at);
-        in_.skip_space();
-        in_.expect(':', "after a key");
-        in_.skip_space();
-        if (in_.peek() != '[') {
-          // likely NDJSON in a .json file: say so
-          in_.fail("column " + key_ + ": expected an array of numbers, found " + in_.found() +
-                   " (an object of columns; one row object per line is NDJSON)");
-        }
-        in_.advance();
-        in_.skip_space();
-        std::vector<double>& values = columns_.emplace_back();
-        std::string& text = column_text_.emplace_back();
-        std::vector<Span>& spans = column_spans_.emplace_back();
-        if (in_.peek() != ']') {
-          for (;;) {
-            rows_ = static_cast<int>(values.size()) + 1;
-            values.push_back(read_value(columns_.size() - 1, spans.emplace_back(), text));
-            in_.skip_space();
-            if (in_.peek() == ']') break;
-            in_.expect(',', "or ']' after a value");
-            in_.skip_space();
-          }
-        }
-        in_.advance();
-        in_.skip_space();
-        if (in_.peek() == '}') break;
-        in_.expect(',', "or '}' after a column");
-        in_.skip_space();
+    walk_members([&](Location at, Location value_at, bool empty_object_value) {
+      const std::string problem = add_column(header_, index_, path_);
+      if (!problem.empty()) in_.fail_at(at, problem);
+      where.push_back(at);
+      if (empty_object_value) {
+        in_.fail_at(value_at, "column " + path_ + ": expected an array of numbers, found {}");
       }
-    }
+      if (in_.peek() != '[') {
+        // likely NDJSON in a .json file: say so
+        in_.fail("column " + path_ + ": expected an array of numbers, found " + in_.found() +
+                 " (an object of columns; one row object per line is NDJSON)");
+      }
+      in_.advance();
+      in_.skip_space();
+      std::vector<double>& values = columns_.emplace_back();
+      std::string& text = column_text_.emplace_back();
+      std::vector<Span>& spans = column_spans_.emplace_back();
+      if (in_.peek() != ']') {
+        for (;;) {
+          rows_ = static_cast<int>(values.size()) + 1;
+          values.push_back(read_value(columns_.size() - 1, spans.emplace_back(), text));
+          in_.skip_space();
+          if (in_.peek() == ']') break;
+          in_.expect(',', "or ']' after a value");
+          in_.skip_space();
+        }
+      }
+      in_.advance();
+    });
     in_.advance();
     for (size_t c = 1; c < columns_.size(); ++c) {
       if (columns_[c].size() != columns_[0].size()) {
@@ -403,6 +414,7 @@ class JsonReader final : public TableReader {
   std::unordered_map<std::string, int> index_;
   std::string key_, text_;
   std::string path_;         // the column name of the key being read: keys of nested objects
+  std::vector<size_t> member_path_lengths_;  // walk_members: path_'s length before each key
   size_t count_ = 0;         // values in the row so far
   std::string row_text_;     // the text of the fields of the current row
   std::vector<Span> spans_;  // ... and where each field's is
