@@ -131,8 +131,9 @@ TEST_CASE("nested JSON objects in the columns form are columns named with dots",
       " \"q\": {\"a\": [0.1, 0.2]}, \"note\": [\"x\", {}]}",
       Format::json);
   CHECK(f.names == Row{"t", "header.stamp.sec", "header.stamp.nanosec", "q.a", "note"});
-  CHECK(f.rows == std::vector<Row>{{"number:0", "number:1", "number:5", "number:0.1", "text:x"},
-                                   {"number:0.5", "number:2", "number:6", "number:0.2", "json:{}"}});
+  CHECK(f.rows ==
+        std::vector<Row>{{"number:0", "number:1", "number:5", "number:0.1", "text:x"},
+                         {"number:0.5", "number:2", "number:6", "number:0.2", "json:{}"}});
 }
 
 TEST_CASE("objects nested deeper than any stack: one long column name, no recursion",
