@@ -30,6 +30,7 @@ inline const Robot kTalosLeftArm{"talos_left_arm",
 inline const Robot kAnymal{"anymal", EOM_SOURCE_DIR "/tests/data/robots/anymal.urdf", false};
 inline const Robot kAnymalFloating{"anymal_floating",
                                    EOM_SOURCE_DIR "/tests/data/robots/anymal.urdf", true};
+inline const Robot kBaxter{"baxter", EOM_SOURCE_DIR "/tests/data/robots/baxter.urdf", false};
 inline const Robot kSolo12Floating{"solo12_floating", EOM_SOURCE_DIR "/robots/solo12.urdf", true};
 
 inline Model load(const Robot& robot) {

@@ -12,7 +12,9 @@
 #include <filesystem>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 
 #include <eom/core/errors.hpp>
@@ -252,10 +254,12 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   Header header;
   header.names = b.keep_names;
   header.names.insert(header.names.end(), task->columns.begin(), task->columns.end());
-  for (size_t k = 0; k + 1 < header.names.size(); ++k) {
-    if (std::find(header.names.begin() + k + 1, header.names.end(), header.names[k]) !=
-        header.names.end()) {
-      throw InputError("output column " + header.names[k] +
+  // a hash set: an output may have 10^5 columns (Christoffel symbols, --keep-input)
+  std::unordered_set<std::string_view> written;
+  written.reserve(header.names.size());
+  for (const std::string& name : header.names) {
+    if (!written.insert(name).second) {
+      throw InputError("output column " + name +
                        " would appear twice (rename a kept column with --keep NAME:NEW_NAME)");
     }
   }
