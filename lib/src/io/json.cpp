@@ -413,12 +413,12 @@ class JsonReader final : public TableReader {
   std::vector<std::optional<Deferred>> deferred_;  // per column, the first bad value read at open
   std::unordered_map<std::string, int> index_;
   std::string key_, text_;
-  std::string path_;         // the column name of the key being read: keys of nested objects
+  std::string path_;  // the column name of the key being read: keys of nested objects
   std::vector<size_t> member_path_lengths_;  // walk_members: path_'s length before each key
-  size_t count_ = 0;         // values in the row so far
-  std::string row_text_;     // the text of the fields of the current row
-  std::vector<Span> spans_;  // ... and where each field's is
-  std::vector<unsigned long long> seen_;  // generation_ of the row in which a column was seen
+  size_t count_ = 0;                         // values in the row so far
+  std::string row_text_;                     // the text of the fields of the current row
+  std::vector<Span> spans_;                  // ... and where each field's is
+  std::vector<unsigned long long> seen_;     // generation_ of the row in which a column was seen
   unsigned long long generation_ = 0;
   std::vector<double> first_;  // row 1, read at open to learn the header
   bool first_pending_ = false;
