@@ -2,7 +2,8 @@
 # Build eom, libeom and the test suite with AddressSanitizer + UndefinedBehaviorSanitizer
 # (-DEOM_SANITIZE=ON) in BUILD_DIR (default build-asan) and run the suite under them: unit, engine,
 # CLI and fuzz-replay tests, every code path a user's input reaches; the reference and property
-# programs (the same paths over more numbers) run in the Release pass only. Any finding aborts the process that made it, so the test that triggered it fails. bench/ is not
+# programs and the algorithms' own unit tests (the same paths over more numbers) run in the
+# Release pass only. Any finding aborts the process that made it, so the test that triggered it fails. bench/ is not
 # built; the fuzz targets are, as corpus replays (their own clang build is tests/fuzz/run.sh). The
 # [allocation] tests are hidden there: they interpose malloc, which ASan owns. The install check
 # (the packaging, which the Release suite checks) is not run here, so nothing is built for it.

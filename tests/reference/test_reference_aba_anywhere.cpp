@@ -1,7 +1,8 @@
 // Forward dynamics anywhere in the world: on every sample of every reference
 // robot, eom's aba is as accurate as the reference (Pinocchio 3.7's default, local-frame aba), and
 // on the floating-base ones it gives the same accelerations with the base moved up to 10,000 km
-// away and the whole scene turned.
+// away and the whole scene turned. The frame Jacobians at the frame (jac, ik) and the task-space
+// dynamics (jac --dynamics) give the same bits with the base moved.
 //
 // Accuracy is the backward error ||M qdd - (tau - nle)|| / ||tau - nle|| (the relative residual of
 // the equations of motion), with M by crba and nle by rnea: both work in the base frame (crba) or
@@ -18,6 +19,9 @@
 #include <Eigen/Geometry>
 
 #include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/frame_jacobian.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/algorithm/task_space.hpp>
 #include <eom/algorithm/partial_derivatives.hpp>
 #include <eom/multibody/data.hpp>
 
@@ -155,5 +159,49 @@ TEST_CASE("reference: aba is as accurate as the reference, wherever the base sta
               << ": backward errors summed " << sums[k].error << ", reference " << sums[k].reference
               << ", resolved to " << sums[k].resolution);
     CHECK(sums[k].error <= sums[k].reference + sums[k].resolution);
+  }
+}
+
+TEST_CASE("reference: frame Jacobians and task-space dynamics do not see where the base stands",
+          "[reference][frame_jacobian][task_space][anywhere]") {
+  const std::string name = GENERATE(from_range(kReferenceFiles));
+  const Reference ref = load_reference(name);
+  const Model& model = ref.model;
+  if (!model.floating_base) return;
+  Data data(model);
+  TaskSpaceDynamics dynamics(model);
+  const int frame = static_cast<int>(model.frames.size()) - 1;  // a leaf: the longest path
+  const Eigen::Vector3d direction = Eigen::Vector3d(0.48, -0.6, 0.64);
+  int index = 0;
+  for (const auto& s : ref.json["samples"]) {
+    INFO(name << " sample " << index++);
+    const Eigen::VectorXd q = ref.q(s["q"]), v = ref.tangent(s["v"]);
+    for (const ReferenceFrame reference :
+         {ReferenceFrame::local_world_aligned, ReferenceFrame::local}) {
+      frame_jacobian_time_variation(model, data, q, v, frame, reference);
+      const Eigen::MatrixXd J = data.J, dJ = data.dJ;
+      const SE3 oMf = data.oMf[frame];
+      REQUIRE(frame_jacobian(model, data, q, frame, reference) == J);
+      dynamics.compute(model, data, q, v, frame, reference);
+      const Eigen::MatrixXd Lambda = dynamics.inertia(), Jbar = dynamics.pseudo_inverse();
+      const Eigen::VectorXd mu = dynamics.coriolis(), p = dynamics.gravity();
+      for (const double offset : kOffsets) {
+        INFO("base moved by " << offset << " m, reference " << reference_frame_name(reference));
+        const Eigen::VectorXd qt = moved(q, Eigen::Quaterniond::Identity(), offset * direction);
+        // the same bits, and the frame's placement moved by exactly the offset's rounding
+        CHECK(frame_jacobian(model, data, qt, frame, reference) == J);
+        CHECK(data.oMf[frame].R == oMf.R);
+        CHECK((data.oMf[frame].p - (oMf.p + offset * direction)).norm() <=
+              4e-16 * (offset + oMf.p.norm()));
+        frame_jacobian_time_variation(model, data, qt, v, frame, reference);
+        CHECK(data.J == J);
+        CHECK(data.dJ == dJ);
+        dynamics.compute(model, data, qt, v, frame, reference);
+        CHECK(dynamics.inertia() == Lambda);
+        CHECK(dynamics.coriolis() == mu);
+        CHECK(dynamics.gravity() == p);
+        CHECK(dynamics.pseudo_inverse() == Jbar);
+      }
+    }
   }
 }

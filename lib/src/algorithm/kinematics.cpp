@@ -36,11 +36,43 @@ int support_path(const Model& model, Data& data, int joint) {
   return n;
 }
 
-// Places the joints of the support path (data.support[0, n)), root first: O(depth).
-void place_support(const Model& model, Data& data, int n, ConstVec q) {
-  data.oMi[0] = SE3::Identity();
-  for (int k = n - 1; k >= 0; --k) place_joint(model, data, data.support[k], q);
+// Whether a frame Jacobian in `reference` is taken with the floating base's position left out of
+// the placements of the support path (BaseCentring). Quantities at the frame origin
+// (local-world-aligned, local) do not depend on where the base is; computed from world
+// coordinates, a column about the frame would come out as the difference of two terms of the
+// size of the base's distance from the world origin, losing digits as the robot walks away (1e-11
+// relative at 1 km, 1e-7 at 10,000 km). Without the base's position the placements carry only the
+// robot's own dimensions, and the columns are the same bits wherever the base stands. Columns at
+// the world origin (reference world) depend on the base position by definition: computed as given.
+bool centred_on_base(const Model& model, ReferenceFrame reference, const Data& data, int n) {
+  return model.floating_base && reference != ReferenceFrame::world && n > 0 &&
+         data.support[n - 1] == 1;  // the free-flyer is joint 1, first on every support path
 }
+
+// The placement of the free-flyer (joint 1) with its translation set aside while the rest of the
+// path is placed, and put back into every placement of the path afterwards, so that data.oMi and
+// data.oMf hold world placements as for any other call.
+class BaseCentring {
+ public:
+  BaseCentring(Data& data, bool active) : data_(data), active_(active) {}
+  // after joint 1 is placed: its translation set aside
+  void set_aside() {
+    if (!active_) return;
+    base_ = data_.oMi[1].p;
+    data_.oMi[1].p.setZero();
+  }
+  // the path's placements and the frame's back in world coordinates
+  void put_back(int n, int frame) {
+    if (!active_) return;
+    for (int k = 0; k < n; ++k) data_.oMi[data_.support[k]].p += base_;
+    data_.oMf[frame].p += base_;
+  }
+
+ private:
+  Data& data_;
+  bool active_;
+  Vec3 base_ = Vec3::Zero();
+};
 
 const Frame& frame_at(const Model& model, int frame) {
   if (frame < 0 || frame >= static_cast<int>(model.frames.size())) {
@@ -58,8 +90,15 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& mode
   detail::check_size(q.size(), model.nq, "q");
   // only the joints that support the frame move it: place those, not the whole tree
   const int n = support_path(model, data, frame_at(model, frame).parent);
-  place_support(model, data, n, q);
-  return frame_jacobian(model, data, frame, reference);
+  BaseCentring centring(data, centred_on_base(model, reference, data, n));
+  data.oMi[0] = SE3::Identity();
+  for (int k = n - 1; k >= 0; --k) {
+    place_joint(model, data, data.support[k], q);
+    if (k == n - 1) centring.set_aside();
+  }
+  frame_jacobian(model, data, frame, reference);
+  centring.put_back(n, frame);
+  return data.J;
 }
 
 const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
@@ -68,6 +107,7 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
   detail::check_size(v.size(), model.nv, "v");
   const Frame& f = frame_at(model, frame);
   const int n = support_path(model, data, f.parent);
+  BaseCentring centring(data, centred_on_base(model, reference, data, n));
   data.oMi[0] = SE3::Identity();
   data.ov[0] = Motion::Zero();
   data.J.setZero();
@@ -77,6 +117,7 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
     const int i = data.support[k];
     const Joint& j = model.joints[i];
     place_joint(model, data, i, q);
+    if (k == n - 1) centring.set_aside();
     Motion vi = data.ov[model.parent[i]];
     for (int c = 0; c < j.nv; ++c) {
       Motion column;
@@ -115,6 +156,7 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
       data.dJ.col(col) = dS.vector();
     }
   }
+  centring.put_back(n, frame);
   return data.dJ;
 }
 

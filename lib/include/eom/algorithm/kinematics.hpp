@@ -36,7 +36,9 @@ void frame_placements(const Model& model, Data& data, ConstVec q);
 /// The 6 x nv Jacobian of a frame at q, linear rows first: J v is the frame's velocity in the
 /// chosen reference frame. Costs O(depth of the frame): places only the joints that support the
 /// frame (data.liMi, data.oMi on that path, data.oMf[frame]; the other joints' entries are left
-/// as they were). Fills and returns data.J.
+/// as they were). Fills and returns data.J. For a floating base in the local and
+/// local-world-aligned references, the same bits wherever the base stands (its position is left
+/// out of the computation, then added to the placements).
 const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& model, Data& data,
                                                                ConstVec q, int frame,
                                                                ReferenceFrame reference);
@@ -47,7 +49,8 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& mode
 
 /// The time derivative dJ/dt of the frame Jacobian along the motion with velocity v (nv) at q, in
 /// the same reference frame, so that the frame's acceleration is J a + dJ v. O(depth of the frame),
-/// like frame_jacobian. Fills data.J (the Jacobian) and returns data.dJ (6 x nv).
+/// like frame_jacobian, and like it independent of the floating base's position in the local and
+/// local-world-aligned references. Fills data.J (the Jacobian) and returns data.dJ (6 x nv).
 ///
 /// With world-axis columns S_i at the world origin, dS_i/dt = v_i x S_i where v_i is the spatial
 /// velocity of the body of joint i (Featherstone 2008, eq. 2.38, S constant in the body); the
