@@ -31,7 +31,7 @@ _eom() {
   local names=""
   case $prev in
     --frames | --frame | --relative-to) names=$(_eom_model_names "$eom" "$robot" frames) ;;
-    --joints) names=$(_eom_model_names "$eom" "$robot" joints) ;;
+    --joints | --lock) names=$(_eom_model_names "$eom" "$robot" joints) ;;
     --format | --from)
       COMPREPLY=($(compgen -W "csv json ndjson" -- "$cur"))
       return

@@ -10,6 +10,9 @@
 
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/multibody/component_names.hpp>
+#include <eom/multibody/configuration.hpp>
+#include <eom/parsers/reduced_model.hpp>
 #include <eom/parsers/urdf.hpp>
 
 namespace eom::cli {
@@ -19,12 +22,137 @@ void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
       ->required();
   cmd.add_flag("--floating-base", opt.floating_base,
                "Add a free-flyer root joint 'root' above the URDF root link");
+  cmd.add_option("--lock", opt.lock,
+                 "Fix joints before anything is computed: JOINT=VALUE, JOINT (at 0, or its limit "
+                 "nearest 0) or a glob such as 'finger*', comma-separated or repeated; their "
+                 "columns in input tables are ignored")
+      ->delimiter(',');
   if (!uses_gravity) return;
   cmd.add_option("--gravity", opt.gravity, "Gravity in the world frame, gx,gy,gz (m/s^2)")
       ->delimiter(',')
       ->expected(3)
       ->default_str("0,0,-9.81");
 }
+
+namespace {
+
+// Shell-style match of a whole name: '*' any run of characters, '?' any one character.
+bool glob_match(std::string_view pattern, std::string_view name) {
+  size_t p = 0, n = 0, star = std::string_view::npos, resume = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++p;
+      ++n;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+bool is_glob(const std::string& pattern) {
+  return pattern.find_first_of("*?") != std::string::npos;
+}
+
+// The joints one --lock item names: a joint by name, or by a glob every moving joint but the
+// free-flyer root is matched against.
+std::vector<int> locked_by(const Model& model, const std::string& item,
+                           const std::string& pattern) {
+  const bool root = model.floating_base && pattern == kFreeFlyerJoint;
+  if (root) {
+    throw InputError("--lock " + item +
+                     ": the free-flyer 'root' of --floating-base cannot be locked; for a base that "
+                     "does not move, use a fixed base (omit --floating-base)");
+  }
+  std::vector<int> joints;
+  for (int j = 1; j < model.njoints; ++j) {
+    const bool free_flyer = model.floating_base && j == 1;
+    if (is_glob(pattern) ? !free_flyer && glob_match(pattern, model.joint_names[j])
+                         : model.joint_names[j] == pattern) {
+      joints.push_back(j);
+    }
+  }
+  if (!joints.empty()) return joints;
+  if (is_glob(pattern)) {
+    throw InputError("--lock " + item + ": no joint matches '" + pattern +
+                     "' (`eom info` lists them)");
+  }
+  const std::vector<std::string> names(model.joint_names.begin() + 1, model.joint_names.end());
+  throw InputError("--lock " + item + ": the model has no joint '" + pattern + "'" +
+                   did_you_mean(names, pattern) + " (`eom info` lists them)");
+}
+
+// The model with the joints of --lock fixed: each at VALUE, or at its neutral configuration (0,
+// identity) moved into its limits when 0 lies outside them.
+Model lock_joints(const Model& model, const std::vector<std::string>& items, Streams& io,
+                  const std::string& command, bool quiet) {
+  Eigen::VectorXd q = neutral(model);
+  std::vector<int> joints;
+  std::vector<std::string> locking(model.njoints);  // the item that locks each joint
+  for (const std::string& item : items) {
+    const size_t eq = item.find('=');
+    const std::string pattern = item.substr(0, eq);
+    const bool has_value = eq != std::string::npos;
+    const std::optional<double> parsed =
+        has_value ? parse_number(item.substr(eq + 1)) : std::nullopt;
+    const double value = parsed.value_or(NAN);
+    if (pattern.empty() || (has_value && !std::isfinite(value))) {
+      throw InputError("--lock " + item +
+                       ": expected JOINT, JOINT=VALUE with a finite number, or a glob such as "
+                       "'finger*'");
+    }
+    for (const int j : locked_by(model, item, pattern)) {
+      const Joint& joint = model.joints[j];
+      const std::string& name = model.joint_names[j];
+      if (!locking[j].empty()) {
+        throw InputError("--lock " + item + ": joint '" + name + "' is locked twice (also by " +
+                         locking[j] + ")");
+      }
+      locking[j] = item;
+      if (has_value && !is_one_dof(joint)) {
+        throw InputError("--lock " + item + ": joint '" + name + "' has " +
+                         std::to_string(joint.nq) +
+                         " coordinates: lock it by name alone, at its neutral configuration");
+      }
+      if (is_one_dof(joint)) {
+        q[joint.idx_q] = has_value ? value
+                                   : std::clamp(0.0, model.lower_limit[joint.idx_q],
+                                                model.upper_limit[joint.idx_q]);
+      }
+      joints.push_back(j);
+    }
+  }
+  const std::vector<int> followers = lock_mimic_followers(model, joints, q);
+  if (!quiet && !followers.empty()) {
+    std::string list;
+    for (const int j : followers) {
+      list += (list.empty() ? "'" : ", '") + model.joint_names[j] + "' at " +
+              number_text(q[model.joints[j].idx_q]) + " (mimics '" + *model.info[j].mimic_joint +
+              "')";
+    }
+    warn(io, command, "--lock: mimic joints are locked with the joints they follow: " + list);
+  }
+  for (const int j : joints) {
+    const int k = model.joints[j].idx_q;
+    if (!quiet && is_one_dof(model.joints[j]) &&
+        (q[k] < model.lower_limit[k] || q[k] > model.upper_limit[k])) {
+      warn(io, command,
+           "--lock: joint '" + model.joint_names[j] + "' is locked at " + number_text(q[k]) +
+               ", outside its limits [" + number_text(model.lower_limit[k]) + ", " +
+               number_text(model.upper_limit[k]) + "]");
+    }
+  }
+  return build_reduced_model(model, joints, q);
+}
+
+}  // namespace
 
 Model load_robot(const RobotOptions& opt, Streams& io, const std::string& command, bool quiet) {
   UrdfOptions options;
@@ -40,7 +168,7 @@ Model load_robot(const RobotOptions& opt, Streams& io, const std::string& comman
       warn(io, command, file + (d.line > 0 ? ":" + std::to_string(d.line) : "") + ": " + d.message);
     }
   }
-  return model;
+  return opt.lock.empty() ? model : lock_joints(model, opt.lock, io, command, quiet);
 }
 
 void add_input_options(CLI::App& cmd, InputOptions& opt) {
@@ -133,17 +261,57 @@ int require_frame_option(const Model& model, const std::string& option, const st
   }
 }
 
+namespace {
+
+// The --lock items that fix `joints` (not the free-flyer): one glob PREFIX*SUFFIX when it matches
+// exactly those joints and saves naming more than two, else the names.
+std::string lock_proposal(const Model& model, const std::vector<int>& joints) {
+  std::vector<std::string> names;
+  for (const int j : joints) {
+    if (!(model.floating_base && j == 1)) names.push_back(model.joint_names[j]);
+  }
+  if (names.size() > 2) {
+    // the length of the common start of two ranges
+    const auto common = [](auto a, auto a_end, auto b, auto b_end) {
+      return static_cast<size_t>(std::mismatch(a, a_end, b, b_end).first - a);
+    };
+    std::string prefix = names[0], suffix = names[0];
+    for (const std::string& name : names) {
+      prefix.resize(common(prefix.begin(), prefix.end(), name.begin(), name.end()));
+      suffix.erase(
+          0, suffix.size() - common(suffix.rbegin(), suffix.rend(), name.rbegin(), name.rend()));
+    }
+    const size_t shortest =
+        std::min_element(names.begin(), names.end(), [](const auto& a, const auto& b) {
+          return a.size() < b.size();
+        })->size();
+    if (prefix.size() + suffix.size() > shortest) suffix.clear();  // they overlap
+    const std::string glob = prefix + "*" + suffix;
+    const size_t matched =
+        std::count_if(model.joint_names.begin() + 1 + model.floating_base, model.joint_names.end(),
+                      [&](const std::string& name) { return glob_match(glob, name); });
+    if (prefix.size() + suffix.size() >= 3 && matched == names.size()) return glob;
+  }
+  std::string items;
+  for (const std::string& name : names) items += (items.empty() ? "" : ",") + name;
+  return items;
+}
+
+}  // namespace
+
 void refuse_singular_mass_matrix(const Model& model, const std::string& context,
                                  const std::string& needs) {
   const std::vector<int> joints = joints_without_inertia(model);
   if (joints.empty()) return;
   std::string names;
   for (int j : joints) names += (names.empty() ? "'" : ", '") + model.joint_names[j] + "'";
+  const std::string lock = lock_proposal(model, joints);
   throw InputError(context + (joints.size() == 1 ? "joint " : "joints ") + names +
-                   (joints.size() == 1 ? " moves" : " move") +
-                   " no mass or inertia along its motion: the mass matrix is singular at every "
-                   "configuration (a model defect) and " +
-                   needs + " undefined (give the links they move mass and inertia)");
+                   (joints.size() == 1 ? " moves no mass or inertia along its motion"
+                                       : " move no mass or inertia along their motion") +
+                   ": the mass matrix is singular at every configuration (a model defect) and " +
+                   needs + " is undefined (give the links they move mass and inertia" +
+                   (lock.empty() ? "" : ", or lock them: --lock '" + lock + "'") + ")");
 }
 
 const CLI::Validator kPositive(

@@ -30,11 +30,14 @@ struct RobotOptions {
   std::string path;
   bool floating_base = false;
   std::vector<double> gravity{0, 0, -9.81};
+  std::vector<std::string> lock;  // --lock items: JOINT, JOINT=VALUE, a glob (* and ?), GLOB=VALUE
 };
-/// ROBOT, --floating-base and (for commands whose results depend on it) --gravity.
+/// ROBOT, --floating-base, --lock and (for commands whose results depend on it) --gravity.
 void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity = true);
-/// Load and build the model; ModelError/InputError propagate to main (exit 2). The defects eom
-/// works around (a harmless non-physical link) are warnings on io.err unless `quiet`.
+/// Load and build the model, with the joints of --lock fixed (build_reduced_model);
+/// ModelError/InputError propagate to main (exit 2). The defects eom works around (a harmless
+/// non-physical link), a joint locked outside its limits and the mimic followers locked with their
+/// leader are warnings on io.err unless `quiet`.
 Model load_robot(const RobotOptions& opt, Streams& io, const std::string& command,
                  bool quiet = false);
 

@@ -63,6 +63,11 @@ nlohmann::ordered_json info_json(const Model& model, const std::string& file) {
   j["gravity"] = {model.gravity.x(), model.gravity.y(), model.gravity.z()};
   j["total_mass"] = model.total_mass;
   j["moving_mass"] = moving_mass(model);
+  j["locked"] = nlohmann::ordered_json::array();
+  for (const LockedJoint& locked : model.locked) {
+    const std::vector<double> q(locked.q.data(), locked.q.data() + locked.q.size());
+    j["locked"].push_back({{"name", locked.name}, {"q", q}});
+  }
   j["joints"] = nlohmann::ordered_json::array();
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& jt = model.joints[i];
@@ -154,6 +159,14 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
       << " kg moving\n";
   out << "gravity: " << model.gravity.x() << " " << model.gravity.y() << " " << model.gravity.z()
       << "\n";
+  if (!model.locked.empty()) {
+    out << "locked (--lock):";
+    for (const LockedJoint& locked : model.locked) {
+      out << (&locked == &model.locked.front() ? " " : ", ") << locked.name << " =";
+      for (const double x : locked.q) out << " " << cell_text(x);
+    }
+    out << "\n";
+  }
   out << "joints:\n";
   std::vector<std::vector<std::string>> rows{{"name", "type", "axis", "q", "v", "lower", "upper",
                                               "effort", "velocity", "damping", "friction",

@@ -294,7 +294,8 @@ info-keys)
   for f in panda.json ur5.json solo.json; do
     check "$f" '
 keys(doc, {"name", "file", "root_link", "floating_base", "nq", "nv", "gravity", "total_mass",
-     "moving_mass", "joints", "frames"}, "info")
+     "moving_mass", "locked", "joints", "frames"}, "info")
+assert doc["locked"] == []
 assert isinstance(doc["gravity"], list) and len(doc["gravity"]) == 3
 assert doc["nq"] == sum(j["nq"] for j in doc["joints"]) and doc["nv"] == sum(j["nv"] for j in doc["joints"])
 JOINT = {"name", "type", "parent_link", "child_link", "parent_joint", "idx_q", "nq", "idx_v",

@@ -515,7 +515,7 @@ void throw_singular_mass_matrix(const Model& model, ConstVec q, int joint) {
     throw NumericalError(name +
                          " moves no mass or inertia along its motion: the mass matrix is singular "
                          "at every configuration (a model defect: give the links it moves mass "
-                         "and inertia) and forward dynamics is undefined");
+                         "and inertia, or lock the joint) and forward dynamics is undefined");
   }
   // only here: the motion that moves nothing is the null direction of M
   Data data(model);

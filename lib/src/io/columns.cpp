@@ -40,7 +40,11 @@ void check_coordinate_columns(const Header& header, const Model& model, const st
     const std::string prefix = column.substr(0, dot), name = column.substr(dot + 1);
     const bool is_force = prefix.size() >= 3 && prefix.compare(prefix.size() - 3, 3, "tau") == 0;
     const auto& names = prefix == "q" ? model.q_names : is_force ? model.tau_names : model.v_names;
-    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    // a locked joint's columns (Model::locked) are data the reduced model does not read
+    if (std::find(names.begin(), names.end(), name) != names.end() ||
+        model.is_locked_coordinate(name)) {
+      continue;
+    }
     std::string message = "column " + column + ": the model has no joint coordinate '" + name + "'";
     if (name.rfind(column_name(kFreeFlyerJoint, ""), 0) == 0 && !model.floating_base) {
       message += " (a floating-base table: add --floating-base)";

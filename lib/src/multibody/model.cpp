@@ -35,6 +35,14 @@ int Model::joint_index(std::string_view name) const {
   return i > 0 ? i : -1;
 }
 
+bool Model::is_locked_coordinate(std::string_view coordinate) const {
+  return std::any_of(locked.begin(), locked.end(), [&](const LockedJoint& joint) {
+    const std::string_view name = joint.name;
+    return coordinate.substr(0, name.size()) == name &&
+           (coordinate.size() == name.size() || coordinate[name.size()] == '.');
+  });
+}
+
 int Model::frame_index(std::string_view name) const {
   for (size_t i = 0; i < frames.size(); ++i) {
     if (frames[i].name == name) return static_cast<int>(i);

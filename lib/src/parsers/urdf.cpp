@@ -17,6 +17,7 @@
 
 #include "eom/core/errors.hpp"
 #include "parsers/fixed_joints.hpp"
+#include "parsers/index_coordinates.hpp"
 #include "eom/multibody/component_names.hpp"
 
 namespace eom {
@@ -379,8 +380,20 @@ Model build_model(const UrdfDescription& urdf, const UrdfOptions& options,
   if (model.frame_index("world") < 0)
     model.frames.insert(model.frames.begin(), Frame{"world", 0, {}});
 
-  // children come after their parent: accumulate subtree sizes backwards
+  detail::index_coordinates(model);
+  return model;
+}
+
+}  // namespace eom
+
+namespace eom::detail {
+
+void index_coordinates(Model& model) {
   model.nv_subtree.assign(model.njoints, 0);
+  model.q_names.clear();
+  model.v_names.clear();
+  model.tau_names.clear();
+  // children come after their parent: accumulate subtree sizes backwards
   for (int i = model.njoints - 1; i > 0; --i) {
     model.nv_subtree[i] += model.joints[i].nv;
     if (model.parent[i] > 0) model.nv_subtree[model.parent[i]] += model.nv_subtree[i];
@@ -413,7 +426,6 @@ Model build_model(const UrdfDescription& urdf, const UrdfOptions& options,
     names(Space::v, model.v_names);
     names(Space::tau, model.tau_names);
   }
-  return model;
 }
 
-}  // namespace eom
+}  // namespace eom::detail

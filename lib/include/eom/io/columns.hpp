@@ -19,7 +19,7 @@ std::vector<int> bind_columns(const Header& header, const std::vector<std::strin
 
 /// Throws InputError for a column "<prefix>.<name>" whose prefix is a per-coordinate one (q, v,
 /// a, tau, jerk, snap, dNq, dNtau) and whose name is no coordinate of the model: a misspelt joint,
-/// or a floating-base table given to a fixed-base model.
+/// or a floating-base table given to a fixed-base model. A locked joint's columns are no error.
 void check_coordinate_columns(const Header& header, const Model& model, const std::string& file);
 
 /// out[k] = row[index[k]].

@@ -35,6 +35,12 @@ struct JointInfo {
   int line = 0;  // line of the <joint> element, 0 for root
 };
 
+/// A joint made fixed by build_reduced_model, at its configuration.
+struct LockedJoint {
+  std::string name;
+  Eigen::VectorXd q;  // the joint's block of q (its nq entries)
+};
+
 /// The robot model. Built once by load_urdf and never changed afterwards.
 ///
 /// Joint 0 is the world; joints are in depth-first order with parent[i] < i, so ascending loops
@@ -71,7 +77,8 @@ struct Model {
 
   std::vector<Frame> frames;  // every URDF link, plus "world"
   Vec3 gravity{0, 0, -9.81};
-  double total_mass = 0;  // all links, including those welded to the world
+  double total_mass = 0;            // all links, including those welded to the world
+  std::vector<LockedJoint> locked;  // fixed by build_reduced_model, in the full model's order
 
   /// Index of a moving joint by name; -1 if none.
   int joint_index(std::string_view name) const;
@@ -79,6 +86,9 @@ struct Model {
   int frame_index(std::string_view name) const;
   /// Index of a frame by name; throws InputError naming close matches if there is none.
   int require_frame(std::string_view name) const;
+  /// Whether a coordinate name ("finger", "arm.x") is one of a locked joint's: its columns in
+  /// input tables are ignored.
+  bool is_locked_coordinate(std::string_view coordinate) const;
   /// Names of the joints that carry a mimic tag (treated as independent joints by the dynamics).
   std::vector<std::string> mimic_joints() const;
 };
