@@ -57,13 +57,15 @@ JsonCursor::JsonCursor(std::unique_ptr<Input> in) : in_(std::move(in)) {
 std::string JsonCursor::found() {
   const int c = peek();
   if (c < 0) return "the end of the input";
-  return quoted(std::string(1, static_cast<char>(c)));
+  return quote_input(std::string(1, static_cast<char>(c)));
 }
 
 void JsonCursor::read_string(std::string& out) {
+  const Location at = here();
   out.clear();
   advance();
   for (;;) {
+    if (out.size() > Input::kMaxRow) fail_at(at, "a string " + Input::too_long());
     if (in_->available() == 0 && !in_->fill()) fail("unterminated string");
     const char* const first = in_->data();
     const char* const end = first + in_->available();
@@ -130,6 +132,7 @@ std::string_view JsonCursor::read_token() {
     const char* const p = in_->data();
     const size_t available = in_->available();
     while (n < available && !is_delimiter(p[n])) ++n;
+    if (n > Input::kMaxRow) fail("a value " + Input::too_long());
     if (n < available || !in_->fill()) break;
   }
   const std::string_view token(in_->data(), n);

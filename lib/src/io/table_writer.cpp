@@ -96,7 +96,7 @@ class Writer final : public TableWriter {
         continue;
       }
       if (!std::isfinite(values[c])) {
-        throw NumericalError("row " + std::to_string(rows_ + 1) + ", column " + header_.names[c] +
+        throw NumericalError("row " + std::to_string(rows_ + 1) + ", column " + shown_input(header_.names[c]) +
                              ": cannot write " + std::to_string(values[c]) +
                              ", tables hold finite numbers only");
       }
