@@ -223,8 +223,8 @@ TEST_CASE("rows, values and strings are at most 16 MiB", "[table][errors]") {
   std::string array = "[0";
   while (array.size() <= cap) array += ",0";
   check_error("{\"t\":0,\"a\":" + array + "]}\n", Format::ndjson, 1, 12, "a value " + message);
-  check_error("{\"t\":0,\"a\":0}\n{\"t\":0," + std::string(cap, ' ') + "\"a\":0}\n",
-              Format::ndjson, 2, 1, "row 2: the row object is " + message);
+  check_error("{\"t\":0,\"a\":0}\n{\"t\":0," + std::string(cap, ' ') + "\"a\":0}\n", Format::ndjson,
+              2, 1, "row 2: the row object is " + message);
 }
 
 TEST_CASE("messages quote at most 60 bytes of the input", "[errors]") {

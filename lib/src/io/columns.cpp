@@ -41,8 +41,8 @@ void check_coordinate_columns(const Header& header, const Model& model, const st
     const bool is_force = prefix.size() >= 3 && prefix.compare(prefix.size() - 3, 3, "tau") == 0;
     const auto& names = prefix == "q" ? model.q_names : is_force ? model.tau_names : model.v_names;
     if (std::find(names.begin(), names.end(), name) != names.end()) continue;
-    std::string message =
-        "column " + shown_input(column) + ": the model has no joint coordinate " + quote_input(name);
+    std::string message = "column " + shown_input(column) + ": the model has no joint coordinate " +
+                          quote_input(name);
     if (name.rfind(column_name(kFreeFlyerJoint, ""), 0) == 0 && !model.floating_base) {
       message += " (a floating-base table: add --floating-base)";
     } else {

@@ -79,9 +79,9 @@ class CsvReader final : public TableReader {
       const size_t n = in_->available();
       const auto* nl = static_cast<const char*>(std::memchr(start + scanned, '\n', n - scanned));
       if ((nl ? static_cast<size_t>(nl - start) : n) > Input::kMaxRow) {
-        throw InputError(name_, next_line_, 0,
-                         (breaks ? "the record starting on this line is " : "the line is ") +
-                             Input::too_long());
+        throw InputError(
+            name_, next_line_, 0,
+            (breaks ? "the record starting on this line is " : "the line is ") + Input::too_long());
       }
       if (nl) {
         const char* const stop = nl;

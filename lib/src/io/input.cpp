@@ -13,7 +13,8 @@
 namespace eom::detail {
 
 std::string Input::too_long() {
-  return "longer than " + std::to_string(kMaxRow >> 20) + " MiB, the most one row of a table may take";
+  return "longer than " + std::to_string(kMaxRow >> 20) +
+         " MiB, the most one row of a table may take";
 }
 
 Input::~Input() {

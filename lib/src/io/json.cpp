@@ -257,9 +257,9 @@ class JsonReader final : public TableReader {
       in_.read_string(text_);
       text += text_;
       set(span, text, FieldKind::text);
-      return not_a_number(
-          at, column,
-          "the string " + quote_input(text_) + " is not a number (numbers are written without quotes)");
+      return not_a_number(at, column,
+                          "the string " + quote_input(text_) +
+                              " is not a number (numbers are written without quotes)");
     }
     if (c == '{' || c == '[') {
       copy_nested(text);
@@ -301,8 +301,8 @@ class JsonReader final : public TableReader {
   // open: the first row, or every row of the columns form), the first such value of each column
   // is kept and judged when the rows are served.
   double not_a_number(Location at, size_t column, const std::string& message) {
-    const std::string what =
-        "row " + std::to_string(rows_) + ", column " + shown_input(header_.names[column]) + ": " + message;
+    const std::string what = "row " + std::to_string(rows_) + ", column " +
+                             shown_input(header_.names[column]) + ": " + message;
     if (!opened_) {
       if (deferred_.size() <= column) deferred_.resize(column + 1);
       if (!deferred_[column]) deferred_[column] = Deferred{at, what};
@@ -362,12 +362,13 @@ class JsonReader final : public TableReader {
       if (!problem.empty()) in_.fail_at(at, problem);
       where.push_back(at);
       if (empty_object_value) {
-        in_.fail_at(value_at, "column " + shown_input(path_) + ": expected an array of numbers, found {}");
+        in_.fail_at(value_at,
+                    "column " + shown_input(path_) + ": expected an array of numbers, found {}");
       }
       if (in_.peek() != '[') {
         // likely NDJSON in a .json file: say so
-        in_.fail("column " + shown_input(path_) + ": expected an array of numbers, found " + in_.found() +
-                 " (an object of columns; one row object per line is NDJSON)");
+        in_.fail("column " + shown_input(path_) + ": expected an array of numbers, found " +
+                 in_.found() + " (an object of columns; one row object per line is NDJSON)");
       }
       in_.advance();
       in_.skip_space();
@@ -391,7 +392,8 @@ class JsonReader final : public TableReader {
       if (columns_[c].size() != columns_[0].size()) {
         in_.fail_at(where[c], "column " + shown_input(header_.names[c]) + " has " +
                                   std::to_string(columns_[c].size()) + " values, column " +
-                                  shown_input(header_.names[0]) + " has " + std::to_string(columns_[0].size()));
+                                  shown_input(header_.names[0]) + " has " +
+                                  std::to_string(columns_[0].size()));
       }
     }
     columns_rows_ = columns_.empty() ? 0 : columns_[0].size();

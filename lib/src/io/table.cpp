@@ -46,7 +46,8 @@ std::string describe(std::string_view text, NumberStatus status) {
     case NumberStatus::out_of_range:
       return out_of_range_message(text);
     default:
-      return text.empty() ? "empty field, expected a number" : quote_input(text) + " is not a number";
+      return text.empty() ? "empty field, expected a number"
+                          : quote_input(text) + " is not a number";
   }
 }
 

@@ -177,15 +177,16 @@ class Checker {
     }
     const Mat3& I = link.inertia;
     if (!I.allFinite()) {
-      error(line, who + "inertia " + inertia_entries(I, [](double x) { return !std::isfinite(x); }) +
-                      " must be finite");
+      error(line, who + "inertia " + inertia_entries(I, [](double x) {
+                    return !std::isfinite(x);
+                  }) + " must be finite");
       finite = false;
     } else if (!std::isfinite(I.cwiseAbs().sum())) {
       // finite entries whose sums are not: the dynamics add them up (I w, the trace)
       const double largest = I.cwiseAbs().maxCoeff();
-      error(line, who + "inertia " +
-                      inertia_entries(I, [&](double x) { return std::abs(x) >= largest / 16; }) +
-                      " overflows: the sums of its entries are beyond a double (1.8e308)");
+      error(line, who + "inertia " + inertia_entries(I, [&](double x) {
+                    return std::abs(x) >= largest / 16;
+                  }) + " overflows: the sums of its entries are beyond a double (1.8e308)");
       finite = false;
     }
     return finite;
@@ -283,7 +284,8 @@ class Checker {
   std::string body_name(const Body& body) const {
     const std::string root = quote_input(urdf_.links[body.links.front()].name);
     if (body.mover >= 0) {
-      return "link " + root + ", the body moved by joint " + quote_input(urdf_.joints[body.mover].name);
+      return "link " + root + ", the body moved by joint " +
+             quote_input(urdf_.joints[body.mover].name);
     }
     return "the floating base (root link " + root + ", moved by the free-flyer 'root')";
   }
@@ -457,8 +459,8 @@ class Checker {
     if (target == joint.name) {
       error(joint.line, "joint " + quote_input(joint.name) + " mimics itself");
     } else if (joint_index_.count(target) == 0) {
-      error(joint.line, "joint " + quote_input(joint.name) + " mimics joint " + quote_input(target) +
-                            ", which does not exist");
+      error(joint.line, "joint " + quote_input(joint.name) + " mimics joint " +
+                            quote_input(target) + ", which does not exist");
     } else if (joint.type == "fixed") {
       // a fixed joint does not move: nothing to mimic (Talos' gripper has such tags)
       note(joint.line, "joint " + quote_input(joint.name) + " is fixed: its mimic tag is ignored");
@@ -690,9 +692,10 @@ class Checker {
                                   " kg m^2, is lost in the round-off of its inertia (trace " +
                                   approx(pivot.scale) + " kg m^2)"
                             : " without inertia about the joint's motion";
-        warning(mover.line, who + " moves leaf body " + body_name +
-                                (m == 0 ? " of zero mass" : " (mass " + approx(m) + " kg)" + inertia) +
-                                ": the mass matrix is singular (forward dynamics impossible)");
+        warning(mover.line,
+                who + " moves leaf body " + body_name +
+                    (m == 0 ? " of zero mass" : " (mass " + approx(m) + " kg)" + inertia) +
+                    ": the mass matrix is singular (forward dynamics impossible)");
         return;
       }
       if (m == 0) {
@@ -710,8 +713,8 @@ class Checker {
     // a link without <inertial> whose body gets mass from links fixed to it (a base_footprint, a
     // mounting frame) is ordinary: only a body left without any mass is worth a word
     if (!child.has_inertial && m == 0) {
-      warning(child.line, "link " + quote_input(child.name) + " (moved by joint " + quote_input(mover.name) +
-                              ") has no <inertial>: treated as massless");
+      warning(child.line, "link " + quote_input(child.name) + " (moved by joint " +
+                              quote_input(mover.name) + ") has no <inertial>: treated as massless");
     }
   }
 

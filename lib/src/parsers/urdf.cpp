@@ -174,7 +174,8 @@ const XMLElement* xacro_evidence(const XMLElement* root, std::string& what) {
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       const std::string value = a->Value();
       if (value.find("${") != std::string::npos || value.find("$(") != std::string::npos) {
-        what = std::string("it has ") + a->Name() + "=\"" + shown_input(value) + "\" in <" + name + ">";
+        what = std::string("it has ") + a->Name() + "=\"" + shown_input(value) + "\" in <" + name +
+               ">";
         return e;
       }
     }
