@@ -65,13 +65,13 @@ void JsonCursor::read_string(std::string& out) {
   out.clear();
   advance();
   for (;;) {
-    if (out.size() > Input::kMaxRow) fail_at(at, "a string " + Input::too_long());
     if (in_->available() == 0 && !in_->fill()) fail("unterminated string");
     const char* const first = in_->data();
     const char* const end = first + in_->available();
     const char* p = first;
     while (p < end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
     out.append(first, p);
+    if (out.size() > Input::kMaxRow) fail_at(at, "a string " + Input::too_long());
     in_->consume(p - first);
     if (p == end) continue;
     if (*p == '"') {
