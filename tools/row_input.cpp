@@ -319,9 +319,9 @@ class RowTime {
 
   [[noreturn]] static void bad(const TableReader& in, int line, int column, std::string_view text,
                                const std::string& expected) {
-    throw InputError(
-        in.name(), line, 0,
-        "column " + in.header().names[column] + ": '" + std::string(text) + "' is not " + expected);
+    throw InputError(in.name(), line, 0,
+                     "column " + shown_input(in.header().names[column]) + ": " + quote_input(text) +
+                         " is not " + expected);
   }
 
   const int t_, nanosec_;

@@ -9,7 +9,7 @@
 set(eom_robot_error_classes robot-missing robot-unreadable robot-directory malformed-xml
                             non-physical-inertia unknown-joint-type cycle)
 set(eom_table_error_classes table-missing table-unreadable table-directory text-in-number nan
-                            ragged-row duplicate-column empty-input)
+                            ragged-row duplicate-column empty-input overlong-row)
 
 function(eom_error_matrix name)
   cmake_parse_arguments(M "REPORT_ON_STDOUT;COPIES_FIELDS" "ROBOT;TABLE;FRAME;DROP;BAD_OPTION;MODEL_RC" "ARGS" ${ARGN})

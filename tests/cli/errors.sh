@@ -131,6 +131,12 @@ missing-column)
   cut -d, -f"$column" --complement table.csv > t && mv t table.csv
   expected+=("table\.csv:1(:[0-9]+)?: .*${drop//./\\.}")
   ;;
+overlong-row)
+  # line 3 a single field longer than the 16 MiB a row may take
+  { head -n 2 table.csv; head -c 17000000 /dev/zero | tr '\0' 1; echo; tail -n +4 table.csv; } > t
+  mv t table.csv
+  expected+=("table\.csv:3: the line is longer than 16 MiB")
+  ;;
 empty-input)
   : > table.csv
   expected+=("table\.csv")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Inputs that once crashed, hung or grew without bound: no recursion whose depth the input
 # decides, mimic cycles and chains, simulation times a double cannot resolve, memory of a long
-# simulation. Usage: robustness.sh EOM SOURCE_DIR CASE (ctest runs each case).
+# simulation, rows longer than the cap, messages quoting megabytes, numbers beyond a double. Usage: robustness.sh EOM SOURCE_DIR CASE (ctest runs each case).
 set -uo pipefail
 eom=$1
 src=$2
@@ -154,6 +154,80 @@ sim-step-longer-than-run)
   expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --duration 0.1 --dt 0.5 -o x.csv
   stderr_has "^eom sim: warning: --dt 0.5 is longer than --duration 0.1: one step of 0.1 s is taken"
   [ "$(tail -1 x.csv | cut -d, -f1)" = 0.1 ] || fail "last row $(tail -1 x.csv)"
+  ;;
+overlong-rows)
+  # a row longer than the 16 MiB cap is an error naming its line, read with bounded memory (a
+  # 1 GB line was once held three times over); JSON strings are bounded likewise
+  robot=$src/robots/planar_2r.urdf
+  { printf 't,q.joint1,q.joint2\n0,0,0\n1,'
+    head -c 40000000 /dev/zero | tr '\0' 1
+    printf ',0\n'; } > long.csv
+  /usr/bin/time -f %M -o rss.txt "$eom" id "$robot" long.csv -o tau.csv > out.txt 2> err.txt
+  [ $? = 2 ] || fail "exit not 2: $(cat err.txt)"
+  stderr_has "^eom id: error: long.csv:3: the line is longer than 16 MiB, the most one row of a table may take$"
+  peak=$(tail -1 rss.txt)
+  [ "$peak" -lt 65536 ] || fail "peak resident memory $peak kB for a 40 MB line"
+  [ ! -e tau.csv ] || fail "output written by a failed run"
+  { printf '{"t":0,"q.joint1":0,"q.joint2":0,"note":""}\n{"t":1,"q.joint1":0,"q.joint2":0,"note":"'
+    head -c 20000000 /dev/zero | tr '\0' x
+    printf '"}\n'; } > long.ndjson
+  expect 2 "$eom" convert long.ndjson -o x.csv
+  stderr_has "^eom convert: error: long.ndjson:2:41: a string longer than 16 MiB"
+  [ ! -e x.csv ] || fail "output written by a failed run"
+  ;;
+long-input-quoted)
+  # messages quote at most 60 bytes of the input and say how long it was: a number of 1 MB in a
+  # URDF attribute or a table cell, a column name of 1 MB
+  robot=$src/robots/planar_2r.urdf
+  digits=$(head -c 1000000 /dev/zero | tr '\0' 7)
+  printf '0,/<mass value="[^"]*"/s//<mass value="%sx"/\n' "$digits" > big.sed
+  sed -f big.sed "$robot" > big.urdf
+  expect 2 "$eom" info big.urdf
+  stderr_has "big.urdf:[0-9]*: <mass value=\"7\{60\}\.\.\. (1000001 bytes)\">: '7\{60\}\.\.\.' (1000001 bytes) is not a number$"
+  [ "$(wc -c < err.txt)" -lt 400 ] || fail "a message of $(wc -c < err.txt) bytes"
+  printf 't,q.joint1,q.joint2\n0,0,%sx\n' "$digits" > big.csv
+  expect 2 "$eom" id "$robot" big.csv
+  stderr_has "big.csv:2:5: column q.joint2: '7\{60\}\.\.\.' (1000001 bytes) is not a number$"
+  [ "$(wc -c < err.txt)" -lt 400 ] || fail "a message of $(wc -c < err.txt) bytes"
+  printf 't,q.joint1,q.joint2,q.%s\n0,0,0,0\n' "$digits" > name.csv
+  expect 2 "$eom" id "$robot" name.csv
+  stderr_has "column q\.7\{58\}\.\.\. (1000002 bytes): the model has no joint coordinate '7\{60\}\.\.\.' (1000000 bytes)"
+  [ "$(wc -c < err.txt)" -lt 400 ] || fail "a message of $(wc -c < err.txt) bytes"
+  ;;
+urdf-extreme-numbers)
+  # numbers a double cannot hold are named for what they are: a mass below the smallest double
+  # underflows, one beyond the largest overflows; an inertia whose sums overflow is no inertia
+  # the dynamics can use, and not "without inertia" either
+  robot=$src/robots/planar_2r.urdf
+  sed '0,/<mass value="[^"]*"/s//<mass value="1e-400"/' "$robot" > tiny.urdf
+  expect 2 "$eom" info tiny.urdf
+  stderr_has "tiny.urdf:[0-9]*: <mass value=\"1e-400\">: '1e-400' underflows to 0 (below the smallest double, 4.9e-324)$"
+  sed '0,/<mass value="[^"]*"/s//<mass value="1e400"/' "$robot" > huge.urdf
+  expect 2 "$eom" info huge.urdf
+  stderr_has "huge.urdf:[0-9]*: <mass value=\"1e400\">: '1e400' is out of the range of a double (beyond 1.8e308)$"
+  sed 's/ixx="[^"]*"/ixx="1e308"/; s/iyy="[^"]*"/iyy="1e308"/; s/izz="[^"]*"/izz="1e308"/' "$robot" > big.urdf
+  expect 1 "$eom" check big.urdf
+  grep -q "without inertia" out.txt && fail "check: $(cat out.txt)"
+  grep -q "error: link 'link1': inertia ixx 1e+308, iyy 1e+308 and izz 1e+308 overflows" out.txt ||
+    fail "check: $(cat out.txt)"
+  expect 2 "$eom" info big.urdf
+  stderr_has "big.urdf:[0-9]*: link 'link1': inertia ixx 1e+308, iyy 1e+308 and izz 1e+308 overflows: the sums of its entries are beyond a double (1.8e308)$"
+  ;;
+stdin-closed)
+  # `-` with stdin closed is an input error naming stdin, for a robot as for a table (eom check
+  # reports it on stdout, as what it found)
+  robot=$src/robots/planar_2r.urdf
+  "$eom" check - > out.txt 2> err.txt <&-
+  [ $? = 2 ] || fail "eom check - <&-: exit not 2 ($(cat out.txt err.txt))"
+  grep -q "^<stdin>: error: cannot read: stdin is closed$" out.txt || fail "check: $(cat out.txt)"
+  for command in "info -" "id $robot -" "convert - x.csv"; do
+    # shellcheck disable=SC2086
+    "$eom" $command > out.txt 2> err.txt <&-
+    rc=$?
+    [ $rc = 2 ] || fail "eom $command <&-: exit $rc ($(cat err.txt))"
+    stderr_has "^eom ${command%% *}: error: <stdin>: cannot read: stdin is closed$"
+  done
+  [ ! -e x.csv ] || fail "output written by a failed run"
   ;;
 *)
   echo "unknown case $case_name"

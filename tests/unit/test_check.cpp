@@ -322,6 +322,33 @@ TEST_CASE("check: massless moving bodies", "[check]") {
                                  "joint 'j' moves leaf body 'tip' (mass 1 kg) without inertia "
                                  "about the joint's motion: the mass matrix is singular"}});
   }
+  SECTION("an inertia about the axis lost in the round-off of a far larger moment") {
+    // 1 kg at 0.5 m from the axis: 0.25 kg m^2 about it, beside ixx = 1e308 (trace 1e308 +
+    // 0.5): beyond a double's precision, but not "without inertia"
+    const auto found = check_inline(base + R"(<link name="tip"><inertial>
+  <origin xyz="0.5 0 0"/><mass value="1"/>
+  <inertia ixx="1e308" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+<joint name="j" type="continuous"><parent link="base"/><child link="tip"/>
+  <axis xyz="0 0 1"/></joint>
+)");
+    require_diagnostics(
+        found, {{kWarning, 3, "triangle inequality"},
+                {kWarning, 6,
+                 "joint 'j' moves leaf body 'tip' (mass 1 kg) whose inertia about the joint's "
+                 "motion, 0.25 kg m^2, is lost in the round-off of its inertia (trace 1e+308 kg "
+                 "m^2): the mass matrix is singular"}});
+  }
+  SECTION("an inertia whose entries are finite and whose sums are not") {
+    const auto found = check_inline(base + R"(<link name="tip"><inertial>
+  <origin xyz="0.5 0 0"/><mass value="1"/>
+  <inertia ixx="1e308" ixy="0" ixz="0" iyy="1e308" iyz="0" izz="1e308"/></inertial></link>
+<joint name="j" type="continuous"><parent link="base"/><child link="tip"/>
+  <axis xyz="0 0 1"/></joint>
+)");
+    require_diagnostics(found, {{kError, 3,
+                                 "link 'tip': inertia ixx 1e+308, iyy 1e+308 and izz 1e+308 "
+                                 "overflows: the sums of its entries are beyond a double"}});
+  }
   SECTION("a leaf with rotational inertia but no mass") {
     const auto found = check_inline(base + R"(<link name="tip"><inertial><mass value="0"/>
   <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>

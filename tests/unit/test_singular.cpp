@@ -316,6 +316,44 @@ TEST_CASE("workspace sampling is deterministic and consistent", "[singular]") {
   CHECK(r.manipulability[3] == Approx((all[99] + all[100]) / 2).epsilon(1e-15));
 }
 
+TEST_CASE("workspace sampling keeps the K worst in order, earlier samples first on ties",
+          "[singular]") {
+  // planar_2r's tip under the full 6-row task: manipulability 0 at every sample, so the order is
+  // by condition, and ties of both by sample order; --worst K is the first K of --worst N
+  const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf");
+  const int frame = model.require_frame("tip");
+  WorkspaceSampleOptions options;
+  options.samples = 300;
+  options.seed = 5;
+  // the reference: every sample, stably sorted by the documented order
+  Data data(model);
+  SingularityAnalysis analysis(model.nv, options.task, options.tolerance);
+  Rng rng(options.seed);
+  std::vector<WorkspaceSamplePoint> all;
+  for (int s = 0; s < options.samples; ++s) {
+    WorkspaceSamplePoint point;
+    point.q = random_configuration(model, rng);
+    frame_jacobian(model, data, point.q, frame, options.reference);
+    analysis.compute(data.J, options.reference, data.oMf[frame]);
+    point.manipulability = analysis.manipulability();
+    point.condition = analysis.condition();
+    all.push_back(point);
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    if (a.manipulability != b.manipulability) return a.manipulability < b.manipulability;
+    return a.condition > b.condition;
+  });
+  for (const int worst : {1, 7, 300, 1000}) {
+    options.worst = worst;
+    const WorkspaceSampleResult r = sample_workspace(model, frame, options);
+    REQUIRE(r.worst.size() == static_cast<size_t>(std::min(worst, options.samples)));
+    for (size_t k = 0; k < r.worst.size(); ++k) {
+      CHECK(r.worst[k].q == all[k].q);
+      CHECK(r.worst[k].condition == all[k].condition);
+    }
+  }
+}
+
 TEST_CASE(
     "singular values alone: the Gram matrix agrees with the SVD, which takes over when "
     "ill conditioned",

@@ -203,6 +203,60 @@ TEST_CASE("lines and tokens longer than the read buffer", "[table]") {
   CHECK(read_text("{\"t\":" + digits + "}\n", Format::ndjson).values == std::vector<double>{1});
 }
 
+namespace {
+
+// check_error for texts of megabytes, which are not printed when the check fails
+void check_long_error(const std::string& text, Format format, int line, int column,
+                      const std::string& message) {
+  const auto error = error_of(text, format);
+  REQUIRE(error);
+  CHECK(error->message() == message);
+  CHECK(error->line() == line);
+  CHECK(error->column() == column);
+}
+
+}  // namespace
+
+TEST_CASE("rows, values and strings are at most 16 MiB", "[table][errors]") {
+  // 16 MiB exactly is a row; one byte more is not (the line end is not counted)
+  const size_t cap = size_t{16} << 20;
+  const std::string fits = "1." + std::string(cap - 2, '0');
+  CHECK(read_text("t\n" + fits + "\n", Format::csv).values == std::vector<double>{1});
+  const std::string message = "longer than 16 MiB, the most one row of a table may take";
+  check_long_error("t\n0\n" + fits + "0\n", Format::csv, 3, 0, "the line is " + message);
+  check_long_error("t\n0\n" + fits + "0", Format::csv, 3, 0,
+                   "the line is " + message);  // no line end
+  check_long_error("t,x\n\"a\nb\"," + fits + "\n", Format::csv, 2, 0,
+                   "the record starting on this line is " + message);
+  check_long_error(std::string(cap + 1, 'a') + "\n", Format::csv, 1, 0, "the line is " + message);
+  // JSON: a value, a string, a row object made of many small values
+  check_long_error("{\"t\":0}\n{\"t\":" + fits + "0}\n", Format::ndjson, 2, 6,
+                   "a value " + message);
+  check_long_error("[{\"t\":0,\"s\":\"" + std::string(cap + 1, 's') + "\"}]", Format::json, 1, 13,
+                   "a string " + message);
+  check_long_error("{\"t\":0,\"" + std::string(cap + 1, 'k') + "\":0}\n", Format::ndjson, 1, 8,
+                   "a string " + message);
+  std::string array = "[0";
+  while (array.size() <= cap) array += ",0";
+  check_long_error("{\"t\":0,\"a\":" + array + "]}\n", Format::ndjson, 1, 12, "a value " + message);
+  check_long_error("{\"t\":0,\"a\":0}\n{\"t\":0," + std::string(cap, ' ') + "\"a\":0}\n",
+                   Format::ndjson, 2, 1, "row 2: the row object is " + message);
+}
+
+TEST_CASE("messages quote at most 60 bytes of the input", "[errors]") {
+  CHECK(eom::quote_input("abc") == "'abc'");
+  CHECK(eom::quote_input(std::string(60, 'x')) == "'" + std::string(60, 'x') + "'");
+  CHECK(eom::quote_input(std::string(61, 'x')) == "'" + std::string(60, 'x') + "...' (61 bytes)");
+  CHECK(eom::shown_input(std::string(61, 'x')) == std::string(60, 'x') + "... (61 bytes)");
+  // never cut inside a UTF-8 sequence: 59 bytes, then "é" (2 bytes) would be cut after 60
+  const std::string accented = std::string(59, 'x') + "\xC3\xA9" + "yz";
+  CHECK(eom::quote_input(accented) == "'" + std::string(59, 'x') + "...' (63 bytes)");
+  CHECK(eom::out_of_range_message("-1e400") ==
+        "'-1e400' is out of the range of a double (beyond 1.8e308)");
+  CHECK(eom::out_of_range_message("2e-324") ==
+        "'2e-324' underflows to 0 (below the smallest double, 4.9e-324)");
+}
+
 TEST_CASE("many rows across read chunks", "[table]") {
   Table table;
   table.header.names = {"t", "x", "y"};
@@ -255,12 +309,14 @@ TEST_CASE("CSV errors name line, column and problem", "[table][csv][errors]") {
   check_error("t,x\n0,Infinity\n", Format::csv, 2, 3,
               "column x: 'Infinity' is not a finite number");
   check_error("t,x\n0,1e400\n", Format::csv, 2, 3,
-              "column x: '1e400' is out of the range of a double");
+              "column x: '1e400' is out of the range of a double (beyond 1.8e308)");
   check_error("t,x,y\n0,,1\n", Format::csv, 2, 3, "column x: empty field, expected a number");
   check_error("t,x,y\n0,1,\n", Format::csv, 2, 5, "column y: empty field, expected a number");
   check_error("t,x\r\n\r\n0,1\r\n1,abc\r\n", Format::csv, 4, 3, "column x: 'abc' is not a number");
   check_error("t\n" + std::string(100, 'x') + "\n", Format::csv, 2, 1,
-              "column t: '" + std::string(37, 'x') + "...' is not a number");
+              "column t: '" + std::string(60, 'x') + "...' (100 bytes) is not a number");
+  check_error("t,x\n0,1e-400\n", Format::csv, 2, 3,
+              "column x: '1e-400' underflows to 0 (below the smallest double, 4.9e-324)");
 }
 
 TEST_CASE("CSV ragged rows", "[table][csv][errors]") {

@@ -158,6 +158,28 @@ TEST_CASE("URDF input errors name the file and line", "[urdf]") {
   CHECK_THROWS_AS(build_model(parse_urdf(negative, "neg.urdf")), ModelError);
 }
 
+TEST_CASE("URDF numbers beyond a double, and long ones, in messages", "[urdf]") {
+  const auto with_mass = [](const std::string& mass) {
+    return "<robot name='x'><link name='a'><inertial>\n<mass value='" + mass +
+           "'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial></link>"
+           "</robot>";
+  };
+  CHECK_THROWS_WITH(parse_urdf(with_mass("1e-400"), "m.urdf"),
+                    "m.urdf:2: <mass value=\"1e-400\">: '1e-400' underflows to 0 (below the "
+                    "smallest double, 4.9e-324)");
+  CHECK_THROWS_WITH(parse_urdf(with_mass("-1e400"), "m.urdf"),
+                    "m.urdf:2: <mass value=\"-1e400\">: '-1e400' is out of the range of a double "
+                    "(beyond 1.8e308)");
+  // a subnormal is a double: read as it is
+  CHECK(parse_urdf(with_mass("1e-310"), "m.urdf").links[0].mass == 1e-310);
+  // 1 MB of digits: the message shows 60 of them and the length, twice
+  const std::string digits(1000000, '7');
+  CHECK_THROWS_WITH(parse_urdf(with_mass(digits + "x"), "m.urdf"),
+                    "m.urdf:2: <mass value=\"" + digits.substr(0, 60) +
+                        "... (1000001 bytes)\">: '" + digits.substr(0, 60) +
+                        "...' (1000001 bytes) is not a number");
+}
+
 TEST_CASE("unprocessed xacro files are named as such, with what to run", "[urdf]") {
   const auto xacro = [](const std::string& text, int line, const std::string& what) {
     INFO(text);

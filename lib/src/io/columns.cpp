@@ -45,7 +45,8 @@ void check_coordinate_columns(const Header& header, const Model& model, const st
         model.is_locked_coordinate(name)) {
       continue;
     }
-    std::string message = "column " + column + ": the model has no joint coordinate '" + name + "'";
+    std::string message = "column " + shown_input(column) + ": the model has no joint coordinate " +
+                          quote_input(name);
     if (name.rfind(column_name(kFreeFlyerJoint, ""), 0) == 0 && !model.floating_base) {
       message += " (a floating-base table: add --floating-base)";
     } else {

@@ -78,6 +78,11 @@ class CsvReader final : public TableReader {
       const char* const start = in_->data();
       const size_t n = in_->available();
       const auto* nl = static_cast<const char*>(std::memchr(start + scanned, '\n', n - scanned));
+      if ((nl ? static_cast<size_t>(nl - start) : n) > Input::kMaxRow) {
+        throw InputError(
+            name_, next_line_, 0,
+            (breaks ? "the record starting on this line is " : "the line is ") + Input::too_long());
+      }
       if (nl) {
         const char* const stop = nl;
         for (const char* q = start + parity;
@@ -213,7 +218,7 @@ class CsvReader final : public TableReader {
     }
     span.kind = text.empty() && !quoted ? FieldKind::empty : FieldKind::text;
     if (used(column)) {
-      fail(start, "column " + header_.names[column] + ": " + describe(text, status) +
+      fail(start, "column " + shown_input(header_.names[column]) + ": " + describe(text, status) +
                       decimal_comma_hint(text) + why(column));
     }
     value = std::numeric_limits<double>::quiet_NaN();

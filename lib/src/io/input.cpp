@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <istream>
@@ -10,6 +11,11 @@
 #include "io/table_detail.hpp"
 
 namespace eom::detail {
+
+std::string Input::too_long() {
+  return "longer than " + std::to_string(kMaxRow >> 20) +
+         " MiB, the most one row of a table may take";
+}
 
 Input::~Input() {
   if (owned_) ::close(fd_);
@@ -23,7 +29,10 @@ bool Input::fill() {
     end_ -= pos_;
     pos_ = 0;
   }
-  if (end_ == buffer_.size()) buffer_.resize(2 * buffer_.size());  // one line or token fills it
+  if (end_ == buffer_.size()) {  // one row or value fills it
+    if (end_ > kMaxRow) throw InputError(name_, 0, 0, "a row " + too_long());
+    buffer_.resize(std::min(2 * buffer_.size(), kMaxRow + kReadChunk));
+  }
   const size_t got = read_some(buffer_.data() + end_, buffer_.size() - end_);
   if (got == 0) eof_ = true;
   end_ += got;
@@ -40,6 +49,9 @@ size_t Input::read_some(char* out, size_t n) {
     // read(2) returns what a pipe has, so rows stream through without waiting for a full chunk
     const ssize_t got = ::read(fd_, out, n);
     if (got >= 0) return static_cast<size_t>(got);
+    if (errno == EBADF && fd_ == STDIN_FILENO) {
+      throw InputError(name_, 0, 0, "cannot read: stdin is closed");
+    }
     if (errno != EINTR) throw InputError(name_, 0, 0, system_message("cannot read"));
   }
 }

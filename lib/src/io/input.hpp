@@ -14,6 +14,12 @@ namespace eom::detail {
 class Input {
  public:
   static constexpr size_t kReadChunk = size_t{1} << 20;
+  /// The most bytes a reader holds at once for one row (a CSV record, a JSON row object), one
+  /// value or one string: longer ones are input errors, so that memory stays bounded (the buffer
+  /// never grows past kMaxRow + kReadChunk). Documented in doc/tables.md.
+  static constexpr size_t kMaxRow = size_t{16} << 20;
+  /// "longer than 16 MiB, the most one row of a table may take", for messages.
+  static std::string too_long();
 
   Input(std::string name, int fd, bool owned)
       : name_(std::move(name)), fd_(fd), owned_(owned), buffer_(kReadChunk) {}
@@ -31,7 +37,8 @@ class Input {
   long long offset() const { return base_ + static_cast<long long>(pos_); }
 
   /// Appends more bytes after the unread ones (which move to the front of the buffer, so
-  /// pointers into it are invalidated); false at the end of the input.
+  /// pointers into it are invalidated); false at the end of the input. The unread bytes must be
+  /// at most kMaxRow (callers check it first, to name the line).
   bool fill();
 
  private:

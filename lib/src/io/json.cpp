@@ -121,7 +121,9 @@ class JsonReader final : public TableReader {
 
   void start_row() {
     if (in_.peek() != '{') in_.fail("expected a row object '{', found " + in_.found());
-    line_ = in_.here().line;
+    row_start_ = in_.here();
+    row_offset_ = in_.offset();
+    line_ = row_start_.line;
     ++rows_;
   }
 
@@ -138,7 +140,7 @@ class JsonReader final : public TableReader {
     if (row && count_ < n) {
       size_t missing = 0;
       while (seen_[missing] == generation_) ++missing;
-      in_.fail(row_prefix() + "missing key " + quoted(header_.names[missing]));
+      in_.fail(row_prefix() + "missing key " + quote_input(header_.names[missing]));
     }
     in_.advance();
     first_pending_ = !row;
@@ -156,6 +158,9 @@ class JsonReader final : public TableReader {
         row[column] = value;
       } else {
         first_.push_back(value);
+      }
+      if (static_cast<size_t>(in_.offset() - row_offset_) > Input::kMaxRow) {
+        in_.fail_at(row_start_, row_prefix() + "the row object is " + Input::too_long());
       }
     });
   }
@@ -220,12 +225,12 @@ class JsonReader final : public TableReader {
     } else {
       const auto it = index_.find(path_);
       if (it == index_.end()) {
-        in_.fail_at(at, row_prefix() + "unknown key " + quoted(path_) + " (not in row 1)");
+        in_.fail_at(at, row_prefix() + "unknown key " + quote_input(path_) + " (not in row 1)");
       }
       column = static_cast<size_t>(it->second);
     }
     if (known && seen_[column] == generation_) {
-      in_.fail_at(at, row_prefix() + "duplicate key " + quoted(path_));
+      in_.fail_at(at, row_prefix() + "duplicate key " + quote_input(path_));
     }
     ++count_;
     return column;
@@ -252,9 +257,9 @@ class JsonReader final : public TableReader {
       in_.read_string(text_);
       text += text_;
       set(span, text, FieldKind::text);
-      return not_a_number(
-          at, column,
-          "the string " + excerpt(text_) + " is not a number (numbers are written without quotes)");
+      return not_a_number(at, column,
+                          "the string " + quote_input(text_) +
+                              " is not a number (numbers are written without quotes)");
     }
     if (c == '{' || c == '[') {
       copy_nested(text);
@@ -296,8 +301,8 @@ class JsonReader final : public TableReader {
   // open: the first row, or every row of the columns form), the first such value of each column
   // is kept and judged when the rows are served.
   double not_a_number(Location at, size_t column, const std::string& message) {
-    const std::string what =
-        "row " + std::to_string(rows_) + ", column " + header_.names[column] + ": " + message;
+    const std::string what = "row " + std::to_string(rows_) + ", column " +
+                             shown_input(header_.names[column]) + ": " + message;
     if (!opened_) {
       if (deferred_.size() <= column) deferred_.resize(column + 1);
       if (!deferred_[column]) deferred_[column] = Deferred{at, what};
@@ -326,8 +331,11 @@ class JsonReader final : public TableReader {
   // an object or array where a number would be, copied whole to `text` (its strings escaped
   // again, its blanks dropped)
   void copy_nested(std::string& text) {
+    const Location at = in_.here();
+    const size_t begin = text.size();
     int depth = 0;
     do {
+      if (text.size() - begin > Input::kMaxRow) in_.fail_at(at, "a value " + Input::too_long());
       in_.skip_space();
       const int c = in_.peek();
       if (c < 0) in_.fail("unterminated object or array");
@@ -354,12 +362,13 @@ class JsonReader final : public TableReader {
       if (!problem.empty()) in_.fail_at(at, problem);
       where.push_back(at);
       if (empty_object_value) {
-        in_.fail_at(value_at, "column " + path_ + ": expected an array of numbers, found {}");
+        in_.fail_at(value_at,
+                    "column " + shown_input(path_) + ": expected an array of numbers, found {}");
       }
       if (in_.peek() != '[') {
         // likely NDJSON in a .json file: say so
-        in_.fail("column " + path_ + ": expected an array of numbers, found " + in_.found() +
-                 " (an object of columns; one row object per line is NDJSON)");
+        in_.fail("column " + shown_input(path_) + ": expected an array of numbers, found " +
+                 in_.found() + " (an object of columns; one row object per line is NDJSON)");
       }
       in_.advance();
       in_.skip_space();
@@ -381,9 +390,10 @@ class JsonReader final : public TableReader {
     in_.advance();
     for (size_t c = 1; c < columns_.size(); ++c) {
       if (columns_[c].size() != columns_[0].size()) {
-        in_.fail_at(where[c], "column " + header_.names[c] + " has " +
+        in_.fail_at(where[c], "column " + shown_input(header_.names[c]) + " has " +
                                   std::to_string(columns_[c].size()) + " values, column " +
-                                  header_.names[0] + " has " + std::to_string(columns_[0].size()));
+                                  shown_input(header_.names[0]) + " has " +
+                                  std::to_string(columns_[0].size()));
       }
     }
     columns_rows_ = columns_.empty() ? 0 : columns_[0].size();
@@ -425,6 +435,8 @@ class JsonReader final : public TableReader {
   bool done_ = false;
   int rows_ = 0;  // rows parsed so far (for messages)
   int line_ = 0;
+  Location row_start_{0, 0};  // where the current row object starts
+  long long row_offset_ = 0;  // ... its stream offset
   std::vector<std::vector<double>> columns_;
   std::vector<std::string> column_text_;  // the columns form: the text of each column's fields
   std::vector<std::vector<Span>> column_spans_;  // ... and where each is

@@ -57,10 +57,11 @@ JsonCursor::JsonCursor(std::unique_ptr<Input> in) : in_(std::move(in)) {
 std::string JsonCursor::found() {
   const int c = peek();
   if (c < 0) return "the end of the input";
-  return quoted(std::string(1, static_cast<char>(c)));
+  return quote_input(std::string(1, static_cast<char>(c)));
 }
 
 void JsonCursor::read_string(std::string& out) {
+  const Location at = here();
   out.clear();
   advance();
   for (;;) {
@@ -70,6 +71,7 @@ void JsonCursor::read_string(std::string& out) {
     const char* p = first;
     while (p < end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
     out.append(first, p);
+    if (out.size() > Input::kMaxRow) fail_at(at, "a string " + Input::too_long());
     in_->consume(p - first);
     if (p == end) continue;
     if (*p == '"') {
@@ -130,6 +132,7 @@ std::string_view JsonCursor::read_token() {
     const char* const p = in_->data();
     const size_t available = in_->available();
     while (n < available && !is_delimiter(p[n])) ++n;
+    if (n > Input::kMaxRow) fail("a value " + Input::too_long());
     if (n < available || !in_->fill()) break;
   }
   const std::string_view token(in_->data(), n);

@@ -23,13 +23,6 @@
 namespace eom {
 namespace detail {
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
-std::string excerpt(std::string_view text) {
-  constexpr size_t kMax = 40;
-  return text.size() > kMax ? quoted(std::string(text.substr(0, kMax - 3)) + "...") : quoted(text);
-}
-
 std::string system_message(const char* what) {
   return std::string(what) + ": " + std::strerror(errno);
 }
@@ -49,11 +42,12 @@ NumberStatus to_number(std::string_view text, double& value) {
 std::string describe(std::string_view text, NumberStatus status) {
   switch (status) {
     case NumberStatus::not_finite:
-      return excerpt(text) + " is not a finite number";
+      return quote_input(text) + " is not a finite number";
     case NumberStatus::out_of_range:
-      return excerpt(text) + " is out of the range of a double";
+      return out_of_range_message(text);
     default:
-      return text.empty() ? "empty field, expected a number" : excerpt(text) + " is not a number";
+      return text.empty() ? "empty field, expected a number"
+                          : quote_input(text) + " is not a number";
   }
 }
 
@@ -67,7 +61,7 @@ std::string add_column(Header& header, std::unordered_map<std::string, int>& ind
   }
   const auto [it, added] = index.emplace(name, header.size());
   if (!added) {
-    return "duplicate column " + quoted(name) + " (columns " + std::to_string(it->second + 1) +
+    return "duplicate column " + quote_input(name) + " (columns " + std::to_string(it->second + 1) +
            " and " + position + ")";
   }
   header.names.push_back(name);
@@ -77,7 +71,6 @@ std::string add_column(Header& header, std::unordered_map<std::string, int>& ind
 }  // namespace detail
 
 using detail::Input;
-using detail::quoted;
 
 namespace {
 
@@ -93,7 +86,7 @@ Format parse_format(std::string_view name) {
   if (name == "csv") return Format::csv;
   if (name == "json") return Format::json;
   if (name == "ndjson") return Format::ndjson;
-  throw InputError("unknown format " + quoted(name) + "; expected csv, json or ndjson");
+  throw InputError("unknown format " + quote_input(name) + "; expected csv, json or ndjson");
 }
 
 const char* format_name(Format format) {

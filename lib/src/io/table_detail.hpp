@@ -14,11 +14,6 @@ inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 inline bool has_bom(std::string_view text) { return text.substr(0, 3) == "\xEF\xBB\xBF"; }
 
-std::string quoted(std::string_view text);
-
-/// A bad value quoted for a message, shortened so one field cannot flood the terminal.
-std::string excerpt(std::string_view text);
-
 /// "<what>: <strerror(errno)>".
 std::string system_message(const char* what);
 

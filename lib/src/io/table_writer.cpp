@@ -96,9 +96,9 @@ class Writer final : public TableWriter {
         continue;
       }
       if (!std::isfinite(values[c])) {
-        throw NumericalError("row " + std::to_string(rows_ + 1) + ", column " + header_.names[c] +
-                             ": cannot write " + std::to_string(values[c]) +
-                             ", tables hold finite numbers only");
+        throw NumericalError("row " + std::to_string(rows_ + 1) + ", column " +
+                             shown_input(header_.names[c]) + ": cannot write " +
+                             std::to_string(values[c]) + ", tables hold finite numbers only");
       }
       buffer_ += prefixes_[c];
       append_number(buffer_, values[c]);

@@ -55,7 +55,7 @@ int Model::require_frame(std::string_view name) const {
   if (i >= 0) return i;
   std::vector<std::string> names;
   for (const Frame& f : frames) names.push_back(f.name);
-  throw InputError("unknown frame '" + std::string(name) + "'" + did_you_mean(names, name) +
+  throw InputError("unknown frame " + quote_input(name) + did_you_mean(names, name) +
                    "; `eom info` lists the frames");
 }
 
@@ -64,16 +64,20 @@ std::string did_you_mean(const std::vector<std::string>& names, std::string_view
   // close too, however longer ("elbow" for "elbow_joint")
   std::vector<std::pair<size_t, std::string>> close;
   for (const std::string& n : names) {
-    const size_t d = edit_distance(n, name);
     const bool holds = name.size() >= 3 && n.find(name) != std::string::npos;
-    if (d <= std::max<size_t>(2, name.size() / 3) || holds) close.emplace_back(d, n);
+    const size_t most = std::max<size_t>(2, name.size() / 3);
+    // the distance is at least the difference of the lengths: names that differ more are not
+    // compared (the distance costs the product of the lengths, and a name may be megabytes long)
+    const size_t apart = n.size() > name.size() ? n.size() - name.size() : name.size() - n.size();
+    const size_t d = apart <= most ? edit_distance(n, name) : apart;
+    if (d <= most || holds) close.emplace_back(d, n);
   }
   std::stable_sort(close.begin(), close.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   if (close.empty()) return "";
   std::string text = " (did you mean";
   for (size_t k = 0; k < close.size() && k < 5; ++k)
-    text += (k ? ", '" : " '") + close[k].second + "'";
+    text += (k ? ", " : " ") + quote_input(close[k].second);
   return text + "?)";
 }
 

@@ -13,6 +13,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "eom/core/errors.hpp"
 #include "eom/multibody/component_names.hpp"
 #include "eom/parsers/urdf.hpp"
 #include "core/pivot.hpp"
@@ -41,10 +42,8 @@ std::string approx(double x) {
   return buf;
 }
 
-std::string quoted(const std::string& name) { return "'" + name + "'"; }
-
 std::string named_at(const std::string& name, int line) {
-  return quoted(name) + " (line " + std::to_string(line) + ")";
+  return quote_input(name) + " (line " + std::to_string(line) + ")";
 }
 
 // "a", "a and b", "a, b and c"
@@ -141,7 +140,7 @@ class Checker {
       const auto [it, inserted] = link_index_.emplace(link.name, i);
       if (!inserted) {
         const int first = urdf_.links[it->second].line;
-        error(link.line, "link " + quoted(link.name) + " is defined twice (lines " +
+        error(link.line, "link " + quote_input(link.name) + " is defined twice (lines " +
                              std::to_string(first) + " and " + std::to_string(link.line) + ")");
       }
     }
@@ -150,7 +149,7 @@ class Checker {
       const auto [it, inserted] = joint_index_.emplace(joint.name, i);
       if (!inserted) {
         const int first = urdf_.joints[it->second].line;
-        error(joint.line, "joint " + quoted(joint.name) + " is defined twice (lines " +
+        error(joint.line, "joint " + quote_input(joint.name) + " is defined twice (lines " +
                               std::to_string(first) + " and " + std::to_string(joint.line) + ")");
       }
     }
@@ -159,7 +158,7 @@ class Checker {
   // the link's own numbers; true when they are all finite
   bool check_link(const UrdfLink& link) {
     if (!link.has_inertial) return true;
-    const std::string who = "link " + quoted(link.name) + ": ";
+    const std::string who = "link " + quote_input(link.name) + ": ";
     const int line = link.inertial_line;
     bool finite = true;
     if (!link.inertial_origin.p.allFinite()) {
@@ -176,22 +175,37 @@ class Checker {
     } else if (link.mass < 0) {
       error(line, who + "mass " + exact(link.mass) + " must be non-negative");
     }
-    if (!link.inertia.allFinite()) {
-      const Mat3& I = link.inertia;
-      const std::array<std::pair<const char*, double>, 6> entries = {{{"ixx", I(0, 0)},
-                                                                      {"ixy", I(0, 1)},
-                                                                      {"ixz", I(0, 2)},
-                                                                      {"iyy", I(1, 1)},
-                                                                      {"iyz", I(1, 2)},
-                                                                      {"izz", I(2, 2)}}};
-      std::vector<std::string> bad;
-      for (const auto& [name, value] : entries) {
-        if (!std::isfinite(value)) bad.push_back(std::string(name) + " " + exact(value));
-      }
-      error(line, who + "inertia " + listing(bad) + " must be finite");
+    const Mat3& I = link.inertia;
+    if (!I.allFinite()) {
+      error(line, who + "inertia " + inertia_entries(I, [](double x) {
+                    return !std::isfinite(x);
+                  }) + " must be finite");
+      finite = false;
+    } else if (!std::isfinite(I.cwiseAbs().sum())) {
+      // finite entries whose sums are not: the dynamics add them up (I w, the trace)
+      const double largest = I.cwiseAbs().maxCoeff();
+      error(line, who + "inertia " + inertia_entries(I, [&](double x) {
+                    return std::abs(x) >= largest / 16;
+                  }) + " overflows: the sums of its entries are beyond a double (1.8e308)");
       finite = false;
     }
     return finite;
+  }
+
+  // "ixx 1e+308, iyy 1e+308": the entries of an inertia tensor that `shown` picks
+  template <typename Pick>
+  static std::string inertia_entries(const Mat3& I, Pick shown) {
+    const std::array<std::pair<const char*, double>, 6> entries = {{{"ixx", I(0, 0)},
+                                                                    {"ixy", I(0, 1)},
+                                                                    {"ixz", I(0, 2)},
+                                                                    {"iyy", I(1, 1)},
+                                                                    {"iyz", I(1, 2)},
+                                                                    {"izz", I(2, 2)}}};
+    std::vector<std::string> picked;
+    for (const auto& [name, value] : entries) {
+      if (shown(value)) picked.push_back(std::string(name) + " " + exact(value));
+    }
+    return listing(picked);
   }
 
   // A link's inertia tensor: positive semi-definite, then the triangle inequality of its
@@ -209,7 +223,7 @@ class Checker {
     // sorted, so a + b >= c is the only inequality that can fail
     const bool triangle = lambda[0] + lambda[1] >= lambda[2] - tolerance;
     if (definite && triangle) return;
-    const std::string who = "link " + quoted(link.name) + ": ";
+    const std::string who = "link " + quote_input(link.name) + ": ";
     const std::string defect = definite ? "principal inertias " + moments(lambda, tolerance) +
                                               " violate the triangle inequality (a + b < c)"
                                         : "inertia is not positive semi-definite (eigenvalues " +
@@ -268,9 +282,10 @@ class Checker {
   }
 
   std::string body_name(const Body& body) const {
-    const std::string root = quoted(urdf_.links[body.links.front()].name);
+    const std::string root = quote_input(urdf_.links[body.links.front()].name);
     if (body.mover >= 0) {
-      return "link " + root + ", the body moved by joint " + quoted(urdf_.joints[body.mover].name);
+      return "link " + root + ", the body moved by joint " +
+             quote_input(urdf_.joints[body.mover].name);
     }
     return "the floating base (root link " + root + ", moved by the free-flyer 'root')";
   }
@@ -294,7 +309,7 @@ class Checker {
       int line = 0;
       for (int link : body.links) {
         if (urdf_.links[link].mass == 0) continue;
-        names.push_back(quoted(urdf_.links[link].name));
+        names.push_back(quote_input(urdf_.links[link].name));
         line = std::max(line, urdf_.links[link].inertial_line);
       }
       error(line, "links " + listing(names) +
@@ -339,7 +354,7 @@ class Checker {
     bodies_[body].links.push_back(link);
     const UrdfLink& l = urdf_.links[link];
     if (!in_world.p.allFinite() || !in_world.R.allFinite()) {
-      error(l.line, "link " + quoted(l.name) +
+      error(l.line, "link " + quote_input(l.name) +
                         ": its placement overflows (the joint origins from the root link add "
                         "up to more than a double holds)");
       bodies_[body].misplaced = true;
@@ -347,7 +362,7 @@ class Checker {
       const Inertia own = detail::link_inertia(l);
       const Inertia placed = own.transformed(in_world);
       if (!placed.about_origin().allFinite()) {
-        error(l.inertial_line, "link " + quoted(l.name) + ": mass " + approx(l.mass) +
+        error(l.inertial_line, "link " + quote_input(l.name) + ": mass " + approx(l.mass) +
                                    " kg placed " + approx(placed.c.cwiseAbs().maxCoeff()) +
                                    " m from the root: its inertia about the root overflows");
         bodies_[body].misplaced = true;
@@ -357,10 +372,10 @@ class Checker {
   }
 
   void check_joint(const UrdfJoint& joint) {
-    const std::string who = "joint " + quoted(joint.name) + ": ";
+    const std::string who = "joint " + quote_input(joint.name) + ": ";
     const int line = joint.line;
     if (std::find(kJointTypes.begin(), kJointTypes.end(), joint.type) == kJointTypes.end()) {
-      error(line, who + "unknown type " + quoted(joint.type) +
+      error(line, who + "unknown type " + quote_input(joint.type) +
                       " (expected revolute, continuous, prismatic, fixed, floating or planar)");
     }
     if (!joint.origin.p.allFinite()) {
@@ -397,7 +412,7 @@ class Checker {
   }
 
   void check_limits(const UrdfJoint& joint) {
-    const std::string who = "joint " + quoted(joint.name) + ": ";
+    const std::string who = "joint " + quote_input(joint.name) + ": ";
     const int line = joint.line;
     const bool bounded = joint.type != "continuous";
     if (!joint.has_limit) {
@@ -442,15 +457,15 @@ class Checker {
     if (!joint.mimic_joint) return;
     const std::string& target = *joint.mimic_joint;
     if (target == joint.name) {
-      error(joint.line, "joint " + quoted(joint.name) + " mimics itself");
+      error(joint.line, "joint " + quote_input(joint.name) + " mimics itself");
     } else if (joint_index_.count(target) == 0) {
-      error(joint.line, "joint " + quoted(joint.name) + " mimics joint " + quoted(target) +
-                            ", which does not exist");
+      error(joint.line, "joint " + quote_input(joint.name) + " mimics joint " +
+                            quote_input(target) + ", which does not exist");
     } else if (joint.type == "fixed") {
       // a fixed joint does not move: nothing to mimic (Talos' gripper has such tags)
-      note(joint.line, "joint " + quoted(joint.name) + " is fixed: its mimic tag is ignored");
+      note(joint.line, "joint " + quote_input(joint.name) + " is fixed: its mimic tag is ignored");
     } else {
-      warning(joint.line, "joint " + quoted(joint.name) + " mimics " + quoted(target) +
+      warning(joint.line, "joint " + quote_input(joint.name) + " mimics " + quote_input(target) +
                               ": eom's dynamics treat mimic joints as independent joints");
     }
   }
@@ -476,7 +491,7 @@ class Checker {
           std::vector<std::string> names;
           for (int j : chain) {
             reported[j] = true;
-            names.push_back(quoted(urdf_.joints[j].name));
+            names.push_back(quote_input(urdf_.joints[j].name));
           }
           error(urdf_.joints[start].line, "mimic cycle: joints " + listing(names) +
                                               " each follow the next and the last the first: "
@@ -502,12 +517,12 @@ class Checker {
       const UrdfJoint& joint = urdf_.joints[j];
       const int parent = link_index(joint.parent);
       const int child = link_index(joint.child);
-      const std::string who = "joint " + quoted(joint.name) + ": ";
+      const std::string who = "joint " + quote_input(joint.name) + ": ";
       if (parent < 0) {
-        error(joint.line, who + "parent link " + quoted(joint.parent) + " does not exist");
+        error(joint.line, who + "parent link " + quote_input(joint.parent) + " does not exist");
       }
       if (child < 0) {
-        error(joint.line, who + "child link " + quoted(joint.child) + " does not exist");
+        error(joint.line, who + "child link " + quote_input(joint.child) + " does not exist");
       }
       if (parent < 0 || child < 0) continue;
       child_joints_[parent].push_back(j);
@@ -523,7 +538,7 @@ class Checker {
       std::vector<std::string> names;
       for (int j : parents) names.push_back(named_at(urdf_.joints[j].name, urdf_.joints[j].line));
       error(urdf_.joints[parents[1]].line,
-            "link " + quoted(urdf_.links[i].name) +
+            "link " + quote_input(urdf_.links[i].name) +
                 " is the child of more than one joint: " + listing(names));
     }
     if (roots.empty()) {
@@ -578,11 +593,11 @@ class Checker {
     for (std::size_t i = k; i < path.size(); ++i) {
       links += urdf_.links[path[i].link].name + " -> ";
       if (i > k) {
-        joints.push_back(quoted(urdf_.joints[path[i].via].name));
+        joints.push_back(quote_input(urdf_.joints[path[i].via].name));
         line = std::min(line, urdf_.joints[path[i].via].line);
       }
     }
-    joints.push_back(quoted(urdf_.joints[closing_joint].name));
+    joints.push_back(quote_input(urdf_.joints[closing_joint].name));
     links += urdf_.links[entry].name;
     error(line, "kinematic cycle " + links + " through joint" + (joints.size() > 1 ? "s " : " ") +
                     listing(joints));
@@ -632,7 +647,7 @@ class Checker {
   void check_mover(const Mover& mover) {
     const UrdfLink& child = urdf_.links[mover.child];
     const std::string who =
-        (mover.free_flyer ? "the floating base joint " : "joint ") + quoted(mover.name);
+        (mover.free_flyer ? "the floating base joint " : "joint ") + quote_input(mover.name);
     if (subtree_empty_[mover.child]) {
       warning(mover.line, who +
                               " moves only massless links: the mass matrix is singular "
@@ -661,19 +676,26 @@ class Checker {
       I_o += here.about_origin();
     }
     const std::string body_name =
-        quoted(child.name) + (body.size() > 1 ? " (with the links fixed to it)" : "");
+        quote_input(child.name) + (body.size() > 1 ? " (with the links fixed to it)" : "");
 
     // a leaf's diagonal block of M is configuration-independent: singular -> M singular
     if (!moving_below) {
       const Vec3 c = m > 0 ? Vec3(first_moment / m) : Vec3::Zero();
       // parallel axis: I_o = I_c + m [c]x^T [c]x
       const Mat3 I_c = I_o - Inertia{m, c, Mat3::Zero()}.about_origin();
-      if (!resists(mover, m, I_o, I_c)) {
-        warning(mover.line, who + " moves leaf body " + body_name +
-                                (m == 0 ? " of zero mass"
-                                        : " (mass " + approx(m) +
-                                              " kg) without inertia about the joint's motion") +
-                                ": the mass matrix is singular (forward dynamics impossible)");
+      const Pivot pivot = leaf_pivot(mover, m, I_o, I_c);
+      if (!detail::pivot_positive(pivot.value, pivot.scale)) {
+        // a pivot lost in the round-off of a much larger moment (izz="1e308" beside 0.01) is
+        // not the absence of inertia: say which it is
+        const std::string inertia =
+            pivot.value > 0 ? " whose inertia about the joint's motion, " + approx(pivot.value) +
+                                  " kg m^2, is lost in the round-off of its inertia (trace " +
+                                  approx(pivot.scale) + " kg m^2)"
+                            : " without inertia about the joint's motion";
+        warning(mover.line,
+                who + " moves leaf body " + body_name +
+                    (m == 0 ? " of zero mass" : " (mass " + approx(m) + " kg)" + inertia) +
+                    ": the mass matrix is singular (forward dynamics impossible)");
         return;
       }
       if (m == 0) {
@@ -684,34 +706,38 @@ class Checker {
       }
     }
     if (mover.free_flyer && m == 0) {
-      warning(child.line, "root link " + quoted(child.name) +
+      warning(child.line, "root link " + quote_input(child.name) +
                               " has zero mass: with a floating base it moves and needs mass");
       return;
     }
     // a link without <inertial> whose body gets mass from links fixed to it (a base_footprint, a
     // mounting frame) is ordinary: only a body left without any mass is worth a word
     if (!child.has_inertial && m == 0) {
-      warning(child.line, "link " + quoted(child.name) + " (moved by joint " + quoted(mover.name) +
-                              ") has no <inertial>: treated as massless");
+      warning(child.line, "link " + quote_input(child.name) + " (moved by joint " +
+                              quote_input(mover.name) + ") has no <inertial>: treated as massless");
     }
   }
 
-  // Whether a leaf body of mass m (rotational inertia I_o about the joint frame origin, I_c about
-  // its centre of mass) has kinetic energy for every motion of its joint: S^T I S is regular.
-  // Each test compares quantities of one unit, with the round-off of aba's pivot rule allowed
-  // relative to the body alone (no floor: a tiny body is not a massless one).
-  static bool resists(const Mover& mover, double m, const Mat3& I_o, const Mat3& I_c) {
+  // The pivot S^T I S of a leaf body of mass m (rotational inertia I_o about the joint frame
+  // origin, I_c about its centre of mass) and the scale of its round-off: the body has kinetic
+  // energy for every motion of its joint when detail::pivot_positive(value, scale). Each compares
+  // quantities of one unit, with the round-off of aba's pivot rule allowed relative to the body
+  // alone (no floor: a tiny body is not a massless one).
+  struct Pivot {
+    double value = 0, scale = 0;
+  };
+  static Pivot leaf_pivot(const Mover& mover, double m, const Mat3& I_o, const Mat3& I_c) {
     const Vec3 a = mover.axis.stableNormalized();
-    if (mover.type == "prismatic") return m > 0;
+    if (mover.type == "prismatic") return {m, 0};
     if (mover.type == "planar") {
       // det S^T I S = m^2 a^T I_c a: in-plane translations, then rotation about the centre of mass
-      return m > 0 && detail::pivot_positive(a.dot(I_c * a), I_c.trace());
+      return m > 0 ? Pivot{a.dot(I_c * a), I_c.trace()} : Pivot{};
     }
     if (mover.type == "floating") {
       const Eigen::SelfAdjointEigenSolver<Mat3> solver(I_c, Eigen::EigenvaluesOnly);
-      return m > 0 && detail::pivot_positive(solver.eigenvalues()[0], I_c.trace());
+      return m > 0 ? Pivot{solver.eigenvalues()[0], I_c.trace()} : Pivot{};
     }
-    return detail::pivot_positive(a.dot(I_o * a), I_o.trace());  // revolute, continuous
+    return {a.dot(I_o * a), I_o.trace()};  // revolute, continuous
   }
 
   const UrdfDescription& urdf_;

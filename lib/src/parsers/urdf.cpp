@@ -4,16 +4,18 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <iterator>
 #include <map>
 #include <sstream>
 
 #include <tinyxml2.h>
+#include <unistd.h>
 
 #include "eom/core/errors.hpp"
 #include "parsers/fixed_joints.hpp"
@@ -46,29 +48,35 @@ class Parser {
     Eigen::Matrix<double, N, 1> out;
     const char* p = text;
     const char* end = text + std::char_traits<char>::length(text);
+    const auto expected = [&](const char* found) {
+      fail(e, where(e, attribute, text) + ": expected " + std::to_string(N) +
+                  (N == 1 ? " number" : " numbers") + found);
+    };
     for (int i = 0; i < N; ++i) {
       while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
       const char* start = p;
       while (p < end && !std::isspace(static_cast<unsigned char>(*p))) ++p;
       double x = 0;
-      if (start == p) {
-        fail(e, std::string("<") + e->Name() + " " + attribute + "=\"" + text + "\">: expected " +
-                    std::to_string(N) + (N == 1 ? " number" : " numbers"));
-      }
+      if (start == p) expected("");
       if (*start == '+') ++start;  // from_chars does not take a leading '+'
       const auto [ptr, ec] = std::from_chars(start, p, x);
+      const std::string_view token(start, p - start);
+      if (ec == std::errc::result_out_of_range && ptr == p) {
+        fail(e, where(e, attribute, text) + ": " + out_of_range_message(token));
+      }
       if (ec != std::errc() || ptr != p) {
-        fail(e, std::string("<") + e->Name() + " " + attribute + "=\"" + text + "\">: '" +
-                    std::string(start, p) + "' is not a number");
+        fail(e, where(e, attribute, text) + ": " + quote_input(token) + " is not a number");
       }
       out[i] = x;
     }
     while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
-    if (p != end) {
-      fail(e, std::string("<") + e->Name() + " " + attribute + "=\"" + text + "\">: expected " +
-                  std::to_string(N) + " numbers, found more");
-    }
+    if (p != end) expected(", found more");
     return out;
+  }
+
+  // <element attribute="text"> for messages, the text shortened
+  static std::string where(const XMLElement* e, const char* attribute, const char* text) {
+    return std::string("<") + e->Name() + " " + attribute + "=\"" + shown_input(text) + "\">";
   }
 
   double number(const XMLElement* e, const char* attribute, double fallback) const {
@@ -96,10 +104,10 @@ class Parser {
     link.inertial_line = inertial->GetLineNum();
     link.inertial_origin = origin(inertial);
     const XMLElement* mass = inertial->FirstChildElement("mass");
-    if (!mass) fail(inertial, "<inertial> of link '" + link.name + "' needs a <mass>");
+    if (!mass) fail(inertial, "<inertial> of link " + quote_input(link.name) + " needs a <mass>");
     link.mass = numbers<1>(mass, "value", required(mass, "value"))[0];
     const XMLElement* I = inertial->FirstChildElement("inertia");
-    if (!I) fail(inertial, "<inertial> of link '" + link.name + "' needs an <inertia>");
+    if (!I) fail(inertial, "<inertial> of link " + quote_input(link.name) + " needs an <inertia>");
     const double ixx = numbers<1>(I, "ixx", required(I, "ixx"))[0];
     const double ixy = numbers<1>(I, "ixy", required(I, "ixy"))[0];
     const double ixz = numbers<1>(I, "ixz", required(I, "ixz"))[0];
@@ -116,10 +124,10 @@ class Parser {
     j.type = required(e, "type");
     j.line = e->GetLineNum();
     const XMLElement* parent = e->FirstChildElement("parent");
-    if (!parent) fail(e, "joint '" + j.name + "' needs a <parent link=...>");
+    if (!parent) fail(e, "joint " + quote_input(j.name) + " needs a <parent link=...>");
     j.parent = required(parent, "link");
     const XMLElement* child = e->FirstChildElement("child");
-    if (!child) fail(e, "joint '" + j.name + "' needs a <child link=...>");
+    if (!child) fail(e, "joint " + quote_input(j.name) + " needs a <child link=...>");
     j.child = required(child, "link");
     j.origin = origin(e);
     if (const XMLElement* axis = e->FirstChildElement("axis")) {
@@ -167,7 +175,8 @@ const XMLElement* xacro_evidence(const XMLElement* root, std::string& what) {
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       const std::string value = a->Value();
       if (value.find("${") != std::string::npos || value.find("$(") != std::string::npos) {
-        what = std::string("it has ") + a->Name() + "=\"" + value + "\" in <" + name + ">";
+        what = std::string("it has ") + a->Name() + "=\"" + shown_input(value) + "\" in <" + name +
+               ">";
         return e;
       }
     }
@@ -224,7 +233,20 @@ UrdfDescription parse_urdf(const std::string& text, const std::string& file) {
 UrdfDescription parse_urdf_file(const std::string& path) {
   std::string text;
   if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    // read(2), not std::cin, whose buffer throws std::ios_base::failure when stdin is closed
+    char chunk[1 << 16];
+    for (;;) {
+      const ssize_t got = ::read(STDIN_FILENO, chunk, sizeof chunk);
+      if (got > 0) {
+        text.append(chunk, static_cast<size_t>(got));
+      } else if (got == 0) {
+        break;
+      } else if (errno != EINTR) {
+        throw InputError("<stdin>", 0, 0,
+                         errno == EBADF ? "cannot read: stdin is closed"
+                                        : std::string("cannot read: ") + std::strerror(errno));
+      }
+    }
     return parse_urdf(text, "<stdin>");
   }
   std::error_code error;
