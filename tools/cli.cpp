@@ -12,6 +12,7 @@
 #include <eom/core/errors.hpp>
 #include <eom/multibody/component_names.hpp>
 #include <eom/multibody/configuration.hpp>
+#include <eom/multibody/data.hpp>
 #include <eom/parsers/reduced_model.hpp>
 #include <eom/parsers/urdf.hpp>
 
@@ -306,10 +307,20 @@ void refuse_singular_mass_matrix(const Model& model, const std::string& context,
   std::string names;
   for (int j : joints) names += (names.empty() ? "'" : ", '") + model.joint_names[j] + "'";
   const std::string lock = lock_proposal(model, joints);
-  throw InputError(context + (joints.size() == 1 ? "joint " : "joints ") + names +
-                   (joints.size() == 1 ? " moves no mass or inertia along its motion"
-                                       : " move no mass or inertia along their motion") +
-                   ": the mass matrix is singular at every configuration (a model defect) and " +
+  const bool one = joints.size() == 1;
+  // what they move may be real but below the pivot rule's 1e-12 of the model's largest inertias
+  double moved = 0;
+  for (int j : joints) moved = std::max(moved, inertia_moved_by(model, j));
+  const std::string what =
+      moved > 0 ? (one ? " moves" : " move") + std::string(" at most ") + number_text(moved) +
+                      " (kg or kg m^2) along " + (one ? "its" : "their") +
+                      " motion, lost in the round-off of the model's largest inertias (" +
+                      number_text(Data(model).pivot_scale) +
+                      "): the mass matrix is singular to working precision at every configuration"
+                : (one ? " moves no mass or inertia along its motion"
+                       : " move no mass or inertia along their motion") +
+                      std::string(": the mass matrix is singular at every configuration");
+  throw InputError(context + (one ? "joint " : "joints ") + names + what + " (a model defect) and " +
                    needs + " is undefined (give the links they move mass and inertia" +
                    (lock.empty() ? "" : ", or lock them: --lock '" + lock + "'") + ")");
 }

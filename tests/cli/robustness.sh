@@ -212,6 +212,14 @@ urdf-extreme-numbers)
     fail "check: $(cat out.txt)"
   expect 2 "$eom" info big.urdf
   stderr_has "big.urdf:[0-9]*: link 'link1': inertia ixx 1e+308, iyy 1e+308 and izz 1e+308 overflows: the sums of its entries are beyond a double (1.8e308)$"
+  # an inertia of 1e300 about an axis no joint turns: what the joints move is real, but lost in
+  # its round-off; forward dynamics says so rather than "moves no mass or inertia"
+  sed '0,/ixx="[^"]*"/s//ixx="1e300"/' "$robot" > drowned.urdf
+  expect 0 "$eom" id "$robot" "$src/trajectories/planar_2r_small.csv" --keep-input -o tau.csv
+  expect 2 "$eom" fd drowned.urdf tau.csv -o fd.csv
+  grep -q "no mass or inertia" err.txt && fail "fd: $(cat err.txt)"
+  stderr_has "lost in the round-off of the model's largest inertias"
+  [ ! -e fd.csv ] || fail "fd.csv written"
   ;;
 stdin-closed)
   # `-` with stdin closed is an input error naming stdin, for a robot as for a table (eom check

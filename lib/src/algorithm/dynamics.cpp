@@ -448,6 +448,13 @@ std::vector<int> joints_without_inertia(const Model& model) {
   return both;
 }
 
+double inertia_moved_by(const Model& model, int joint) {
+  Data data(model);
+  const Eigen::MatrixXd& M = crba(model, data, neutral(model));
+  const Joint& j = model.joints.at(joint);
+  return j.nv == 0 ? 0 : M.diagonal().segment(j.idx_v, j.nv).maxCoeff();
+}
+
 namespace detail {
 
 namespace {

@@ -57,6 +57,12 @@ const Eigen::VectorXd& forward_dynamics_crba(const Model& model, Data& data, Con
 /// checking a model once, before any row.
 std::vector<int> joints_without_inertia(const Model& model);
 
+/// What the motion of `joint` moves at the neutral configuration: the largest of its diagonal
+/// entries of M (its subtree's mass along a translation, inertia about a rotation axis), 0 when
+/// it moves nothing. A joint of joints_without_inertia with a positive value moves something that
+/// is lost in the round-off of the model's largest inertias (Data::pivot_scale), not nothing.
+double inertia_moved_by(const Model& model, int joint);
+
 /// Joint friction, the generalized force the actuators must add to overcome it:
 /// tau_f = Fv v + Fs sgn(v) (viscous Fv from URDF damping, Coulomb Fs from URDF friction). With
 /// smoothing eps > 0, sgn(v) becomes tanh(v / eps), which is smooth at v = 0 and within 0.1% of
