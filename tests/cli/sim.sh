@@ -256,6 +256,13 @@ step-check)
   expect 0 "$eom" sim "$robot" --controller pd --kp 100 --kd 20 --duration 0.01 --saturate \
     -o x.csv
   stderr_has "warning: --dt 0.001 s is too long .* but for the torques --saturate clips"
+  # the model's own fastest mode: the z1's gripper, light for its URDF damping, needs a step
+  # under 1 ms with --friction (it blew up at t = 0.015 s); Coulomb friction, bounded, never
+  # refuses a step however steep its smoothing
+  expect 2 "$eom" sim "$src/tests/data/robots/z1.urdf" --friction --duration 0.05 -o x.csv
+  stderr_has "too long for the gains and joint damping .*mostly v.jointGripper"
+  expect 0 "$eom" sim "$src/robots/block.urdf" --friction --friction-smoothing 1e-6 \
+    --v0 slide=0.5 --duration 0.1 -o x.csv
   # rk45 chooses its own steps; --kp alone is an error
   expect 0 "$eom" sim "$robot" --controller pd --kp 100 --kd 20 --duration 0.01 \
     --integrator rk45 -o x.csv

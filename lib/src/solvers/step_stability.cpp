@@ -107,11 +107,9 @@ StepLimit closed_loop_step_limit(const Model& model, Data& data, Controller& con
   if (options.friction) {
     const Friction friction =
         options.friction_parameters ? *options.friction_parameters : Friction::from_model(model);
+    // Coulomb friction is bounded by Fs whatever its slope at v = 0 (1 / eps when smoothed): a
+    // step too long for that slope chatters about v = 0 but cannot diverge
     D.diagonal() += friction.viscous;
-    // tanh(v / eps) has the slope 1 / eps at v = 0
-    if (options.friction_smoothing > 0) {
-      D.diagonal() += friction.coulomb / options.friction_smoothing;
-    }
   }
   const Eigen::MatrixXd M = crba(model, data, q);
   return stable_step(options.integrator, M, K, D);

@@ -38,8 +38,8 @@ StepLimit stable_step(Integrator integrator, const Eigen::MatrixXd& M, const Eig
                       const Eigen::MatrixXd& D);
 
 /// The stable step of a run at state q: K and D of the controller's feedback (Controller::
-/// feedback) plus the viscous friction of `options` (and Fs / eps, the slope of smoothed Coulomb
-/// friction at v = 0). Uses data.M.
+/// feedback) plus the viscous friction of `options` (not Coulomb friction, which is bounded and
+/// cannot make the state diverge). Uses data.M.
 StepLimit closed_loop_step_limit(const Model& model, Data& data, Controller& controller, double t,
                                  ConstVec q, const SimulationOptions& options);
 
