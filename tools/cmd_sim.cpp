@@ -146,6 +146,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   SimDrive drive(opt, model, notes, start, t_end);
   const std::unique_ptr<Controller> control = drive.controller(controller);
   if (!opt.wrenches.empty()) drive.add_wrenches(sim);
+  if (sim.integrator != Integrator::rk45) check_step(model, *control, sim, opt, start, notes);
   const Header header = output_header(opt, model);
   const OutputTimes times =
       OutputTimes::grid(start.t, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
@@ -190,6 +191,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (!opt.summary.empty()) {
     summaries = nlohmann::json::array({summary(opt, model, controller, simulator.stats(),
                                                times.size(), start.t, t_end, energy, log)});
+    summaries[0]["gains"] = drive.gains_summary();
   }
   commit_results({result.get()}, opt.summary, summaries);
   return kExitOk;
@@ -263,11 +265,12 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
                   "Set-point of pd, pd-gravity and computed-torque: name=value,... (others: the "
                   "initial q; default: hold the initial q)")
       ->delimiter(',');
-  cmd->add_option("--kp", opt->kp, "Position gains: one value or one per velocity coordinate")
-      ->capture_default_str()
+  cmd->add_option("--kp", opt->kp,
+                  "Position gains: one value or one per velocity coordinate (default: scaled to "
+                  "the model and --dt, doc/sim.md)")
       ->delimiter(',');
-  cmd->add_option("--kd", opt->kd, "Velocity gains: one value or one per velocity coordinate")
-      ->capture_default_str()
+  cmd->add_option("--kd", opt->kd,
+                  "Velocity gains: one value or one per velocity coordinate (with --kp)")
       ->delimiter(',');
   reads_files(cmd->add_option(
                   "--wrenches", opt->wrenches,

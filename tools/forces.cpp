@@ -42,26 +42,33 @@ Friction load_friction(const Model& model, const ForceOptions& opt) {
   }
   std::ifstream in(opt.friction_file);
   if (!in) throw InputError(opt.friction_file, 0, 0, "cannot open the file");
+  return read_friction(model, in, opt.friction_file, std::move(friction));
+}
+
+Friction read_friction(const Model& model, std::istream& in, const std::string& file,
+                       Friction friction) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
     // malformed, or a number beyond a double (1e400)
-    throw InputError(opt.friction_file, 0, 0, std::string("malformed JSON: ") + e.what());
+    throw InputError(file, 0, 0, std::string("malformed JSON: ") + e.what());
   }
   if (!j.is_object()) {
-    throw InputError(opt.friction_file, 0, 0,
+    throw InputError(file, 0, 0,
                      "expected an object {\"<joint>\": {\"damping\": x, \"friction\": y}}");
   }
   for (const auto& [name, values] : j.items()) {
     const int i = model.joint_index(name);
     if (i < 0 || model.joints[i].nv != 1) {
-      throw InputError(opt.friction_file, 0, 0, "'" + name + "' is no 1-DoF joint of the model");
+      throw InputError(file, 0, 0, "'" + name + "' is no 1-DoF joint of the model");
+    }
+    if (!values.is_object()) {
+      throw InputError(file, 0, 0, name + ": expected an object {\"damping\": x, \"friction\": y}");
     }
     for (const auto& [key, value] : values.items()) {
       if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
-        throw InputError(opt.friction_file, 0, 0,
-                         name + "." + key + ": expected a finite number >= 0");
+        throw InputError(file, 0, 0, name + "." + key + ": expected a finite number >= 0");
       }
       const int k = model.joints[i].idx_v;
       if (key == "damping") {
@@ -69,7 +76,7 @@ Friction load_friction(const Model& model, const ForceOptions& opt) {
       } else if (key == "friction") {
         friction.coulomb[k] = value;
       } else {
-        throw InputError(opt.friction_file, 0, 0,
+        throw InputError(file, 0, 0,
                          name + ": unknown key '" + key + "' (expected damping or friction)");
       }
     }

@@ -27,6 +27,10 @@ void add_force_options(CLI::App& cmd, ForceOptions& opt);
 /// The URDF friction of the model, overridden by --friction-file
 /// ({"<joint>": {"damping": Fv, "friction": Fs}, ...}).
 Friction load_friction(const Model& model, const ForceOptions& opt);
+/// The JSON of a friction file from `in` (`name` in messages) over `friction`: throws InputError
+/// naming the file for anything but {"<1-DoF joint>": {"damping": x >= 0, "friction": y >= 0}}.
+Friction read_friction(const Model& model, std::istream& in, const std::string& name,
+                       Friction friction);
 
 /// The wrench.<frame>.fx .fy .fz .mx .my .mz columns of one table: wrenches acting ON the robot
 /// at the frame's origin, in world axes (or the frame's with --wrench-frame local).

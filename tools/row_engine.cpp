@@ -307,23 +307,32 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
 
 TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads) {
   const auto reader = TableReader::open(path, format_for(path, std::nullopt));
-  TimeTable table{path, reader->header(), TimeSeries(reader->header().size())};
-  const int t_col = table.header.index("t");
+  const Header& full = reader->header();
+  const int t_col = full.index("t");
   if (t_col < 0) throw InputError(path, 1, 0, "missing the time column 't'");
-  std::vector<bool> used(table.header.names.size());
+  // only the columns read are held (t and the prefixes), so that the memory is theirs times the
+  // rows however wide the table (a log's hundreds of columns)
+  std::vector<bool> used(full.names.size());
+  std::vector<int> kept;
+  Header header;
   for (size_t c = 0; c < used.size(); ++c) {
-    const std::string& name = table.header.names[c];
+    const std::string& name = full.names[c];
     used[c] = static_cast<int>(c) == t_col ||
               std::any_of(reads.begin(), reads.end(), [&](const std::string& prefix) {
                 return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
                        name[prefix.size()] == '.';
               });
+    if (!used[c]) continue;
+    kept.push_back(static_cast<int>(c));
+    header.names.push_back(name);
   }
+  TimeTable table{path, std::move(header), TimeSeries(static_cast<int>(kept.size()))};
   reader->read_columns(std::move(used));
-  std::vector<double> row;
+  std::vector<double> row, values(kept.size());
   while (reader->next(row)) {
+    for (size_t k = 0; k < kept.size(); ++k) values[k] = row[kept[k]];
     try {
-      table.series.append(row[t_col], row.data());
+      table.series.append(row[t_col], values.data());
     } catch (const InputError& e) {
       throw InputError(path, reader->line(), t_col + 1, e.message());
     }

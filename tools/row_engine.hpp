@@ -121,8 +121,9 @@ struct RowCommand {
       make_task;
 };
 
-/// A table of samples over time read whole (torques, wrenches, a reference trajectory): its
-/// header and every column as a TimeSeries over its `t` column.
+/// A table of samples over time read whole (torques, wrenches, a reference trajectory): the
+/// columns read (t and those of the prefixes asked for), their names as `header` and their values
+/// as a TimeSeries over `t`; the others are not held.
 struct TimeTable {
   std::string file;
   Header header;

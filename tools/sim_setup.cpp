@@ -18,9 +18,15 @@ const std::vector<std::pair<std::string, Integrator>> kIntegrators = {
     {"rk4", Integrator::rk4},
     {"rk45", Integrator::rk45}};
 
+Integrator integrator_named(const std::string& name) {
+  return std::find_if(kIntegrators.begin(), kIntegrators.end(),
+                      [&](const auto& i) { return i.first == name; })
+      ->second;
+}
+
 // one value for every coordinate, or one per coordinate
-Eigen::VectorXd gains(const std::string& option, const std::vector<double>& values,
-                      const Model& model) {
+Eigen::VectorXd given_gains(const std::string& option, const std::vector<double>& values,
+                            const Model& model) {
   if (values.size() == 1) return Eigen::VectorXd::Constant(model.nv, values[0]);
   if (values.size() != static_cast<size_t>(model.nv)) {
     throw InputError(option + " has " + std::to_string(values.size()) + " values: give one, or " +
@@ -66,9 +72,7 @@ std::string controller_name(const SimOptions& opt) {
 
 SimulationOptions simulation_options(const SimOptions& opt, const Model& model) {
   SimulationOptions sim;
-  sim.integrator = std::find_if(kIntegrators.begin(), kIntegrators.end(), [&](const auto& i) {
-                     return i.first == opt.integrator;
-                   })->second;
+  sim.integrator = integrator_named(opt.integrator);
   sim.dt = opt.dt;
   sim.rtol = opt.rtol;
   sim.atol = opt.atol;
@@ -77,6 +81,25 @@ SimulationOptions simulation_options(const SimOptions& opt, const Model& model) 
   sim.friction_smoothing = opt.forces.friction_smoothing;
   if (opt.forces.friction) sim.friction_parameters = load_friction(model, opt.forces);
   return sim;
+}
+
+void check_step(const Model& model, Controller& controller, const SimulationOptions& sim,
+                const SimOptions& opt, const SimStart& start, const Notes& notes) {
+  Data data(model);
+  const StepLimit limit = closed_loop_step_limit(model, data, controller, start.t, start.q, sim);
+  if (!(opt.dt > limit.max_step)) return;
+  const std::string message =
+      "--dt " + number_text(opt.dt) + " s is too long for the gains and joint damping at the " +
+      "initial state: their fastest mode (rate " + number_text(limit.rate) + " 1/s, mostly v." +
+      model.v_names[limit.coordinate] + ") is stable with --integrator " + opt.integrator +
+      " only for steps up to " + number_text(limit.max_step) + " s, and would blow up";
+  if (opt.saturate) {
+    notes.warning(message + " but for the torques --saturate clips");
+    return;
+  }
+  throw InputError(message + ": give a --dt of at most " + number_text(limit.max_step) +
+                   " s, lower --kp/--kd (or leave them out: gains scaled to the model and the "
+                   "step), or rk45, which chooses its own steps");
 }
 
 void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes& notes) {
@@ -176,8 +199,20 @@ std::unique_ptr<ReferenceTrajectory> SimDrive::reference() const {
 
 std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
   if (name == "pd" || name == "pd-gravity" || name == "computed-torque") {
-    const Eigen::VectorXd kp = gains("--kp", opt_.kp, model_);
-    const Eigen::VectorXd kd = gains("--kd", opt_.kd, model_);
+    if (opt_.kp.empty() != opt_.kd.empty()) {
+      throw InputError(std::string(opt_.kp.empty() ? "--kd" : "--kp") + " without " +
+                       (opt_.kp.empty() ? "--kp" : "--kd") +
+                       ": give both, or neither for gains scaled to the model");
+    }
+    if (opt_.kp.empty()) {
+      Data data(model_);
+      gains_ = default_gains(model_, data, start_.q, integrator_named(opt_.integrator), opt_.dt,
+                             name == "computed-torque");
+    } else {
+      gains_ = {given_gains("--kp", opt_.kp, model_), given_gains("--kd", opt_.kd, model_), 0};
+    }
+    const Eigen::VectorXd& kp = gains_.kp;
+    const Eigen::VectorXd& kd = gains_.kd;
     ReferenceFunction follow;
     if (!opt_.reference.empty()) {
       target_ = reference();
@@ -210,6 +245,16 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
   }
   if (name == "gravity") return std::make_unique<GravityCompensation>();
   return std::make_unique<ZeroTorque>();
+}
+
+nlohmann::json SimDrive::gains_summary() const {
+  if (gains_.kp.size() == 0) return nullptr;
+  const auto list = [](const Eigen::VectorXd& x) {
+    return std::vector<double>(x.data(), x.data() + x.size());
+  };
+  return {{"kp", list(gains_.kp)},
+          {"kd", list(gains_.kd)},
+          {"bandwidth", gains_.bandwidth > 0 ? nlohmann::json(gains_.bandwidth) : nullptr}};
 }
 
 // The environment: --wrenches over time as the generalized forces J^T F (the callback owns the

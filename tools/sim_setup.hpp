@@ -9,9 +9,11 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <nlohmann/json.hpp>
 
 #include <eom/multibody/model.hpp>
 #include <eom/solvers/simulate.hpp>
+#include <eom/solvers/step_stability.hpp>
 #include <eom/trajectory/interpolation.hpp>
 
 #include "cli.hpp"
@@ -32,8 +34,9 @@ struct SimOptions {
   std::vector<std::string> torque;           // constant torques, name=value,...
   std::string torques, reference, wrenches;  // time tables
   std::string interpolation = "hold";
-  std::vector<std::string> setpoint;    // name=value,... (the others: initial q)
-  std::vector<double> kp{100}, kd{20};  // one value, or one per velocity coordinate
+  std::vector<std::string> setpoint;  // name=value,... (the others: initial q)
+  // one value, or one per velocity coordinate; none: scaled to the model (default_gains)
+  std::vector<double> kp, kd;
   ForceOptions forces;
   bool saturate = false, energy = false, accelerations = false, torques_out = false;
   bool keep_truncated = false, quiet = false, verbose = false;
@@ -51,6 +54,13 @@ SimulationOptions simulation_options(const SimOptions& opt, const Model& model);
 /// The fixed step's warnings: an --output-dt that is no multiple of --dt (steps are shortened
 /// to land on the outputs), a --dt longer than the run (one step of the duration).
 void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes& notes);
+
+/// The fixed step checked against the controller's feedback and the joint damping at the start
+/// (closed_loop_step_limit): a step beyond the stable one is refused (InputError naming it), or
+/// only said with --saturate, whose clipping bounds the torques.
+struct SimStart;
+void check_step(const Model& model, Controller& controller, const SimulationOptions& sim,
+                const SimOptions& opt, const SimStart& start, const Notes& notes);
 
 /// The start of a run: the first row of --initial (v zero when absent), then --q0 / --v0; q's
 /// quaternions renormalised. Warns of a far-from-unit quaternion and of coordinates outside
@@ -71,6 +81,9 @@ class SimDrive {
   std::unique_ptr<Controller> controller(const std::string& name);
   /// --wrenches as the generalized forces J^T F of sim.external.
   void add_wrenches(SimulationOptions& sim) const;
+  /// The gains of pd, pd-gravity and computed-torque for the summary: {kp, kd, bandwidth} (the
+  /// bandwidth null when --kp and --kd gave them), null for the other controllers.
+  nlohmann::json gains_summary() const;
 
  private:
   void note_range(const TimeTable& table, const std::string& what) const;
@@ -84,6 +97,7 @@ class SimDrive {
   const Interpolation how_;
   std::unique_ptr<ReferenceTrajectory> target_;
   std::unique_ptr<TimeTable> torques_;
+  PDGains gains_;
 };
 
 }  // namespace eom::cli

@@ -136,11 +136,11 @@ sim-stats)
   check s.json '
 t = doc[0]
 keys(t, COMMON | {"integrator", "controller", "t_start", "t_end", "dt", "steps", "rejected",
-     "evaluations", "saturation", "limit_events", "energy"}, "sim")
+     "evaluations", "saturation", "limit_events", "energy", "gains"}, "sim")
 rows = table("ur5.csv")
 assert t["command"] == "sim" and t["file"] is None and t["output"] == "ur5.csv"
 assert t["rows"] == len(rows) == 201 and t["exit_code"] == 0 and t["written"] is True
-assert t["integrator"] == "rk4" and t["controller"] == "zero"
+assert t["integrator"] == "rk4" and t["controller"] == "zero" and t["gains"] is None
 assert t["t_start"] == 0 and t["t_end"] == 2 == float(rows[-1]["t"]) and t["dt"] == 0.001
 # 4 evaluations per step, and one for the accelerations of the first row
 assert t["steps"] == 2000 and t["rejected"] == 0 and t["evaluations"] == 4 * 2000 + 1

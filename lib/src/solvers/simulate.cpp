@@ -7,6 +7,7 @@
 
 #include "eom/multibody/configuration.hpp"
 #include "eom/core/errors.hpp"
+#include "eom/solvers/step_stability.hpp"
 #include "core/sizes.hpp"
 
 namespace eom {
@@ -61,6 +62,11 @@ void PD::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v
   if (gravity_compensation_) tau += gravity_torque(model, data, q);
 }
 
+void PD::feedback(const Model&, Data&, double, ConstVec, Eigen::MatrixXd& K, Eigen::MatrixXd& D) {
+  K = kp_.asDiagonal();
+  D = kd_.asDiagonal();
+}
+
 ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
                                Eigen::VectorXd kd)
     : reference_(std::move(reference)),
@@ -83,6 +89,13 @@ void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q
   crba(model, data, q);
   tau.noalias() = data.M * command_;
   tau += nonlinear_effects(model, data, q, v);
+}
+
+void ComputedTorque::feedback(const Model& model, Data& data, double, ConstVec q,
+                              Eigen::MatrixXd& K, Eigen::MatrixXd& D) {
+  const Eigen::MatrixXd& M = crba(model, data, q);
+  K = M * kp_.asDiagonal();
+  D = M * kd_.asDiagonal();
 }
 
 double total_energy(const Model& model, Data& data, ConstVec q, ConstVec v) {
@@ -163,6 +176,14 @@ struct Simulator::Impl {
   std::array<Eigen::VectorXd, 7> kd, kv;
   // outputs
   Eigen::VectorXd q_out, v_out, delta_out, kd_out, kv_out;
+  // sqrt(M_kk) at the start of the run: the velocities' scale when one of them diverges
+  Eigen::VectorXd speed_scale;
+  double t_state = 0;  // the time of (q0, v0)
+  // the last accepted configuration with every speed at most kSaneSpeed, and its time: where a
+  // divergence is diagnosed (past it, q soon means nothing)
+  static constexpr double kSaneSpeed = 100;  // rad/s or m/s
+  Eigen::VectorXd q_sane;
+  double t_sane = 0;
   Eigen::VectorXi clipped, limit_state;
   SimulationStats stats;
   Controller* controller = nullptr;
@@ -178,9 +199,9 @@ struct Simulator::Impl {
       for (int k = 0; k < j.nv; ++k) joint_of_v[j.idx_v + k] = i;
       for (int k = 0; k < j.nq; ++k) joint_of_q[j.idx_q + k] = i;
     }
-    for (Eigen::VectorXd* x : {&q0, &q1, &q_s, &q_out}) x->setZero(nq);
+    for (Eigen::VectorXd* x : {&q0, &q1, &q_s, &q_out, &q_sane}) x->setZero(nq);
     for (Eigen::VectorXd* x : {&v0, &delta1, &v1, &delta_s, &v_s, &tau, &tau_total, &tau_f, &err_d,
-                               &err_v, &v_out, &delta_out, &kd_out, &kv_out}) {
+                               &err_v, &v_out, &delta_out, &kd_out, &kv_out, &speed_scale}) {
       x->setZero(nv);
     }
     for (int s = 0; s < 7; ++s) {
@@ -244,7 +265,7 @@ struct Simulator::Impl {
     if (!q_s.allFinite() || !v.allFinite() || !tau_total.allFinite()) {
       kv_out_.setConstant(std::numeric_limits<double>::quiet_NaN());
     } else {
-      kv_out_ = aba(model, data, q_s, v, tau_total);
+      kv_out_ = accelerations(t, q_s, v);
     }
     if (count) ++stats.evaluations;
   }
@@ -348,22 +369,70 @@ struct Simulator::Impl {
     if (!output) return;
     // torque and acceleration at the output state, not counted as a step's evaluation
     applied_torque(t, q_out, v_out, false);
-    const Eigen::VectorXd& qdd = aba(model, data, q_out, v_out, tau_total);
+    const Eigen::VectorXd& qdd = accelerations(t, q_out, v_out);
     output(t, q_out, v_out, tau, qdd);
   }
 
-  [[noreturn]] void blow_up(double t, const char* what, int joint) const {
-    throw NumericalError("simulation blew up at t = " + time_string(t) + " s: joint '" +
-                         model.joint_names[joint] + "' " + what);
+  // aba at (q, v) with tau_total; a singular mass matrix there stops the run (fail)
+  const Eigen::VectorXd& accelerations(double t, ConstVec q, ConstVec v) {
+    try {
+      return aba(model, data, q, v, tau_total);
+    } catch (const NumericalError& e) {
+      fail(t, e.what(), true);
+    }
   }
 
-  void check_finite(double t) const {
-    for (int k = 0; k < model.nq; ++k) {
-      if (!std::isfinite(q1[k])) blow_up(t, "has a non-finite position", joint_of_q[k]);
+  // The run cannot go on past t from its last finite state (q0, v0) at t_state: `what` happened
+  // (a state no longer finite, or a singular mass matrix). Says whether the motion diverged (the
+  // step is too long for the feedback and damping at the last state, or a speed beyond any
+  // robot's), which velocity coordinate leads (the largest sqrt(M_kk) |v_k|: the most kinetic
+  // energy), and the likely cause; a singular mass matrix met without a divergence is said as
+  // the library says it, with the time. Allocates (the path of a failure only).
+  [[noreturn]] void fail(double t, const std::string& what, bool singular) {
+    constexpr double kDivergedSpeed = 1e6;  // rad/s or m/s: no robot moves so fast
+    StepLimit limit;
+    try {
+      limit = closed_loop_step_limit(model, data, *controller, t_sane, q_sane, *options);
+    } catch (const std::exception&) {
+      // no analysis at a state where M itself fails: the speed decides
     }
-    for (int k = 0; k < model.nv; ++k) {
-      if (!std::isfinite(v1[k])) blow_up(t, "has a non-finite velocity", joint_of_v[k]);
+    const bool step_too_long = options->dt > limit.max_step;
+    const bool diverged = !singular || step_too_long ||
+                          !(v0.array().abs() <= kDivergedSpeed).all() || !q0.allFinite();
+    if (!diverged)
+      throw NumericalError("simulation stopped at t = " + time_string(t) + " s: " + what);
+    Eigen::Index lead = 0;
+    v0.cwiseAbs().cwiseProduct(speed_scale).maxCoeff(&lead);
+    if (step_too_long && limit.coordinate >= 0) lead = limit.coordinate;
+    std::ostringstream s;
+    s << "simulation blew up at t = " << time_string(t)
+      << " s: " << (singular ? "the mass matrix became singular" : "the state is no longer finite")
+      << "; v." << model.v_names[lead] << " diverged first (" << time_string(v0[lead])
+      << " at t = " << time_string(t_state) << " s); likely cause: ";
+    const std::string sane = "at t = " + time_string(t_sane) +
+                             " s (the last state with speeds "
+                             "below " +
+                             time_string(kSaneSpeed) + ")";
+    if (step_too_long) {
+      s << "the step " << time_string(options->dt) << " s is too long for the gains and damping "
+        << sane << ": their fastest mode (rate " << time_string(limit.rate) << " 1/s, mostly v."
+        << model.v_names[limit.coordinate]
+        << ") is stable with this integrator only for steps up to " << time_string(limit.max_step)
+        << " s (a shorter step, or lower gains)";
+    } else {
+      Eigen::Index k = 0;
+      tau.cwiseAbs().maxCoeff(&k);
+      s << "not the step (stable up to " << time_string(limit.max_step)
+        << " s for the gains and damping " << sane
+        << "): the torques and forces drive the motion apart "
+           "(the largest applied torque: tau."
+        << model.tau_names[k] << " = " << time_string(tau[k]) << ")";
     }
+    throw NumericalError(s.str());
+  }
+
+  void check_finite(double t) {
+    if (!q1.allFinite() || !v1.allFinite()) fail(t, "", false);
   }
 
   int limit_status(int i, ConstVec q) const {
@@ -395,6 +464,11 @@ struct Simulator::Impl {
   // the step is accepted: count, check, move the state on
   void accept(double t, double h) {
     check_finite(t + h);
+    t_state = t + h;
+    if ((v1.array().abs() <= kSaneSpeed).all()) {
+      q_sane = q1;
+      t_sane = t_state;
+    }
     if (options->limit_events) limit_events(t, h);
     ++stats.steps;
     if (clipped.any()) {
@@ -423,6 +497,7 @@ struct Simulator::Impl {
     clipped.setZero();
     q0 = q_start;
     v0 = v_start;
+    speed_scale = crba(model, data, q0).diagonal().cwiseSqrt();
     for (int i = 1; i < model.njoints; ++i) {
       limit_state[i] = model.joints[i].nv == 1 ? limit_status(i, q0) : 0;
     }
@@ -538,6 +613,8 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   if (!(t_end >= t0)) throw InputError("the end time must not precede the start time");
   if (options.integrator != Integrator::rk45) check_time_resolution(t0, t_end, options.dt);
   s.start(controller, q0, v0, options);
+  s.t_state = s.t_sane = t0;
+  s.q_sane = s.q0;
 
   const bool adaptive = options.integrator == Integrator::rk45;
   // times closer than this count as equal (steps landing on output times, the end)

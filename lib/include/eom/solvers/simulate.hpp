@@ -41,6 +41,15 @@ class Controller {
   virtual ~Controller() = default;
   virtual void torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
                       VecRef tau) = 0;
+  /// Its feedback near (t, q): tau changes by -K dq - D dv (nv x nv each, into K and D, which the
+  /// caller sizes), what sets the stable step (step_stability.hpp). None by default: torques that
+  /// do not depend on the state.
+  virtual void feedback(const Model& model, Data& data, double t, ConstVec q, Eigen::MatrixXd& K,
+                        Eigen::MatrixXd& D) {
+    (void)model, (void)data, (void)t, (void)q;
+    K.setZero();
+    D.setZero();
+  }
 };
 
 /// tau = 0: passive motion.
@@ -92,6 +101,9 @@ class PD : public Controller {
      bool gravity_compensation = false);
   void torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
               VecRef tau) override;
+  /// K = diag(kp), D = diag(kd) (gravity's share of the stiffness left out).
+  void feedback(const Model& model, Data& data, double t, ConstVec q, Eigen::MatrixXd& K,
+                Eigen::MatrixXd& D) override;
 
  private:
   ReferenceFunction reference_;
@@ -108,6 +120,9 @@ class ComputedTorque : public Controller {
                  Eigen::VectorXd kd);
   void torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
               VecRef tau) override;
+  /// K = M(q) diag(kp), D = M(q) diag(kd): the error modes are e'' + Kd e' + Kp e = 0.
+  void feedback(const Model& model, Data& data, double t, ConstVec q, Eigen::MatrixXd& K,
+                Eigen::MatrixXd& D) override;
 
  private:
   ReferenceFunction reference_;

@@ -1,0 +1,21 @@
+// Fuzz target: a --friction-file (JSON) read over the model's URDF friction. Bad input must end in
+// InputError; anything else (a crash, another exception, a sanitizer report) is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include <eom/core/errors.hpp>
+
+#include "forces.hpp"
+#include "fuzz_model.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const eom::Model& model = fuzz_model();
+  std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+  try {
+    eom::cli::read_friction(model, in, "<fuzz>", eom::Friction::from_model(model));
+  } catch (const eom::InputError&) {
+  }
+  return 0;
+}
