@@ -320,9 +320,12 @@ void refuse_singular_mass_matrix(const Model& model, const std::string& context,
                 : (one ? " moves no mass or inertia along its motion"
                        : " move no mass or inertia along their motion") +
                       std::string(": the mass matrix is singular at every configuration");
-  throw InputError(context + (one ? "joint " : "joints ") + names + what + " (a model defect) and " +
-                   needs + " is undefined (give the links they move mass and inertia" +
-                   (lock.empty() ? "" : ", or lock them: --lock '" + lock + "'") + ")");
+  const std::string remedy =
+      moved > 0 ? "(the model's inertias span more than 12 orders of magnitude: check its largest)"
+                : "(give the links they move mass and inertia" +
+                      (lock.empty() ? "" : ", or lock them: --lock '" + lock + "'") + ")";
+  throw InputError(context + (one ? "joint " : "joints ") + names + what +
+                   " (a model defect) and " + needs + " is undefined " + remedy);
 }
 
 const CLI::Validator kPositive(
