@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <iostream>
 #include <string>
 
@@ -124,6 +125,12 @@ int main(int argc, char** argv) {
     return fail("error: ", e.what());
   } catch (const std::filesystem::filesystem_error& e) {
     return fail("error: ", e.what());
+  } catch (const std::bad_alloc&) {
+    // the input asked for more memory than the process may have (a header of millions of
+    // columns under a memory limit): the input's size, not a defect of eom
+    return fail("error: ",
+                "out of memory: the input needs more memory than this process may use (ulimit -v, "
+                "cgroup limits); no output was written");
   } catch (const std::exception& e) {
     return fail("internal error: ", e.what());
   }

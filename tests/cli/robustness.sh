@@ -239,6 +239,21 @@ urdf-extreme-numbers)
   stderr_has "lost in the round-off of the model's largest inertias"
   [ ! -e fd.csv ] || fail "fd.csv written"
   ;;
+out-of-memory)
+  # a header of 1.9 million columns under a 200 MB limit: allocation fails, and that is said as
+  # what it is, exit 2 with no output, not an internal error (AddressSanitizer reserves terabytes
+  # of address space, so a limit on it cannot run there)
+  ldd "$eom" 2> /dev/null | grep -q libasan && { echo "SKIPPED: needs a binary without ASan"; exit 77; }
+  python3 -c "
+n = 1900000
+print(','.join('c%d' % i for i in range(n)))
+print(','.join('1' for i in range(n)))" > wide.csv
+  (ulimit -v 200000 && "$eom" convert wide.csv out.csv > out.txt 2> err.txt)
+  rc=$?
+  [ $rc = 2 ] || fail "exit $rc, expected 2: $(cat err.txt)"
+  stderr_has "^eom convert: error: out of memory: the input needs more memory than this process may use"
+  [ ! -e out.csv ] || fail "out.csv written"
+  ;;
 stdin-closed)
   # `-` with stdin closed is an input error naming stdin, for a robot as for a table (eom check
   # reports it on stdout, as what it found)
