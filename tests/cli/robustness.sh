@@ -8,6 +8,17 @@ src=$2
 case_name=$3
 . "$(dirname "$0")/lib.sh"
 
+# Whether eom is built with AddressSanitizer: its shadow memory, redzones and quarantine of freed
+# blocks inflate resident memory, so peaks are asserted only without it (the Release pass)
+sanitized() {
+  # the whole listing read (no grep -q): an early exit would end ldd by SIGPIPE, which pipefail
+  # turns into "not sanitized"
+  case $(ldd "$eom" 2> /dev/null) in
+  *libasan*) return 0 ;;
+  *) return 1 ;;
+  esac
+}
+
 # chain.urdf: a serial chain of N unit links, revolute and fixed joints alternating
 chain() {
   awk -v n="$1" 'BEGIN {
@@ -129,7 +140,7 @@ sim-table-columns-used)
     -o wide_out.csv
   peak=$(sed -n 's/^peak \([0-9]*\) kB$/\1/p' err.txt)
   [ -n "$peak" ] || fail "no peak measured: $(cat err.txt)"
-  [ "$peak" -lt 25000 ] || fail "peak resident memory ${peak} kB"
+  sanitized || [ "$peak" -lt 25000 ] || fail "peak resident memory ${peak} kB"
   # the same torques from a table of only the columns read: the same rows
   cut -d, -f1-3 wide.csv > narrow.csv
   expect 0 "$eom" sim "$robot" --torques narrow.csv --duration 0.01 -o narrow_out.csv
@@ -184,7 +195,7 @@ overlong-rows)
   [ $? = 2 ] || fail "exit not 2: $(cat err.txt)"
   stderr_has "^eom id: error: long.csv:3: the line is longer than 16 MiB, the most one row of a table may take$"
   peak=$(tail -1 rss.txt)
-  [ "$peak" -lt 65536 ] || fail "peak resident memory $peak kB for a 40 MB line"
+  sanitized || [ "$peak" -lt 65536 ] || fail "peak resident memory $peak kB for a 40 MB line"
   [ ! -e tau.csv ] || fail "output written by a failed run"
   { printf '{"t":0,"q.joint1":0,"q.joint2":0,"note":""}\n{"t":1,"q.joint1":0,"q.joint2":0,"note":"'
     head -c 20000000 /dev/zero | tr '\0' x
@@ -243,7 +254,7 @@ out-of-memory)
   # a header of 1.9 million columns under a 200 MB limit: allocation fails, and that is said as
   # what it is, exit 2 with no output, not an internal error (AddressSanitizer reserves terabytes
   # of address space, so a limit on it cannot run there)
-  ldd "$eom" 2> /dev/null | grep -q libasan && { echo "SKIPPED: needs a binary without ASan"; exit 77; }
+  sanitized && { echo "SKIPPED: needs a binary without ASan"; exit 77; }
   python3 -c "
 n = 1900000
 print(','.join('c%d' % i for i in range(n)))
