@@ -59,7 +59,7 @@ class IkTask final : public RowTask {
         file_(file),
         problem_(problem),
         target_(in, opt.frame, problem.weights, file),
-        path_(model, seed, in, opt.rows.time_column, opt.independent, opt.jump_threshold) {
+        path_(model, seed, in, opt.rows.time.column, opt.independent, opt.jump_threshold) {
     inputs = target_.columns();  // they must hold numbers
     append(columns, coordinate_columns(model, "q", Space::q));
     append(columns, {"ik.status", "ik.position_error", "ik.orientation_error", "ik.iterations",

@@ -30,29 +30,16 @@ namespace {
 const std::vector<std::string> kControllers = {"zero", "constant",   "table",          "gravity",
                                                "pd",   "pd-gravity", "computed-torque"};
 
-// t, q, v and the columns the options add
-Header output_header(const SimOptions& opt, const Model& model) {
-  Header header{{"t"}};
-  auto append = [&](const std::vector<std::string>& names) {
-    header.names.insert(header.names.end(), names.begin(), names.end());
-  };
-  append(coordinate_columns(model, "q", Space::q));
-  append(coordinate_columns(model, "v", Space::v));
-  if (opt.accelerations) append(coordinate_columns(model, "a", Space::v));
-  if (opt.torques_out) append(coordinate_columns(model, "tau", Space::tau));
-  if (opt.energy) append({"energy.kinetic", "energy.potential", "energy.total"});
-  return header;
-}
-
-// The counts on stderr, clipped torques and limit events as warnings.
+// The counts on stderr, clipped torques and limit events as warnings; times on the output's
+// clock, t0 + the run's.
 void report(const SimOptions& opt, const Model& model, const SimulationStats& stats, size_t rows,
-            double t_end, const Notes& notes, Streams& io) {
+            double t0, double t_end, const Notes& notes, Streams& io) {
   if (opt.verbose) {
     std::ostringstream s;
     s << opt.integrator << ": " << stats.steps << " steps";
     if (opt.integrator == "rk45") s << " accepted, " << stats.rejected << " rejected";
     s << ", " << stats.evaluations << " evaluations, " << rows
-      << " rows to t = " << number_text(t_end) << " s";
+      << " rows to t = " << number_text(t0 + t_end) << " s";
     io.err << "eom sim: " << s.str() << '\n';
   }
   if (opt.saturate && stats.saturated_steps > 0) {
@@ -75,7 +62,7 @@ void report(const SimOptions& opt, const Model& model, const SimulationStats& st
                   (ev.leaving ? "left" : "came back within") + " its " +
                   (ev.upper ? "upper" : "lower") + " limit (" +
                   number_text(ev.upper ? info.upper : info.lower) +
-                  ") at t = " + number_text(ev.t) + " s");
+                  ") at t = " + number_text(t0 + ev.t) + " s");
   }
   if (events.size() > kShown) {
     notes.warning("and " + std::to_string(events.size() - kShown) + " more limit events");
@@ -92,7 +79,7 @@ nlohmann::json summary(const SimOptions& opt, const Model& model, const std::str
   s["integrator"] = opt.integrator;
   s["controller"] = controller;
   s["t_start"] = t0;
-  s["t_end"] = t_end;
+  s["t_end"] = t0 + t_end;
   s["dt"] = opt.dt;
   s["steps"] = stats.steps;
   s["rejected"] = stats.rejected;
@@ -112,7 +99,7 @@ nlohmann::json summary(const SimOptions& opt, const Model& model, const std::str
     limit_events.push_back({{"joint", model.joint_names[ev.joint]},
                             {"limit", ev.upper ? "upper" : "lower"},
                             {"value", ev.upper ? info.upper : info.lower},
-                            {"t", ev.t},
+                            {"t", t0 + ev.t},
                             {"leaving", ev.leaving}});
   }
   s["limit_events"] = limit_events;
@@ -141,24 +128,32 @@ int run_sim(const SimOptions& opt, Streams& io) {
   refuse_singular_mass_matrix(model);
   SimulationOptions sim = simulation_options(opt, model);
   const SimStart start = initial_state(model, opt, notes);
-  const double t_end = start.t + opt.duration;
+  const double t_end = opt.duration;  // the clock counts from the start (SimStart)
   if (!std::isfinite(t_end)) throw InputError("--duration: the end time is not finite");
+  // the output's clock: the origin's time plus the run's, or the run's with --time-origin first
+  const double origin = opt.time.from_first ? 0 : start.clock.origin_seconds();
   SimDrive drive(opt, model, notes, start, t_end);
   const std::unique_ptr<Controller> control = drive.controller(controller);
   if (!opt.wrenches.empty()) drive.add_wrenches(sim);
   if (sim.integrator != Integrator::rk45) check_step(model, *control, sim, opt, start, notes);
   const Header header = output_header(opt, model);
   const OutputTimes times =
-      OutputTimes::grid(start.t, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
+      OutputTimes::grid(0, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
   warn_about_steps(opt, sim.integrator, notes);
   const std::unique_ptr<TableWriter> result = open_output(opt.output, header);
   std::vector<double> row(header.size());
+  // t: the origin's stamp plus the clock, every digit kept, unless --time-origin first
+  std::vector<Field> fields(header.size());
+  std::string t_text;
   Data energy_data(model);
-  Progress progress("sim", !opt.quiet, 1, t_end - start.t);
+  Progress progress("sim", !opt.quiet, 1, t_end);
   EnergyRecord energy;
   const bool track_energy = opt.energy || !opt.summary.empty();
   auto write = [&](double t, ConstVec q, ConstVec v, ConstVec tau, ConstVec qdd) {
-    row[0] = t;
+    row[0] = origin + t;
+    t_text.clear();
+    const bool exact = !opt.time.from_first && start.clock.append_after_origin(t_text, t);
+    fields[0] = {exact ? FieldKind::number : FieldKind::none, t_text};
     double* out = std::copy(q.data(), q.data() + model.nq, row.data() + 1);
     out = std::copy(v.data(), v.data() + model.nv, out);
     if (opt.accelerations) out = std::copy(qdd.data(), qdd.data() + model.nv, out);
@@ -173,24 +168,27 @@ int run_sim(const SimOptions& opt, Streams& io) {
       }
       energy.add(kinetic, potential);
     }
-    result->write_row(row.data());
-    progress.done_to(t - start.t);
+    result->write_row(row.data(), fields.data());
+    progress.done_to(t);
     progress.add_rows(1);
   };
 
   Simulator simulator(model);
   try {
-    simulator.run(*control, start.q, start.v, start.t, t_end, sim, times, write);
+    simulator.run(*control, start.q, start.v, 0, t_end, sim, times, write);
   } catch (const NumericalError& e) {
-    if (kept.empty()) throw;
+    // the library's times are the clock's: seconds since the start
+    const std::string when =
+        origin != 0 ? " (t in seconds since the start, t = " + number_text(origin) + " s)" : "";
+    if (kept.empty()) throw NumericalError(e.what() + when);
     result->commit_as(kept);
-    throw NumericalError(std::string(e.what()) + "; the rows so far are in " + kept);
+    throw NumericalError(e.what() + when + "; the rows so far are in " + kept);
   }
-  report(opt, model, simulator.stats(), times.size(), t_end, notes, io);
+  report(opt, model, simulator.stats(), times.size(), origin, t_end, notes, io);
   nlohmann::json summaries;
   if (!opt.summary.empty()) {
     summaries = nlohmann::json::array({summary(opt, model, controller, simulator.stats(),
-                                               times.size(), start.t, t_end, energy, log)});
+                                               times.size(), origin, t_end, energy, log)});
     summaries[0]["gains"] = drive.gains_summary();
   }
   commit_results({result.get()}, opt.summary, summaries);
@@ -277,6 +275,7 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
                   "External wrenches over time: t and wrench.<frame>.fx .. .mz (as eom id reads "
                   "them)"))
       ->check(CLI::ExistingPath);
+  add_time_options(*cmd, opt->time);
   add_force_options(*cmd, opt->forces);
   cmd->add_flag("--saturate", opt->saturate,
                 "Clip commanded torques at the URDF effort limits and say how often");

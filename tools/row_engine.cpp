@@ -26,6 +26,33 @@
 
 namespace eom::cli {
 
+void add_time_options(CLI::App& cmd, TimeOptions& opt) {
+  cmd.add_option("--time-column", opt.column,
+                 "The column holding time (default t); NAME also reads the integer pair "
+                 "NAME.sec, NAME.nanosec of ROS 2 stamps");
+  cmd.add_option("--time-scale", opt.scale,
+                 "Seconds per unit of the time column (1e-9 for ROS nanoseconds); the output's "
+                 "t is in seconds")
+      ->check(kPositive);
+  cmd.add_option_function<std::string>(
+         "--time-origin", [&opt](const std::string& v) { opt.from_first = v == "first"; },
+         "The output's t: input (the time column in seconds, every digit kept; default) or "
+         "first (seconds since the first row; sim: since the start)")
+      ->check(CLI::IsMember({"input", "first"}));
+}
+
+TimeColumns bind_time_columns(const Header& header, const TimeOptions& time,
+                              const std::string& file, bool required) {
+  const TimeColumns found = find_time_columns(header, time.column);
+  if (found.stamp >= 0 || (!required && time.column == "t")) return found;
+  const std::string& name = time.column;
+  throw InputError(file, 1, 0,
+                   (name == "t" ? "missing the time column t"
+                                : "--time-column: no column " + name + " (nor " + name +
+                                      ".sec and " + name + ".nanosec)") +
+                       did_you_mean(header.names, name));
+}
+
 void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
   reads_files(
       cmd.add_option("TABLE", opt.tables, "Input tables (CSV, JSON, NDJSON); - reads stdin"))
@@ -44,18 +71,7 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
                  "Input columns to pass through, comma separated; NAME:NEW passes NAME as NEW")
       ->delimiter(',');
   cmd.add_flag("--keep-input", opt.keep_input, "Pass every input column through");
-  cmd.add_option("--time-column", opt.time_column,
-                 "The column holding time (default t); NAME also reads the integer pair "
-                 "NAME.sec, NAME.nanosec of ROS 2 stamps");
-  cmd.add_option("--time-scale", opt.time_scale,
-                 "Seconds per unit of the time column (1e-9 for ROS nanoseconds); the output's "
-                 "t is in seconds")
-      ->check(kPositive);
-  cmd.add_option_function<std::string>(
-         "--time-origin", [&opt](const std::string& v) { opt.time_from_first = v == "first"; },
-         "The output's t: input (the time column in seconds, every digit kept; default) or "
-         "first (seconds since the first row)")
-      ->check(CLI::IsMember({"input", "first"}));
+  add_time_options(cmd, opt.time);
   if (reads_derivatives) {
     cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
     cmd.add_option("--derive", opt.derive,
@@ -229,8 +245,8 @@ void read_used_columns(TableReader& in, const Binding& b, const RowTask& task) {
     }
   }
   for (int c : task.inputs) used[c] = true;
-  if (b.t >= 0) used[b.t] = true;
-  if (b.t_nanosec >= 0) used[b.t_nanosec] = true;
+  if (b.time.stamp >= 0) used[b.time.stamp] = true;
+  if (b.time.nanosec >= 0) used[b.time.nanosec] = true;
   in.read_columns(std::move(used));
 }
 
@@ -305,11 +321,12 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
 
 }  // namespace
 
-TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads) {
+TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads,
+                          const TimeOptions& time, const TableTime& clock) {
   const auto reader = TableReader::open(path, format_for(path, std::nullopt));
   const Header& full = reader->header();
-  const int t_col = full.index("t");
-  if (t_col < 0) throw InputError(path, 1, 0, "missing the time column 't'");
+  const TimeColumns time_columns = bind_time_columns(full, time, path, true);
+  const int t_col = time_columns.stamp;
   // only the columns read are held (t and the prefixes), so that the memory is theirs times the
   // rows however wide the table (a log's hundreds of columns)
   std::vector<bool> used(full.names.size());
@@ -317,7 +334,7 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
   Header header;
   for (size_t c = 0; c < used.size(); ++c) {
     const std::string& name = full.names[c];
-    used[c] = static_cast<int>(c) == t_col ||
+    used[c] = static_cast<int>(c) == t_col || static_cast<int>(c) == time_columns.nanosec ||
               std::any_of(reads.begin(), reads.end(), [&](const std::string& prefix) {
                 return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
                        name[prefix.size()] == '.';
@@ -329,10 +346,13 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
   TimeTable table{path, std::move(header), TimeSeries(static_cast<int>(kept.size()))};
   reader->read_columns(std::move(used));
   std::vector<double> row, values(kept.size());
+  TableTime stamps(time_columns, time.scale);
+  stamps.count_from(clock);
   while (reader->next(row)) {
     for (size_t k = 0; k < kept.size(); ++k) values[k] = row[kept[k]];
+    stamps.read(*reader, reader->line());
     try {
-      table.series.append(row[t_col], values.data());
+      table.series.append(stamps.elapsed(), values.data());
     } catch (const InputError& e) {
       throw InputError(path, reader->line(), t_col + 1, e.message());
     }

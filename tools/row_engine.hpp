@@ -21,6 +21,7 @@
 #include <eom/io/column_names.hpp>
 #include <eom/multibody/model.hpp>
 #include <eom/io/table.hpp>
+#include <eom/io/time_stamps.hpp>
 #include <eom/trajectory/interpolation.hpp>
 
 #include "cli.hpp"
@@ -29,6 +30,19 @@
 namespace eom::cli {
 
 /// The options of every per-row subcommand (add_row_options).
+/// How tables spell time (doc/tables.md "Time").
+struct TimeOptions {
+  std::string column = "t";  // the column holding time (or the sec and nanosec pair)
+  double scale = 1;          // seconds per unit of the time column
+  bool from_first = false;   // --time-origin first: the output's t counts from the first row
+};
+/// --time-column, --time-scale and --time-origin.
+void add_time_options(CLI::App& cmd, TimeOptions& opt);
+/// The time columns of a table of `file` (find_time_columns); throws InputError, with a
+/// did-you-mean, when a --time-column other than t is absent or when `required` and none is.
+TimeColumns bind_time_columns(const Header& header, const TimeOptions& time,
+                              const std::string& file, bool required);
+
 struct RowOptions {
   RobotOptions robot;
   std::vector<std::string> tables;
@@ -40,9 +54,7 @@ struct RowOptions {
   std::vector<std::string> keep;  // input columns passed through: NAME or NAME:NEW_NAME
   bool keep_input = false;        // pass every input column through
   bool no_derive = false;         // missing derivative columns are an error
-  std::string time_column = "t";  // the column holding time (or the sec and nanosec pair)
-  double time_scale = 1;          // seconds per unit of the time column
-  bool time_from_first = false;   // --time-origin first: the output's t counts from the first row
+  TimeOptions time;               // --time-column, --time-scale, --time-origin
   int derive_window = 0;          // rows of the derivation's fits; 0 = 4 degree + 1
   std::string derive = "fit";     // how missing derivatives are taken: fit, three-point
   std::string gaps = "split";     // a gap in t: split (derive each segment) or refuse
@@ -129,11 +141,13 @@ struct TimeTable {
   Header header;
   TimeSeries series{0};
 };
-/// The columns named `prefix`.* for a prefix in `reads` must be numbers (what the caller reads);
-/// the others may hold anything (text reads as NaN). Throws InputError naming the file (and line
-/// and column) for a missing t column, a t that does not increase strictly, a value of a column
-/// read that is not a number, and no rows.
-TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads);
+/// Its times are seconds since `clock`'s origin (TableTime::count_from), its time column as
+/// `time` says. The columns named `prefix`.* for a prefix in `reads` must be numbers (what the
+/// caller reads); the others may hold anything (text reads as NaN). Throws InputError naming the
+/// file (and line and column) for a missing time column, a time that does not increase strictly,
+/// a value of a column read that is not a number, and no rows.
+TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads,
+                          const TimeOptions& time, const TableTime& clock);
 
 /// The model of ROBOT, after checking that ROBOT and a TABLE do not both read stdin.
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command);

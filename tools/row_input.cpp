@@ -1,12 +1,10 @@
 #include "row_input.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 #include <eom/core/errors.hpp>
 #include <eom/io/columns.hpp>
-#include <eom/io/decimal.hpp>
 #include <eom/multibody/configuration.hpp>
 
 #include <nlohmann/json.hpp>
@@ -88,27 +86,6 @@ std::string join(const std::vector<std::string>& items, size_t cap = 8) {
   return out;
 }
 
-// The time column: NAME, or the pair NAME.sec and NAME.nanosec of a ROS 2 stamp (NAME.secs and
-// NAME.nsecs of a ROS 1 message exported whole).
-void bind_time(const Header& header, const std::string& file, const RowOptions& opt, Binding& b) {
-  const std::string& name = opt.time_column;
-  b.t = header.index(name);
-  if (b.t >= 0) return;
-  for (const auto& [sec, nanosec] : {std::pair{".sec", ".nanosec"}, std::pair{".secs", ".nsecs"}}) {
-    const int s = header.index(name + sec), n = header.index(name + nanosec);
-    if (s >= 0 && n >= 0) {
-      b.t = s;
-      b.t_nanosec = n;
-      return;
-    }
-  }
-  if (name != "t") {
-    throw InputError(file, 1, 0,
-                     "--time-column: no column " + name + " (nor " + name + ".sec and " + name +
-                         ".nanosec)" + did_you_mean(header.names, name));
-  }
-}
-
 // The derivation plan for the orders a table lacks (plan_derivation), said in b.derived.
 void plan(const std::vector<bool>& given, const RowOptions& opt, Binding& b) {
   const int order = static_cast<int>(given.size()) - 1;
@@ -150,7 +127,7 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
   const int order = command.order;
   b.column.resize(order + 1);
   b.fills.resize(order + 1);
-  bind_time(header, file, opt, b);
+  b.time = bind_time_columns(header, opt.time, file, false);
 
   std::vector<bool> given(order + 1, false);
   given[0] = true;
@@ -164,9 +141,9 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
   }
   plan(given, opt, b);
   if (!b.stages.empty()) {
-    if (b.t < 0) {
+    if (b.time.stamp < 0) {
       throw InputError(file, 1, 0,
-                       "missing column " + opt.time_column + " (needed to derive " +
+                       "missing column " + opt.time.column + " (needed to derive " +
                            b.derived.front().substr(0, b.derived.front().find(" from")) + ")");
     }
   }
@@ -205,7 +182,7 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
       if (source == name) output = target;
     }
     if (output.empty() && opt.keep_input) output = name;
-    if (c == b.t) {
+    if (c == b.time.stamp) {
       b.keep.push_back(-1);
       b.keep_names.push_back("t");
       if (output == "t") continue;  // a time column named t is the output's t
@@ -230,111 +207,36 @@ std::string number(double x) {
 
 namespace {
 
-// The time of each row, exact (doc/tables.md "Time"). A stamp is read from its text as a decimal
-// (eom/io/decimal.hpp), never through a double: nanoseconds since the epoch have 19 digits, a
-// double 16. A scale that is a power of ten moves the decimal point, exactly; the seconds since
-// the first row come from integer parts subtracted exactly and fractions subtracted as doubles,
-// so a 1 ms step at 1.7e18 ns is 0.001 s to the last bit. The output's t is the stamp in seconds
-// written with every digit (a field of kind number), or, with --time-origin first, the elapsed
-// seconds as a double.
+// The output's t of each row (doc/tables.md "Time"): the stamp in seconds written with every
+// digit (a field of kind number) when the scale is a power of ten, else as a double; or, with
+// --time-origin first, the seconds since the first row. Sample::elapsed is always the latter.
 class RowTime {
  public:
   RowTime(const Binding& b, const RowOptions& opt)
-      : t_(b.t), nanosec_(b.t_nanosec), scale_(opt.time_scale), from_first_(opt.time_from_first) {
-    shift_ = scale_.power_of_ten(power_);
-  }
+      : time_(b.time, opt.time.scale),
+        present_(b.time.stamp >= 0),
+        from_first_(opt.time.from_first) {}
 
   // s.t, s.elapsed and the time's field of s.kept from the current row of `in`
   void read(const TableReader& in, int line, Sample& s, std::string& text) {
-    if (t_ < 0) return;
-    stamp(in, line);
-    SplitTime now;
-    const bool split = split_time(stamp_, now);
-    if (first_row_) {
-      first_ = now;
-      first_units_ = value_of(stamp_);
-      exact_ = split;
-      first_row_ = false;
-    }
-    exact_ = exact_ && split;
-    // (a stamp beyond 63 bits, 9.2e18 units, is no log's: doubles then)
-    s.elapsed = exact_ ? scale_.seconds_between(now, first_)
-                       : (value_of(stamp_) - first_units_) * scale_.seconds_per_unit();
+    if (!present_) return;
+    time_.read(in, line);
+    s.elapsed = time_.elapsed();
     if (from_first_) {
       s.t = s.elapsed;
       return;
     }
-    if (!shift_) {
-      s.t = value_of(stamp_) * scale_.seconds_per_unit();
-      return;
-    }
-    stamp_.exponent += power_;  // in seconds, exactly
-    s.t = value_of(stamp_);
-    // every digit; the double's shortest form when it is the same number (0.5, not 0.500000000)
-    seconds_.clear();
-    append_decimal(seconds_, stamp_);
-    append_number_text(text, seconds_);
+    s.t = time_.seconds();
+    exact_text_ = time_.append_seconds(text);
   }
 
   // the kind of the time's field in Sample::kept: the number written, or none (the double)
-  FieldKind kind() const { return from_first_ || !shift_ ? FieldKind::none : FieldKind::number; }
+  FieldKind kind() const { return exact_text_ ? FieldKind::number : FieldKind::none; }
 
  private:
-  // the current row's stamp into stamp_: the time column, or sec + nanosec * 1e-9
-  void stamp(const TableReader& in, int line) {
-    const Field field = in.field(t_);
-    if (nanosec_ < 0) {
-      if (!parse_decimal(field.text, stamp_)) bad(in, line, t_, field.text, "a number");
-      return;
-    }
-    const Field nanosec = in.field(nanosec_);
-    if (!parse_decimal(field.text, stamp_) || stamp_.negative || !integer(stamp_)) {
-      bad(in, line, t_, field.text, "whole seconds (an integer >= 0)");
-    }
-    if (!parse_decimal(nanosec.text, nanosec_value_) || nanosec_value_.negative ||
-        !integer(nanosec_value_) || nanosec_value_.digits.size() + nanosec_value_.exponent > 9) {
-      bad(in, line, nanosec_, nanosec.text, "nanoseconds (an integer from 0 to 999999999)");
-    }
-    // sec.nnnnnnnnn as text, read back as one decimal
-    composed_.clear();
-    append_decimal(composed_, stamp_);
-    std::string nanos;
-    append_decimal(nanos, nanosec_value_);
-    composed_ += '.';
-    composed_.append(9 - nanos.size(), '0');
-    composed_ += nanos;
-    parse_decimal(composed_, stamp_);
-  }
-
-  static bool integer(const Decimal& d) { return d.exponent >= 0; }
-
-  static double value_of(const Decimal& d) {
-    thread_local std::string text;
-    text.clear();
-    append_decimal(text, d);
-    double value = 0;
-    std::from_chars(text.data(), text.data() + text.size(), value);
-    return value;
-  }
-
-  [[noreturn]] static void bad(const TableReader& in, int line, int column, std::string_view text,
-                               const std::string& expected) {
-    throw InputError(in.name(), line, 0,
-                     "column " + shown_input(in.header().names[column]) + ": " + quote_input(text) +
-                         " is not " + expected);
-  }
-
-  const int t_, nanosec_;
-  const TimeScale scale_;
-  const bool from_first_;
-  bool shift_ = false;  // the scale is 10^power_
-  int power_ = 0;
-  bool first_row_ = true;
-  bool exact_ = true;  // every stamp so far fits SplitTime
-  SplitTime first_;
-  double first_units_ = 0;
-  Decimal stamp_, nanosec_value_;
-  std::string composed_, seconds_;
+  TableTime time_;
+  const bool present_, from_first_;
+  bool exact_text_ = false;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <eom/io/time_stamps.hpp>
 #include <eom/trajectory/derivation.hpp>
 #include <eom/trajectory/joint_fill.hpp>
 
@@ -17,8 +18,7 @@
 namespace eom::cli {
 
 struct Binding {
-  int t = -1;                            // time column (of a split stamp: its seconds)
-  int t_nanosec = -1;                    // a split stamp's nanoseconds (ROS 2 NAME.nanosec)
+  TimeColumns time;                      // the time column, or a split stamp's pair
   std::vector<std::vector<int>> column;  // [order][coordinate]: input column, -1 when filled
   // [order]: joints filled instead of read: a mimic joint follows its leader, a joint the command
   // does not need stays neutral

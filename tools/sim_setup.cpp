@@ -86,7 +86,7 @@ SimulationOptions simulation_options(const SimOptions& opt, const Model& model) 
 void check_step(const Model& model, Controller& controller, const SimulationOptions& sim,
                 const SimOptions& opt, const SimStart& start, const Notes& notes) {
   Data data(model);
-  const StepLimit limit = closed_loop_step_limit(model, data, controller, start.t, start.q, sim);
+  const StepLimit limit = closed_loop_step_limit(model, data, controller, 0, start.q, sim);
   if (!(opt.dt > limit.max_step)) return;
   const std::string message =
       "--dt " + number_text(opt.dt) + " s is too long for the gains and joint damping at the " +
@@ -100,6 +100,19 @@ void check_step(const Model& model, Controller& controller, const SimulationOpti
   throw InputError(message + ": give a --dt of at most " + number_text(limit.max_step) +
                    " s, lower --kp/--kd (or leave them out: gains scaled to the model and the "
                    "step), or rk45, which chooses its own steps");
+}
+
+Header output_header(const SimOptions& opt, const Model& model) {
+  Header header{{"t"}};
+  auto append = [&](const std::vector<std::string>& names) {
+    header.names.insert(header.names.end(), names.begin(), names.end());
+  };
+  append(coordinate_columns(model, "q", Space::q));
+  append(coordinate_columns(model, "v", Space::v));
+  if (opt.accelerations) append(coordinate_columns(model, "a", Space::v));
+  if (opt.torques_out) append(coordinate_columns(model, "tau", Space::tau));
+  if (opt.energy) append({"energy.kinetic", "energy.potential", "energy.total"});
+  return header;
 }
 
 void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes& notes) {
@@ -116,7 +129,8 @@ void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes&
 }
 
 SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes) {
-  SimStart start{neutral(model), Eigen::VectorXd::Zero(model.nv)};
+  SimStart start{neutral(model), Eigen::VectorXd::Zero(model.nv),
+                 TableTime(TimeColumns{}, opt.time.scale)};
   if (!opt.initial.empty()) {
     const auto reader = TableReader::open(opt.initial, format_for(opt.initial, std::nullopt));
     const Header& header = reader->header();
@@ -131,13 +145,18 @@ SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& n
     for (const std::string& n : v_names) {
       if (header.index(n) >= 0) used[header.index(n)] = true;
     }
-    if (header.index("t") >= 0) used[header.index("t")] = true;
+    const TimeColumns time = bind_time_columns(header, opt.time, opt.initial, false);
+    if (time.stamp >= 0) used[time.stamp] = true;
+    if (time.nanosec >= 0) used[time.nanosec] = true;
     reader->read_columns(std::move(used));
     std::vector<double> row;
     if (!reader->next(row)) throw InputError(opt.initial, 1, 0, "no row: nothing to start from");
     gather(row, q_cols, start.q);
     if (has_v) gather(row, bind_columns(header, v_names, opt.initial), start.v);
-    if (header.index("t") >= 0) start.t = row[header.index("t")];
+    if (time.stamp >= 0) {
+      start.clock = TableTime(time, opt.time.scale);
+      start.clock.read(*reader, reader->line());
+    }
   }
   if (!opt.q0.empty()) assign_coordinates("--q0", opt.q0, model.q_names, start.q);
   if (!opt.v0.empty()) assign_coordinates("--v0", opt.v0, model.v_names, start.v);
@@ -165,15 +184,17 @@ SimDrive::SimDrive(const SimOptions& opt, const Model& model, const Notes& notes
 
 // says when the simulated interval reaches past a table
 void SimDrive::note_range(const TimeTable& table, const std::string& what) const {
-  if (table.series.covers(start_.t, t_end_)) return;
-  notes_.warning(table.file + ": the " + what + " cover t = " + number_text(table.series.time(0)) +
-                 " .. " + number_text(table.series.time(table.series.rows() - 1)) +
+  if (table.series.covers(0, t_end_)) return;
+  const double origin = start_.clock.origin_seconds();
+  notes_.warning(table.file + ": the " + what +
+                 " cover t = " + number_text(origin + table.series.time(0)) + " .. " +
+                 number_text(origin + table.series.time(table.series.rows() - 1)) +
                  " s; the first and last rows hold outside");
 }
 
 // --reference: q columns, and v and a (three-point differences of q when it lacks them)
 std::unique_ptr<ReferenceTrajectory> SimDrive::reference() const {
-  TimeTable table = read_time_table(opt_.reference, {"q", "v", "a"});
+  TimeTable table = read_time_table(opt_.reference, {"q", "v", "a"}, opt_.time, start_.clock);
   note_range(table, "reference");
   auto q_cols = bind_columns(table.header, coordinate_columns(model_, "q", Space::q), table.file);
   check_coordinate_columns(table.header, model_, table.file);
@@ -228,7 +249,8 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
     return std::make_unique<PD>(model_, follow, kp, kd, name == "pd-gravity");
   }
   if (name == "table") {
-    torques_ = std::make_unique<TimeTable>(read_time_table(opt_.torques, {"tau"}));
+    torques_ = std::make_unique<TimeTable>(
+        read_time_table(opt_.torques, {"tau"}, opt_.time, start_.clock));
     check_coordinate_columns(torques_->header, model_, opt_.torques);
     note_range(*torques_, "torques");
     return std::make_unique<TorqueCallback>(
@@ -260,7 +282,8 @@ nlohmann::json SimDrive::gains_summary() const {
 // The environment: --wrenches over time as the generalized forces J^T F (the callback owns the
 // table and its workspace).
 void SimDrive::add_wrenches(SimulationOptions& sim) const {
-  auto table = std::make_shared<TimeTable>(read_time_table(opt_.wrenches, {"wrench"}));
+  auto table = std::make_shared<TimeTable>(
+      read_time_table(opt_.wrenches, {"wrench"}, opt_.time, start_.clock));
   note_range(*table, "wrenches");
   auto wrenches =
       std::make_shared<ExternalWrenches>(model_, table->header, opt_.wrenches, opt_.forces);

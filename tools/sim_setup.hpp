@@ -42,6 +42,7 @@ struct SimOptions {
   bool keep_truncated = false, quiet = false, verbose = false;
   OutputOptions output;
   std::string summary;  // --summary-json FILE
+  TimeOptions time;     // how the tables spell time
 };
 
 /// The controller the options name (--controller, else table with --torques, constant with
@@ -50,6 +51,9 @@ std::string controller_name(const SimOptions& opt);
 
 /// The integrator's options, friction and saturation (the wrenches: SimDrive::add_wrenches).
 SimulationOptions simulation_options(const SimOptions& opt, const Model& model);
+
+/// The output's columns: t, q.*, v.* and those the options add (a.*, tau.*, energy.*).
+Header output_header(const SimOptions& opt, const Model& model);
 
 /// The fixed step's warnings: an --output-dt that is no multiple of --dt (steps are shortened
 /// to land on the outputs), a --dt longer than the run (one step of the duration).
@@ -65,9 +69,12 @@ void check_step(const Model& model, Controller& controller, const SimulationOpti
 /// The start of a run: the first row of --initial (v zero when absent), then --q0 / --v0; q's
 /// quaternions renormalised. Warns of a far-from-unit quaternion and of coordinates outside
 /// their limits.
+/// The run's clock counts seconds from the start: its origin is the --initial row's time stamp,
+/// exactly (0 without one), and every table's times are counted from it exactly, so that
+/// stamps since the epoch (1.7e18 ns) lose no digit and steps stay exact.
 struct SimStart {
   Eigen::VectorXd q, v;
-  double t = 0;
+  TableTime clock{TimeColumns{}, 1};
 };
 SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes);
 

@@ -175,6 +175,42 @@ sim-text-columns)
   expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --initial init.csv --torques tau.csv \
     --duration 0.01 -q -o sim.csv
   ;;
+sim-epoch-ns-tables)
+  # sim's own tables with the log's stamps: --initial and --torques in ns since the epoch (1.7e18,
+  # beyond a double) run on one exact clock, so the states are the clean log's to the last bit and
+  # t is the stamp in seconds, every digit kept
+  expect 0 "$eom" id "$robot" "$logs/ur5_clean.csv" -q -o clean_tau.csv
+  expect 0 "$eom" sim "$robot" --initial "$logs/ur5_clean.csv" --torques clean_tau.csv \
+    --duration 0.05 -q -o clean_sim.csv
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_ns.csv" --time-column field.header.stamp \
+    --time-scale 1e-9 --keep field.header.stamp -q -o ns_tau.csv
+  expect 0 "$eom" sim "$robot" --initial "$logs/ur5_epoch_ns.csv" --torques ns_tau.csv \
+    --time-column field.header.stamp --time-scale 1e-9 --duration 0.05 -q -o ns_sim.csv
+  column ns_sim.csv t > t.txt
+  [ "$(sed -n '1p;2p;51p' t.txt | tr '\n' ' ')" = \
+    "1700000000.123456789 1700000000.124456789 1700000000.173456789 " ] ||
+    fail "t: $(sed -n '1p;2p;51p' t.txt | tr '\n' ' ')"
+  cut -d, -f2- clean_sim.csv > clean_state.csv
+  cut -d, -f2- ns_sim.csv > ns_state.csv
+  cmp -s clean_state.csv ns_state.csv || fail "the states differ from the clean log's"
+  # seconds since the start: the clean run's file, t included
+  expect 0 "$eom" sim "$robot" --initial "$logs/ur5_epoch_ns.csv" --torques ns_tau.csv \
+    --time-column field.header.stamp --time-scale 1e-9 --time-origin first --duration 0.05 -q \
+    -o first.csv
+  cmp -s clean_sim.csv first.csv || fail "--time-origin first differs from the clean run"
+  ;;
+sim-ros2-stamp-tables)
+  # ROS 2 split stamps (header.stamp.sec, header.stamp.nanosec) in --initial and --reference
+  expect 0 "$eom" sim "$robot" --initial "$logs/ur5_clean.csv" --controller pd-gravity \
+    --reference "$logs/ur5_clean.csv" --duration 0.05 -q -o clean_sim.csv
+  expect 0 "$eom" sim "$robot" --initial "$logs/ur5_ros2.csv" --controller pd-gravity \
+    --reference "$logs/ur5_ros2.csv" --time-column header.stamp --time-origin first \
+    --duration 0.05 -q -o ros2_sim.csv
+  cmp -s clean_sim.csv ros2_sim.csv || fail "the ROS 2 stamped run differs from the clean one"
+  expect 2 "$eom" sim "$robot" --initial "$logs/ur5_ros2.csv" --controller pd-gravity \
+    --reference "$logs/ur5_ros2.csv" --time-column header.stmp --duration 0.05 -o x.csv
+  stderr_has "ur5_ros2.csv:1: --time-column: no column header.stmp (nor header.stmp.sec and header.stmp.nanosec)"
+  ;;
 *)
   fail "unknown case $case_name"
   ;;

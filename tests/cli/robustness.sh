@@ -107,13 +107,18 @@ EOF
   done
   ;;
 sim-time-resolution)
-  # near t = 1e12 s a double resolves 1.2e-4 s: a 1 ms step cannot advance the time exactly and
-  # is refused, at once, instead of integrating on times that round (or never advance)
+  # near t = 1e12 s a double resolves 1.2e-4 s: a run whose clock would reach there cannot
+  # advance its time by 1 ms steps exactly and is refused, at once, instead of integrating on
+  # times that round (or never advance)
   robot=$src/robots/planar_2r.urdf
-  printf 't,q.joint1,q.joint2\n1e12,0,0\n' > late.csv
-  expect 2 timeout 20 "$eom" sim "$robot" --initial late.csv --duration 1 --dt 1e-3 -o x.csv
+  expect 2 timeout 20 "$eom" sim "$robot" --duration 1e12 --dt 1e-3 -o x.csv
   stderr_has "too fine for times near 1e+12 s"
   [ ! -e x.csv ] || fail "output written by a refused run"
+  # a start at 1e12 s is fine: the clock counts from the start, t is written exactly
+  printf 't,q.joint1,q.joint2\n1e12,0,0\n' > late.csv
+  expect 0 timeout 20 "$eom" sim "$robot" --initial late.csv --duration 0.002 --dt 1e-3 -o y.csv
+  [ "$(cut -d, -f1 y.csv | tr '\n' ' ')" = "t 1000000000000 1000000000000.001 1000000000000.002 " ] ||
+    fail "t: $(cut -d, -f1 y.csv | tr '\n' ' ')"
   ;;
 sim-memory-independent-of-duration)
   # a simulation of 1e5 s at 1 ms: 1e8 steps, whose output times were once held as a table

@@ -309,8 +309,8 @@ TEST_CASE("a time column in ROS nanoseconds, named and scaled", "[engine]") {
   table.header.names[0] = "stamp";
   for (int r = 0; r < table.rows(); ++r) table.values[r * table.header.size()] = 1.7e18 + r * 1e6;
   RowOptions opt;
-  opt.time_column = "stamp";
-  opt.time_scale = 1e-9;
+  opt.time.column = "stamp";
+  opt.time.scale = 1e-9;
   const Run run = run_echo(model, 1, table, opt);
   REQUIRE(run.rc == kExitOk);
   CHECK(run.table.header.names[0] == "t");  // the time column, in seconds

@@ -4,10 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <memory>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <eom/io/decimal.hpp>
 #include <eom/io/table.hpp>
+#include <eom/io/time_stamps.hpp>
 
 using eom::Decimal;
 using eom::SplitTime;
@@ -150,4 +154,85 @@ TEST_CASE("TimeScale: differences of epoch stamps are exact", "[decimal][time]")
   CHECK(microseconds.power_of_ten(power));
   CHECK(power == -6);
   CHECK(microseconds.seconds_between(split("1700000000123457"), split("1700000000123456")) == 1e-6);
+}
+
+TEST_CASE("add_decimals: exact sums of any signs and places", "[decimal]") {
+  const auto sum = [](const std::string& a, const std::string& b) {
+    Decimal out;
+    eom::add_decimals(decimal(a), decimal(b), out);
+    std::string text;
+    eom::append_decimal(text, out);
+    return text;
+  };
+  CHECK(sum("1700000000.123456789", "0.001") == "1700000000.124456789");
+  CHECK(sum("0.1", "0.2") == "0.3");  // as doubles: 0.30000000000000004
+  CHECK(sum("999.999", "0.001") == "1000");
+  CHECK(sum("1e12", "0.002") == "1000000000000.002");
+  CHECK(sum("5", "-7.25") == "-2.25");
+  CHECK(sum("-5", "7.25") == "2.25");
+  CHECK(sum("-1.5", "-2.5") == "-4");
+  CHECK(sum("3.14", "-3.14") == "0");
+  CHECK(sum("0", "-0.5") == "-0.5");
+  CHECK(sum("120", "0") == "120");
+  CHECK(sum("1e-20", "1") == "1.00000000000000000001");
+}
+
+namespace {
+
+// the stamps of a table's time columns, read row by row with TableTime
+struct StampedTable {
+  std::istringstream text;
+  std::unique_ptr<eom::TableReader> reader;
+  eom::TableTime time;
+  std::vector<double> row;
+
+  StampedTable(const std::string& csv, const std::string& column, double scale)
+      : text(csv),
+        reader(eom::TableReader::from_stream(text, "log.csv", eom::Format::csv)),
+        time(eom::find_time_columns(reader->header(), column), scale) {}
+  bool next() {
+    if (!reader->next(row)) return false;
+    time.read(*reader, reader->line());
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("TableTime: stamps since one origin, exact, and t with every digit", "[decimal][time]") {
+  StampedTable log("stamp,x\n1700000000123456789,0\n1700000000124456789,1\n", "stamp", 1e-9);
+  REQUIRE(log.next());
+  CHECK(log.time.elapsed() == 0);
+  std::string t;
+  CHECK(log.time.append_seconds(t));
+  CHECK(t == "1700000000.123456789");
+  REQUIRE(log.next());
+  CHECK(log.time.elapsed() == 0.001);
+  CHECK(log.time.seconds() == 1700000000.124456789);
+  t.clear();
+  CHECK(log.time.append_after_origin(t, 0.25));
+  CHECK(t == "1700000000.373456789");
+
+  // a second table counted from the first one's origin: ROS 2 split stamps, same scale of the
+  // integer part (seconds) as the nanoseconds' sum
+  StampedTable ros2("h.sec,h.nanosec\n1700000000,123456789\n1700000000,133456789\n", "h", 1);
+  StampedTable origin("t\n1700000000.123456789\n", "t", 1);
+  REQUIRE(origin.next());
+  ros2.time.count_from(origin.time);
+  REQUIRE(ros2.next());
+  CHECK(ros2.time.elapsed() == 0);
+  REQUIRE(ros2.next());
+  CHECK(ros2.time.elapsed() == 0.01);
+
+  // no time column read: the origin is 0, exactly
+  const eom::TableTime none(eom::TimeColumns{}, 1);
+  StampedTable plain("t\n0.5\n", "t", 1);
+  plain.time.count_from(none);
+  REQUIRE(plain.next());
+  CHECK(plain.time.elapsed() == 0.5);
+
+  // a split stamp's nanoseconds must be 0 .. 999999999
+  StampedTable bad("h.sec,h.nanosec\n1,1000000000\n", "h", 1);
+  CHECK_THROWS_WITH(bad.next(), Catch::Contains("log.csv:2: column h.nanosec: '1000000000' is not "
+                                                "nanoseconds (an integer from 0 to 999999999)"));
 }

@@ -116,6 +116,80 @@ void append_decimal(std::string& out, const Decimal& d) {
   }
 }
 
+namespace {
+
+// |a| - |b| digit by digit into out (aligned to the exponent `low`), for |a| >= |b|; or the sum
+void combine_magnitudes(const Decimal& a, const Decimal& b, int low, bool subtract,
+                        std::string& out) {
+  const long long top = std::max(static_cast<long long>(a.digits.size()) + a.exponent,
+                                 static_cast<long long>(b.digits.size()) + b.exponent);
+  const size_t width = static_cast<size_t>(top - low) + 1;  // one more for a carry
+  out.assign(width, '0');
+  // the digit of d at 10^p, p from low
+  auto digit = [](const Decimal& d, long long p) {
+    const long long k = static_cast<long long>(d.digits.size()) - 1 - (p - d.exponent);
+    return k >= 0 && k < static_cast<long long>(d.digits.size())
+               ? d.digits[static_cast<size_t>(k)] - '0'
+               : 0;
+  };
+  int carry = 0;
+  for (size_t i = 0; i < width; ++i) {
+    const long long p = low + static_cast<long long>(i);
+    int x = digit(a, p) + (subtract ? -(digit(b, p) + carry) : digit(b, p) + carry);
+    carry = 0;
+    if (x < 0) {
+      x += 10;
+      carry = 1;
+    } else if (x > 9) {
+      x -= 10;
+      carry = 1;
+    }
+    out[width - 1 - i] = static_cast<char>('0' + x);
+  }
+}
+
+// |a| >= |b|
+bool magnitude_not_less(const Decimal& a, const Decimal& b) {
+  const long long ta = static_cast<long long>(a.digits.size()) + a.exponent;
+  const long long tb = static_cast<long long>(b.digits.size()) + b.exponent;
+  if (a.digits.empty() || b.digits.empty()) return b.digits.empty();
+  if (ta != tb) return ta > tb;
+  const size_t n = std::max(a.digits.size(), b.digits.size());
+  for (size_t k = 0; k < n; ++k) {
+    const char da = k < a.digits.size() ? a.digits[k] : '0';
+    const char db = k < b.digits.size() ? b.digits[k] : '0';
+    if (da != db) return da > db;
+  }
+  return true;
+}
+
+}  // namespace
+
+void add_decimals(const Decimal& a, const Decimal& b, Decimal& sum) {
+  if (a.digits.empty() || b.digits.empty()) {
+    sum = a.digits.empty() ? b : a;
+    return;
+  }
+  const bool a_larger = magnitude_not_less(a, b);
+  const Decimal& big = a_larger ? a : b;
+  const Decimal& small = a_larger ? b : a;
+  const int low = std::min(a.exponent, b.exponent);
+  combine_magnitudes(big, small, low, a.negative != b.negative, sum.digits);
+  // the digits without leading and trailing zeros
+  const size_t first = sum.digits.find_first_not_of('0');
+  if (first == std::string::npos) {
+    sum.digits.clear();
+    sum.negative = false;
+    sum.exponent = 0;
+    return;
+  }
+  const size_t last = sum.digits.find_last_not_of('0');
+  sum.exponent = low + static_cast<int>(sum.digits.size() - 1 - last);
+  sum.digits.erase(last + 1);
+  sum.digits.erase(0, first);
+  sum.negative = big.negative;
+}
+
 bool split_time(const Decimal& d, SplitTime& out) {
   const long long size = static_cast<long long>(d.digits.size());
   const long long point = size + d.exponent;  // digits of the integer part

@@ -144,7 +144,8 @@ void check_time_resolution(double t0, double t_end, double step) {
   if (step < 1024 * resolution) {
     throw InputError("the time step " + time_string(step) + " s is too fine for times near " +
                      time_string(far) + " s, where a double resolves only " +
-                     time_string(resolution) + " s: count the time from nearer 0");
+                     time_string(resolution) +
+                     " s: count the time from nearer 0, or shorten the run");
   }
 }
 

@@ -31,6 +31,9 @@ bool parse_decimal(std::string_view text, Decimal& out);
 /// more than 21 zeros, then as digits and an exponent (15e-31). Valid in CSV and JSON.
 void append_decimal(std::string& out, const Decimal& d);
 
+/// sum = a + b, exactly (sum's storage reused; it must not be a or b).
+void add_decimals(const Decimal& a, const Decimal& b, Decimal& sum);
+
 /// A time stamp as integers, so that differences are exact: value = whole + fraction *
 /// 10^-places, `fraction` of the sign of the value and at most 18 `places` (digits past 1e-18
 /// units are dropped).
