@@ -27,6 +27,16 @@ column() {
 rows = csv.DictReader(open(sys.argv[1], newline=""))
 print("\n".join(r[sys.argv[2]] for r in rows))' "$1" "$2"
 }
+# t_is FILE LINES EXPECTED: the t of those rows of FILE (sed line addresses), as written
+t_is() {
+  local got
+  got=$(column "$1" t | sed -n "$2" | tr '\n' ' ')
+  [ "$got" = "$3" ] || fail "$1: t is $got"
+}
+# without_t FILE: FILE without its first column (t), into FILE.rest
+without_t() {
+  cut -d, -f2- "$1" > "$1.rest"
+}
 
 case $case_name in
 epoch-ns)
@@ -41,13 +51,10 @@ epoch-ns-exact-t)
   reference
   expect 0 "$eom" id "$robot" "$logs/ur5_epoch_ns.csv" --time-column field.header.stamp \
     --time-scale 1e-9 -q -o epoch.csv
-  column epoch.csv t > t.txt
-  [ "$(head -3 t.txt | tr '\n' ' ')" = \
-    "1700000000.123456789 1700000000.124456789 1700000000.125456789 " ] ||
-    fail "t: $(head -3 t.txt)"
-  cut -d, -f2- epoch.csv > epoch_tau.csv
-  cut -d, -f2- clean.csv > clean_tau.csv
-  "$tabdiff" clean_tau.csv epoch_tau.csv 1e-12 1e-12 || fail "torques differ"
+  t_is epoch.csv 1,3p "1700000000.123456789 1700000000.124456789 1700000000.125456789 "
+  without_t epoch.csv
+  without_t clean.csv
+  "$tabdiff" clean.csv.rest epoch.csv.rest 1e-12 1e-12 || fail "torques differ"
   ;;
 keep-digit-for-digit)
   # --keep passes columns as the input wrote them: the stamp, text with quotes and commas
@@ -186,13 +193,10 @@ sim-epoch-ns-tables)
     --time-scale 1e-9 --keep field.header.stamp -q -o ns_tau.csv
   expect 0 "$eom" sim "$robot" --initial "$logs/ur5_epoch_ns.csv" --torques ns_tau.csv \
     --time-column field.header.stamp --time-scale 1e-9 --duration 0.05 -q -o ns_sim.csv
-  column ns_sim.csv t > t.txt
-  [ "$(sed -n '1p;2p;51p' t.txt | tr '\n' ' ')" = \
-    "1700000000.123456789 1700000000.124456789 1700000000.173456789 " ] ||
-    fail "t: $(sed -n '1p;2p;51p' t.txt | tr '\n' ' ')"
-  cut -d, -f2- clean_sim.csv > clean_state.csv
-  cut -d, -f2- ns_sim.csv > ns_state.csv
-  cmp -s clean_state.csv ns_state.csv || fail "the states differ from the clean log's"
+  t_is ns_sim.csv '1p;2p;51p' "1700000000.123456789 1700000000.124456789 1700000000.173456789 "
+  without_t clean_sim.csv
+  without_t ns_sim.csv
+  cmp -s clean_sim.csv.rest ns_sim.csv.rest || fail "the states differ from the clean log's"
   # seconds since the start: the clean run's file, t included
   expect 0 "$eom" sim "$robot" --initial "$logs/ur5_epoch_ns.csv" --torques ns_tau.csv \
     --time-column field.header.stamp --time-scale 1e-9 --time-origin first --duration 0.05 -q \
