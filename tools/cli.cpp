@@ -37,6 +37,13 @@ void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
 
 namespace {
 
+// `text` without the blanks around it
+std::string trimmed(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
 // Shell-style match of a whole name: '*' any run of characters, '?' any one character.
 bool glob_match(std::string_view pattern, std::string_view name) {
   size_t p = 0, n = 0, star = std::string_view::npos, resume = 0;
@@ -97,12 +104,14 @@ Model lock_joints(const Model& model, const std::vector<std::string>& items, Str
   Eigen::VectorXd q = neutral(model);
   std::vector<int> joints;
   std::vector<std::string> locking(model.njoints);  // the item that locks each joint
-  for (const std::string& item : items) {
+  for (const std::string& given : items) {
+    // "a, b" splits into "a" and " b": the blanks around names and values are no part of them
+    const std::string item = trimmed(given);
     const size_t eq = item.find('=');
-    const std::string pattern = item.substr(0, eq);
+    const std::string pattern = trimmed(item.substr(0, eq));
     const bool has_value = eq != std::string::npos;
     const std::optional<double> parsed =
-        has_value ? parse_number(item.substr(eq + 1)) : std::nullopt;
+        has_value ? parse_number(trimmed(item.substr(eq + 1))) : std::nullopt;
     const double value = parsed.value_or(NAN);
     if (pattern.empty() || (has_value && !std::isfinite(value))) {
       throw InputError("--lock " + item +
@@ -231,7 +240,8 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
 }
 
 void assign_coordinates(const std::string& option, const std::vector<std::string>& items,
-                        const std::vector<std::string>& names, Eigen::Ref<Eigen::VectorXd> out) {
+                        const Model& model, const std::vector<std::string>& names,
+                        Eigen::Ref<Eigen::VectorXd> out) {
   for (const std::string& item : items) {
     const size_t eq = item.find('=');
     const auto value = eq == std::string::npos ? std::nullopt : parse_number(item.substr(eq + 1));
@@ -240,6 +250,10 @@ void assign_coordinates(const std::string& option, const std::vector<std::string
     }
     const std::string name = item.substr(0, eq);
     const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end() && model.is_locked_coordinate(name)) {
+      throw InputError(option + " " + item + ": '" + name +
+                       "' is a coordinate of a joint fixed by --lock: give its value there");
+    }
     if (it == names.end()) {
       throw InputError(option + " " + item + ": the model has no coordinate '" + name + "'" +
                        did_you_mean(names, name) + " (`eom info` lists them)");

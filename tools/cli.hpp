@@ -55,10 +55,11 @@ std::string number_text(double x);
 
 /// Sets out[k] for each NAME=VALUE item, k the index of NAME in names (coordinate names such as
 /// model.q_names); the other entries are untouched. Throws InputError naming the option and the
-/// item for an item that is not NAME=VALUE, an unknown name (with the close ones) or a value that
-/// is not a finite number.
+/// item for an item that is not NAME=VALUE, an unknown name (with the close ones; a coordinate of
+/// a joint `model` has locked is said to be locked) or a value that is not a finite number.
 void assign_coordinates(const std::string& option, const std::vector<std::string>& items,
-                        const std::vector<std::string>& names, Eigen::Ref<Eigen::VectorXd> out);
+                        const Model& model, const std::vector<std::string>& names,
+                        Eigen::Ref<Eigen::VectorXd> out);
 
 /// TABLE and --from (the input format when the extension does not tell, e.g. stdin).
 struct InputOptions {

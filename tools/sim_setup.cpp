@@ -158,8 +158,8 @@ SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& n
       start.clock.read(*reader, reader->line());
     }
   }
-  if (!opt.q0.empty()) assign_coordinates("--q0", opt.q0, model.q_names, start.q);
-  if (!opt.v0.empty()) assign_coordinates("--v0", opt.v0, model.v_names, start.v);
+  if (!opt.q0.empty()) assign_coordinates("--q0", opt.q0, model, model.q_names, start.q);
+  if (!opt.v0.empty()) assign_coordinates("--v0", opt.v0, model, model.v_names, start.v);
   const double off = normalize(model, start.q);  // throws for a quaternion of zero norm
   if (off > 1e-6) {
     notes.warning("the initial floating-base quaternion was not unit (off by " + number_text(off) +
@@ -241,7 +241,7 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
     } else {
       Eigen::VectorXd q_ref = start_.q;
       if (!opt_.setpoint.empty())
-        assign_coordinates("--setpoint", opt_.setpoint, model_.q_names, q_ref);
+        assign_coordinates("--setpoint", opt_.setpoint, model_, model_.q_names, q_ref);
       normalize(model_, q_ref);
       follow = set_point(q_ref);
     }
@@ -262,7 +262,7 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
   }
   if (name == "constant") {
     Eigen::VectorXd tau = Eigen::VectorXd::Zero(model_.nv);
-    assign_coordinates("--torque", opt_.torque, model_.tau_names, tau);
+    assign_coordinates("--torque", opt_.torque, model_, model_.tau_names, tau);
     return std::make_unique<ConstantTorque>(tau);
   }
   if (name == "gravity") return std::make_unique<GravityCompensation>();

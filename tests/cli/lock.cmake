@@ -34,6 +34,15 @@ eom_cli_test(NAME lock-sim-refused-without
 eom_cli_test(NAME lock-sim
              ARGS sim ${gripper} --q0 elbow=0.5 --duration 0.01 --lock finger_joint_1 --lock finger_joint_2,finger_joint_3 -q
              STDOUT_REGEX "^t,q.shoulder,q.elbow,v.shoulder,v.elbow[,\n]")
+# a locked joint's coordinate given to another option is said to be locked
+eom_cli_test(NAME lock-sim-q0-of-locked
+             ARGS sim ${gripper} --q0 finger_joint_1=0.1 --duration 0.01 --lock finger_joint_*
+             RC 2 STDERR_REGEX "--q0 finger_joint_1=0.1: 'finger_joint_1' is a coordinate of a joint fixed by --lock: give its value there")
+# the blanks of a list written with spaces are no part of the names and values
+eom_cli_test(NAME lock-list-with-blanks
+             ARGS info ${gripper} "--lock=finger_joint_1 = 0.02, finger_joint_3"
+             STDOUT_REGEX "locked \\(--lock\\): finger_joint_1 = 0.02, finger_joint_2 = 0.02, finger_joint_3 = 0\n"
+             STDERR_REGEX "'finger_joint_2' at 0.02 \\(mimics 'finger_joint_1'\\)")
 # fingertip_1 hangs on finger_1: locked at 0.04 (not the table's 0.01, 0.02) it rides on the
 # forearm at (0, 0.01 + 0.04, 0.3 + 0.05) from the elbow, turned by Rz(shoulder) Ry(elbow)
 eom_cli_test(NAME lock-fk-frames-stay
