@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <eom/io/model_dot.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <eom/io/column_names.hpp>
@@ -197,6 +199,8 @@ int run_info(const InfoOptions& opt, Streams& io) {
   std::ostringstream text;
   if (opt.format == "json") {
     text << info_json(model, opt.robot.path).dump(2) << "\n";
+  } else if (opt.format == "dot") {
+    write_dot(model, text);
   } else {
     info_text(model, opt.robot.path, text);
   }
@@ -217,12 +221,14 @@ void register_info(CLI::App& app, Dispatch& dispatch) {
   auto [opt, cmd] = add_command<InfoOptions>(
       app, dispatch, "info",
       "Model summary: nq, nv, joints (type, axis, limits, q/v offsets), frames, masses",
-      {"eom info robots/panda.urdf",
+      {"eom info robots/panda.urdf", "eom info robots/ur5.urdf --format dot -o ur5.dot",
        "eom info robots/solo12.urdf --floating-base --format json | jq '.joints[].q_columns'"},
       run_info);
   add_robot_options(*cmd, opt->robot);
-  cmd->add_option("--format", opt->format, "text (default) or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", opt->format,
+                  "text (default), json, or dot (the kinematic tree for Graphviz: links, joints "
+                  "with type and axis, masses)")
+      ->check(CLI::IsMember({"text", "json", "dot"}));
   cmd->add_option("-o,--output", opt->output,
                   "Write the summary to FILE (default stdout; all or nothing, never over ROBOT)");
   cmd->add_flag("-q,--quiet", opt->quiet, "Errors only: no warnings about links eom works around");

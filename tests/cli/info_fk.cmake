@@ -36,3 +36,7 @@ eom_cli_test(NAME fk-unknown-frame
 eom_cli_test(NAME fk-missing-column
              ARGS fk robots/ur5.urdf tests/data/id/ur5_missing_joint.csv
              RC 2 STDERR_REGEX "ur5_missing_joint.csv:1: missing column q.wrist_3_joint")
+
+# --format dot: the tree written by hand from the URDF (links, joints with type and axis, masses)
+eom_cli_test(NAME info-dot-gripper ARGS info tests/data/urdf/massless_gripper.urdf --format dot
+             STDOUT tests/data/info/massless_gripper.dot)

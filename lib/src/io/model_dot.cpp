@@ -1,0 +1,73 @@
+#include "eom/io/model_dot.hpp"
+
+#include <charconv>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace eom {
+namespace {
+
+// a DOT string: quoted, with quotes and backslashes escaped and line breaks as \n
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
+std::string number(double x) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, x).ptr);
+}
+
+}  // namespace
+
+void write_dot(const Model& model, std::ostream& out) {
+  // the link each moving joint moves, and the link of each joint's body
+  std::vector<std::string> body_link(model.njoints, "world");
+  std::map<std::string, int> moved_by;  // child link -> joint
+  for (int i = 1; i < model.njoints; ++i) {
+    body_link[i] = model.info[i].child_link;
+    moved_by[body_link[i]] = i;
+  }
+  out << "digraph " << quoted(model.name) << " {\n"
+      << "  rankdir=TB;\n"
+      << "  node [shape=box, fontname=\"Helvetica\"];\n"
+      << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
+  for (const Frame& f : model.frames) {
+    std::string label = f.name;
+    if (const auto it = moved_by.find(f.name); it != moved_by.end()) {
+      label += "\n" + number(model.inertia[it->second].m) + " kg";
+    }
+    out << "  " << quoted(f.name) << " [label=" << quoted(label)
+        << (f.name == "world" ? ", shape=ellipse" : "") << "];\n";
+  }
+  for (int i = 1; i < model.njoints; ++i) {
+    const JointInfo& info = model.info[i];
+    const Joint& joint = model.joints[i];
+    std::string label = model.joint_names[i] + "\n" + info.urdf_type;
+    if (joint.nv == 1) {
+      label += "\naxis " + number(joint.axis.x()) + " " + number(joint.axis.y()) + " " +
+               number(joint.axis.z());
+    }
+    const std::string parent = info.parent_link.empty() ? "world" : info.parent_link;
+    out << "  " << quoted(parent) << " -> " << quoted(info.child_link)
+        << " [label=" << quoted(label) << "];\n";
+  }
+  for (const Frame& f : model.frames) {
+    if (f.name == "world" || f.name == body_link[f.parent]) continue;
+    out << "  " << quoted(body_link[f.parent]) << " -> " << quoted(f.name)
+        << " [label=\"fixed\", style=dashed];\n";
+  }
+  out << "}\n";
+}
+
+}  // namespace eom

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# eom info --format dot renders with Graphviz (dot -Tsvg) into a tree: one node per frame of the
+# model (eom info --format json lists them) and one edge into every frame but the world.
+# Usage: dot.sh EOM SOURCE_DIR. Exit 77 (skipped) without Graphviz (scripts/deps.sh installs it).
+set -uo pipefail
+eom=$1
+src=$2
+case_name=dot
+. "$(dirname "$0")/lib.sh"
+command -v dot > /dev/null || { echo "graphviz not installed: skipped"; exit 77; }
+
+check_tree() {
+  "$eom" info "$@" --format dot -q -o tree.dot || fail "eom info $* --format dot"
+  dot -Tsvg tree.dot -o tree.svg || fail "dot cannot render the graph of $*"
+  "$eom" info "$@" --format json -q -o info.json || fail "eom info $* --format json"
+  python3 - tree.svg info.json "$*" << 'PY' || fail "the graph of $* is not the model's tree"
+import json, sys, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+ns = {"s": "http://www.w3.org/2000/svg"}
+groups = svg.findall(".//s:g", ns)
+nodes = [g.find("s:title", ns).text for g in groups if g.get("class") == "node"]
+edges = [g.find("s:title", ns).text for g in groups if g.get("class") == "edge"]
+frames = [f["name"] for f in json.load(open(sys.argv[2]))["frames"]]
+assert sorted(nodes) == sorted(frames), (sys.argv[3], nodes, frames)
+heads = sorted(e.split("->")[1] for e in edges)
+assert heads == sorted(f for f in frames if f != "world"), (sys.argv[3], heads)
+PY
+}
+
+check_tree "$src/robots/ur5.urdf"
+check_tree "$src/robots/solo12.urdf" --floating-base
+check_tree "$src/tests/data/robots/baxter.urdf"
+check_tree "$src/tests/data/urdf/massless_gripper.urdf" --lock 'finger_joint_*'
+exit 0
