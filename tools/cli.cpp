@@ -372,6 +372,7 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_ik(app, dispatch);
   register_deriv(app, dispatch);
   register_jac(app, dispatch);
+  register_export(app, dispatch);
   // NaN and infinities parse as doubles but mean nothing as a step, a gain, a tolerance or a
   // duration: every number option refuses them when the command line is parsed (1e400 too,
   // which overflows to infinity)

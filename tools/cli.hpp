@@ -127,5 +127,6 @@ void register_sim(CLI::App& app, Dispatch& dispatch);
 void register_ik(CLI::App& app, Dispatch& dispatch);
 void register_deriv(CLI::App& app, Dispatch& dispatch);
 void register_jac(CLI::App& app, Dispatch& dispatch);
+void register_export(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace eom::cli

@@ -40,3 +40,13 @@ eom_cli_test(NAME fk-missing-column
 # --format dot: the tree written by hand from the URDF (links, joints with type and axis, masses)
 eom_cli_test(NAME info-dot-gripper ARGS info tests/data/urdf/massless_gripper.urdf --format dot
              STDOUT tests/data/info/massless_gripper.dot)
+
+# eom export: the URDF of the loaded model (its round trip: tests/property/test_urdf_export_properties.cpp)
+eom_cli_test(NAME export-gripper-locked
+             ARGS export tests/data/urdf/massless_gripper.urdf --lock finger_joint_1=0.03,finger_joint_3
+             STDOUT_REGEX "<link name=\"fingertip_1\"/>.*<joint name=\"finger_1_fixed\" type=\"fixed\">\n    <parent link=\"forearm\"/>\n    <child link=\"finger_1\"/>\n    <origin xyz=\"0 0.04 0.3\" rpy=\"0 0 0\"/>"
+             STDERR_REGEX "'finger_joint_2' at 0.03")
+eom_cli_test(NAME export-floating-says-root
+             ARGS export robots/solo12.urdf --floating-base
+             STDOUT_REGEX "^<\\?xml version=\"1.0\"\\?>\n<robot name=\"solo\">"
+             STDERR_REGEX "eom export: warning: not written: the free-flyer 'root' of --floating-base")

@@ -32,6 +32,12 @@ TEST_CASE("rpy follows URDF: R = Rz(yaw) Ry(pitch) Rx(roll)", "[spatial]") {
   CHECK_THAT(R * Vec3::UnitY(), AllClose(Vec3::UnitZ(), kTolRoundoff));
   const Vec3 rpy(0.3, -0.7, 2.1);
   CHECK_THAT(matrix_to_rpy(rpy_to_matrix(rpy)), AllClose(rpy, kTolRoundoff));
+  // near and at gimbal lock (pitch +-pi/2: Baxter's URDF writes 1.57079632679) roll and yaw are
+  // not separately well determined, but the rotation they rebuild must be the same one
+  for (const double pitch : {1.57079632679, kPi / 2, -kPi / 2 + 1e-9, 1.2, -1.0}) {
+    const Mat3 near_lock = rpy_to_matrix(Vec3(1.57079632679, pitch, -0.4));
+    CHECK_THAT(rpy_to_matrix(matrix_to_rpy(near_lock)), AllClose(near_lock, kTolRoundoff));
+  }
 }
 
 TEST_CASE("SE3 moves motions and forces between frames", "[spatial]") {

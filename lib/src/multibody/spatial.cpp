@@ -25,12 +25,17 @@ Mat3 rpy_to_matrix(const Vec3& rpy) {
 }
 
 Vec3 matrix_to_rpy(const Mat3& R) {
-  const double pitch = std::atan2(-R(2, 0), std::hypot(R(0, 0), R(1, 0)));
-  // at gimbal lock (|pitch| = pi/2) roll and yaw are not separable: put it all in yaw
-  if (std::hypot(R(0, 0), R(1, 0)) < 1e-12) {
-    return {0.0, pitch, std::atan2(-R(0, 1), R(1, 1))};
-  }
-  return {std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0))};
+  // R = Rz(y) Ry(p) Rx(r): first column (cy cp, sy cp, -sp), last row (-sp, cp sr, cp cr)
+  const double cp = std::hypot(R(0, 0), R(1, 0));
+  const double pitch = std::atan2(-R(2, 0), cp);
+  if (cp == 0) return {std::atan2(-R(1, 2), R(1, 1)), pitch, 0.0};  // gimbal lock: yaw 0
+  const double yaw = std::atan2(R(1, 0), R(0, 0));
+  if (cp > 0.5) return {std::atan2(R(2, 1), R(2, 2)), pitch, yaw};
+  // Near gimbal lock cp sr and cp cr are tiny and their rounding would misplace roll against
+  // yaw, which only the large entries fix: [R01; R11] = [sp cy, -sy; sp sy, cy] [sr; cr], whose
+  // inverse gives roll consistent with the yaw just taken (sp ~ +-1 here, far from 0)
+  const double sp = -R(2, 0), cy = std::cos(yaw), sy = std::sin(yaw);
+  return {std::atan2((cy * R(0, 1) + sy * R(1, 1)) / sp, cy * R(1, 1) - sy * R(0, 1)), pitch, yaw};
 }
 
 Inertia Inertia::operator+(const Inertia& o) const {

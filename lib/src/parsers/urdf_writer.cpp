@@ -1,0 +1,153 @@
+#include "eom/parsers/urdf_writer.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string_view>
+#include <unordered_set>
+
+#include "eom/multibody/joint.hpp"
+#include "eom/multibody/spatial.hpp"
+
+namespace eom {
+namespace {
+
+std::string number(double x) {
+  if (x == 0) x = 0;  // -0 (a pitch of atan2(-0, 1)) is written as 0
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, x).ptr);
+}
+
+std::string numbers(const Vec3& x) {
+  return number(x.x()) + " " + number(x.y()) + " " + number(x.z());
+}
+
+// an XML attribute value: quoted, with its special characters escaped
+std::string attribute(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "&quot;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out + '"';
+}
+
+void write_origin(std::ostream& out, const SE3& M, const char* indent) {
+  out << indent << "<origin xyz=" << attribute(numbers(M.p))
+      << " rpy=" << attribute(numbers(matrix_to_rpy(M.R))) << "/>\n";
+}
+
+void write_inertial(std::ostream& out, const Inertia& I) {
+  const Mat3& J = I.I_c;
+  out << "    <inertial>\n"
+      << "      <origin xyz=" << attribute(numbers(I.c)) << " rpy=\"0 0 0\"/>\n"
+      << "      <mass value=" << attribute(number(I.m)) << "/>\n"
+      << "      <inertia ixx=" << attribute(number(J(0, 0))) << " ixy="
+      << attribute(number(J(0, 1))) << " ixz=" << attribute(number(J(0, 2)))
+      << " iyy=" << attribute(number(J(1, 1))) << " iyz=" << attribute(number(J(1, 2)))
+      << " izz=" << attribute(number(J(2, 2))) << "/>\n"
+      << "    </inertial>\n";
+}
+
+}  // namespace
+
+std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
+  std::vector<std::string> left_out;
+  // the link of each joint's body: the root link for the world's
+  std::vector<std::string> body_link(model.njoints, model.root_link);
+  for (int i = 1; i < model.njoints; ++i) body_link[i] = model.info[i].child_link;
+  const bool free_root = model.floating_base;
+  if (free_root) {
+    left_out.push_back("the free-flyer 'root' of --floating-base (load the URDF with "
+                       "--floating-base)");
+  }
+  out << "<?xml version=\"1.0\"?>\n<robot name=" << attribute(model.name) << ">\n";
+  // links: the root link, the bodies of the moving joints, then the other frames
+  auto link = [&](const std::string& name, const Inertia* inertia) {
+    out << "  <link name=" << attribute(name);
+    if (!inertia || inertia->m == 0) {
+      out << "/>\n";
+      return;
+    }
+    out << ">\n";
+    write_inertial(out, *inertia);
+    out << "  </link>\n";
+  };
+  link(model.root_link, free_root ? &model.inertia[1] : nullptr);
+  for (int i = free_root ? 2 : 1; i < model.njoints; ++i) link(body_link[i], &model.inertia[i]);
+  const std::unordered_set<std::string> body_links(body_link.begin(), body_link.end());
+  auto is_body_link = [&](const std::string& name) { return body_links.count(name) > 0; };
+  // names for the fixed joints of the frames: NAME_fixed, made unique against the others
+  std::unordered_set<std::string> joint_names(model.joint_names.begin(), model.joint_names.end());
+  auto fixed_joint_name = [&](const std::string& frame) {
+    std::string name = frame + "_fixed";
+    while (!joint_names.insert(name).second) name += "_";
+    return name;
+  };
+  for (const Frame& f : model.frames) {
+    if ((f.name == "world" && model.root_link != "world") || is_body_link(f.name)) continue;
+    link(f.name, nullptr);
+  }
+  // moving joints
+  for (int i = free_root ? 2 : 1; i < model.njoints; ++i) {
+    const JointInfo& info = model.info[i];
+    const Joint& joint = model.joints[i];
+    out << "  <joint name=" << attribute(model.joint_names[i])
+        << " type=" << attribute(info.urdf_type) << ">\n";
+    out << "    <parent link=" << attribute(body_link[model.parent[i]]) << "/>\n";
+    out << "    <child link=" << attribute(info.child_link) << "/>\n";
+    write_origin(out, model.placement[i], "    ");
+    if (joint.nv == 1 || info.urdf_type == "planar") {
+      out << "    <axis xyz=" << attribute(numbers(joint.axis)) << "/>\n";
+    }
+    // a <limit> element gave effort and velocity (eom reads them as 0 when absent), and the
+    // position limits of a joint that is not continuous
+    if (info.has_limit || std::isfinite(info.effort)) {
+      out << "    <limit";
+      if (info.has_limit) {
+        out << " lower=" << attribute(number(info.lower))
+            << " upper=" << attribute(number(info.upper));
+      }
+      out << " effort=" << attribute(number(info.effort))
+          << " velocity=" << attribute(number(info.velocity)) << "/>\n";
+    }
+    if (info.damping != 0 || info.friction != 0) {
+      out << "    <dynamics damping=" << attribute(number(info.damping))
+          << " friction=" << attribute(number(info.friction)) << "/>\n";
+    }
+    if (info.mimic_joint) {
+      out << "    <mimic joint=" << attribute(*info.mimic_joint)
+          << " multiplier=" << attribute(number(info.mimic_multiplier))
+          << " offset=" << attribute(number(info.mimic_offset)) << "/>\n";
+    }
+    out << "  </joint>\n";
+  }
+  // the other frames, fixed where they are on their bodies
+  for (const Frame& f : model.frames) {
+    if ((f.name == "world" && model.root_link != "world") || is_body_link(f.name)) continue;
+    // a frame of the free-flyer's body hangs on the root link, the body it moves
+    const int carrier = free_root && f.parent == 1 ? 0 : f.parent;
+    out << "  <joint name=" << attribute(fixed_joint_name(f.name)) << " type=\"fixed\">\n"
+        << "    <parent link=" << attribute(body_link[carrier]) << "/>\n"
+        << "    <child link=" << attribute(f.name) << "/>\n";
+    write_origin(out, f.placement, "    ");
+    out << "  </joint>\n";
+  }
+  out << "</robot>\n";
+  return left_out;
+}
+
+}  // namespace eom
