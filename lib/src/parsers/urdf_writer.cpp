@@ -55,8 +55,8 @@ void write_inertial(std::ostream& out, const Inertia& I) {
   out << "    <inertial>\n"
       << "      <origin xyz=" << attribute(numbers(I.c)) << " rpy=\"0 0 0\"/>\n"
       << "      <mass value=" << attribute(number(I.m)) << "/>\n"
-      << "      <inertia ixx=" << attribute(number(J(0, 0))) << " ixy="
-      << attribute(number(J(0, 1))) << " ixz=" << attribute(number(J(0, 2)))
+      << "      <inertia ixx=" << attribute(number(J(0, 0)))
+      << " ixy=" << attribute(number(J(0, 1))) << " ixz=" << attribute(number(J(0, 2)))
       << " iyy=" << attribute(number(J(1, 1))) << " iyz=" << attribute(number(J(1, 2)))
       << " izz=" << attribute(number(J(2, 2))) << "/>\n"
       << "    </inertial>\n";
@@ -71,8 +71,9 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
   for (int i = 1; i < model.njoints; ++i) body_link[i] = model.info[i].child_link;
   const bool free_root = model.floating_base;
   if (free_root) {
-    left_out.push_back("the free-flyer 'root' of --floating-base (load the URDF with "
-                       "--floating-base)");
+    left_out.push_back(
+        "the free-flyer 'root' of --floating-base (load the URDF with "
+        "--floating-base)");
   }
   out << "<?xml version=\"1.0\"?>\n<robot name=" << attribute(model.name) << ">\n";
   // links: the root link, the bodies of the moving joints, then the other frames
