@@ -1,0 +1,174 @@
+// Contacts: what holds a robot (feet on the ground, a tool on a table) and the forces they carry.
+//
+// A contact is a frame of the model held by the environment. Its force is the force the
+// environment exerts ON the robot, in world axes, applied at the frame's origin; a 6d contact adds
+// the moment about that origin (S. Caron, "Equations of motion", point and surface contacts; the
+// ETH Zurich "Robot Dynamics" notes, section 3.7, write the force the robot exerts on the
+// environment, the opposite sign). With the stacked contact Jacobian J_c, world-aligned at each
+// contact point, the equations of motion read M a + h = S^T tau + J_c^T f.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/SVD>
+
+#include "eom/multibody/data.hpp"
+#include "eom/multibody/model.hpp"
+
+namespace eom {
+
+/// What a contact holds.
+enum class ContactKind {
+  normal,  // "1d": only the motion of the frame origin along the normal (one force component)
+  point,   // "3d": the motion of the frame origin (a point contact: force, no moment)
+  frame,   // "6d": the motion of the whole frame (a flat foot, a weld: force and moment)
+};
+
+/// 1, 3 or 6: the constraints (and force components) of a contact.
+int constraint_count(ContactKind kind);
+/// "1d", "3d", "6d".
+const char* contact_kind_name(ContactKind kind);
+
+/// One contact: a frame, what it holds, the unit normal of a 1d contact (world axes) and its
+/// weight in the least-norm force distribution (a heavier weight takes a larger share).
+struct Contact {
+  int frame = 0;
+  ContactKind kind = ContactKind::point;
+  Vec3 normal = Vec3::UnitZ();
+  double weight = 1;
+};
+
+/// The contacts of a run, in the order they were given: contact k owns the rows
+/// [offset(k), offset(k) + constraint_count(kind)) of J_c and of the stacked force f.
+struct ContactSet {
+  std::vector<Contact> contacts;
+  /// Total number of constraints (rows of J_c).
+  int size() const;
+  int offset(int contact) const;
+  /// The contact on that frame, -1 if none.
+  int find(int frame) const;
+};
+
+/// The normal renormalised; throws InputError when its norm is not 1 within 1e-6 (zero included:
+/// a normal is a direction, and a mistyped one is refused rather than silently rescaled).
+Vec3 unit_contact_normal(const Vec3& normal);
+
+/// One contact from its text, FRAME or FRAME:3d (a point contact), FRAME:6d or FRAME:1d (along
+/// `normal`). Throws InputError for an unknown frame (naming close matches), an unknown kind, a
+/// frame no joint moves (it constrains nothing: the world, or a link welded to a fixed base) and
+/// for a 1d contact whose normal is not a unit vector (unit_contact_normal).
+Contact parse_contact(const Model& model, std::string_view text, const Vec3& normal);
+/// The contacts of several texts; throws InputError for a frame given twice.
+ContactSet parse_contacts(const Model& model, const std::vector<std::string>& texts,
+                          const Vec3& normal);
+/// Sets the weight of the contact named by FRAME=w (w > 0, finite). Throws InputError otherwise,
+/// or when FRAME is no contact of the set.
+void parse_contact_weight(const Model& model, std::string_view text, ContactSet& contacts);
+
+/// The force component names of a contact: fn (1d), fx fy fz (3d), fx fy fz mx my mz (6d).
+std::vector<std::string> contact_force_components(ContactKind kind);
+
+/// The stacked contact Jacobian and its drift at one state. Sized at construction; compute()
+/// allocates nothing.
+class ContactJacobian {
+ public:
+  ContactJacobian(const Model& model, const ContactSet& contacts);
+
+  /// Which contacts hold (all, at construction). An inactive contact's rows are zero.
+  void set_active(int contact, bool active) { active_[contact] = active; }
+  bool active(int contact) const { return active_[contact] != 0; }
+
+  /// J_c (rows of the contacts, world axes at each frame origin: the rows of the
+  /// local-world-aligned frame Jacobian, n^T times its linear rows for 1d) at q.
+  void compute(ConstVec q);
+  /// J_c at q and the drift dJ_c/dt v, so that the contacts' accelerations are J_c a + drift
+  /// (the classical accelerations of the frames, not the spatial ones: for a point that is its
+  /// second derivative, which a held contact keeps at zero; ETH notes eq. 3.61).
+  void compute(ConstVec q, ConstVec v);
+
+  const Eigen::MatrixXd& jacobian() const { return J_; }   // size x nv
+  const Eigen::VectorXd& drift() const { return drift_; }  // size
+  const ContactSet& contacts() const { return contacts_; }
+  Data& data() { return data_; }
+
+ private:
+  void stack(ConstVec q, ConstVec v, bool with_drift);
+
+  const Model& model_;
+  const ContactSet contacts_;
+  Data data_;
+  std::vector<char> active_;
+  Eigen::MatrixXd J_;
+  Eigen::VectorXd drift_, zero_;
+};
+
+/// How eom id --contacts distributes the base's load over the contacts.
+enum class ContactForceRule {
+  min_norm,    // the forces of least weighted norm that supply the unactuated (base) equations
+  min_torque,  // the torques of least norm consistent with the contacts (ETH notes eq. 3.100)
+  measured,    // the forces are given; only the torques are solved
+};
+
+/// x = A^+ b, the least-squares solution of least norm, with singular values below 1e-9 of the
+/// largest counted as zero. Sized at construction for A of rows x cols; solve() allocates nothing.
+class PseudoInverseSolver {
+ public:
+  PseudoInverseSolver(int rows, int cols);
+  /// A^+ b into x (cols); returns the rank of A.
+  int solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, Eigen::VectorXd& x);
+  /// The rank of A, by the same rule.
+  int rank(const Eigen::MatrixXd& A);
+  /// The right singular vectors of the last A (cols x min(rows, cols)), largest value first.
+  const Eigen::MatrixXd& matrixV() const;
+
+ private:
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
+  Eigen::VectorXd projected_;
+};
+
+/// Inverse dynamics with contacts: given the generalized force b = M a + h the motion needs (rnea,
+/// plus joint friction and minus external wrenches as the caller wants), the contact forces f and
+/// actuated torques tau with b = S^T tau + J_c^T f. With a floating base the free-flyer's six
+/// rows are unactuated: b_u = J_u^T f must hold, and what no contact force can supply is the
+/// residual r = b_u - J_u^T f (least squares: the smallest residual first). Sized at construction;
+/// solve() allocates nothing.
+class ContactInverseDynamics {
+ public:
+  ContactInverseDynamics(const Model& model, const ContactSet& contacts, ContactForceRule rule);
+
+  ContactJacobian& jacobian() { return jacobian_; }
+
+  /// The forces by the rule (min_norm or min_torque) and the torques, at q for b (nv).
+  void solve(ConstVec q, ConstVec b);
+  /// The torques for the given forces (size()), at q for b (nv).
+  void solve_measured(ConstVec q, ConstVec b, ConstVec forces);
+
+  /// f (stacked as ContactSet::offset; zero for inactive contacts).
+  const Eigen::VectorXd& forces() const { return f_; }
+  /// tau (nv): the actuated joints' torques, zero on the free-flyer's rows.
+  const Eigen::VectorXd& torques() const { return tau_; }
+  /// The base wrench the contacts do not supply: force and moment about the base origin, world
+  /// axes; zero for a fixed base.
+  const Vec6& residual() const { return residual_world_; }
+  /// Rank of J_u^T over the active contacts: how many of the base's six equations the contacts
+  /// can supply (6 when any wrench of the base can be balanced); 0 for a fixed base.
+  int base_rank() const { return base_rank_; }
+
+ private:
+  void finish(ConstVec q, ConstVec b);
+
+  const Model& model_;
+  const ContactForceRule rule_;
+  const int unactuated_;  // 6 with a floating base, else 0
+  ContactJacobian jacobian_;
+  PseudoInverseSolver base_solver_, torque_solver_;
+  Eigen::MatrixXd Ju_t_, projector_, Ja_t_projected_;
+  Eigen::VectorXd f_, tau_, weights_sqrt_, b_u_, y_, torque_rhs_;
+  Vec6 residual_world_ = Vec6::Zero();
+  int base_rank_ = 0;
+};
+
+}  // namespace eom
