@@ -187,7 +187,7 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--fail-on-limit", opt->fail_on_limit,
                 "Exit 1, writing no output file, when a torque exceeds its URDF effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
-  add_contact_options(*cmd, opt->contacts);
+  add_contact_options(*cmd, opt->contacts, true);
 }
 
 }  // namespace eom::cli

@@ -14,17 +14,18 @@
 
 namespace eom::cli {
 
-void add_contact_options(CLI::App& cmd, ContactOptions& opt) {
+void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse) {
   cmd.add_option("--contacts", opt.specs,
                  "Frames held by the environment: FRAME or FRAME:3d (a point), FRAME:6d (a whole "
                  "frame), FRAME:1d (a point along --contact-normal), comma-separated")
       ->delimiter(',');
   cmd.add_option("--contact-normal", opt.normal,
                  "Unit contact normal nx,ny,nz in world axes: the direction of 1d contacts and "
-                 "the normal of friction.<frame> (default 0,0,1)")
+                 "the normal of friction.<frame> in eom id (default 0,0,1)")
       ->delimiter(',')
       ->expected(3)
       ->default_str("0,0,1");
+  if (!inverse) return;
   cmd.add_option("--contact-forces", opt.rule,
                  "How the contact forces are found: min-norm (least weighted norm that holds the "
                  "base; default), min-torque (least joint torques) or measured (read from "
@@ -92,44 +93,24 @@ constexpr double kResidualReported = 1e-6;
 
 }  // namespace
 
-ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
-                             const ContactOptions& opt, const Header& header,
-                             const std::string& file)
-    : model_(model),
-      opt_(opt),
-      file_(file),
-      rule_(rule_of(opt.rule)),
-      id_(model, contacts, rule_),
-      forces_in_(Eigen::VectorXd::Zero(contacts.size())),
-      normal_(unit_contact_normal(Vec3(opt.normal[0], opt.normal[1], opt.normal[2]))),
-      threshold_(opt.fail_on_residual >= 0 ? opt.fail_on_residual : kResidualReported) {
-  const int unactuated = model.floating_base ? 6 : 0;
-  for (int k = unactuated; k < model.nv; ++k) columns_.push_back("tau." + model.tau_names[k]);
-  std::vector<std::string> measured;
+std::vector<std::string> contact_force_columns(const Model& model, const ContactSet& contacts) {
+  std::vector<std::string> columns;
   for (const Contact& contact : contacts.contacts) {
     const std::string& frame = model.frames[contact.frame].name;
     for (const auto& component : contact_force_components(contact.kind)) {
-      columns_.push_back(column_name(column_name("f", frame), component));
+      columns.push_back(column_name(column_name("f", frame), component));
     }
-    const int c = header.index("contact." + frame);
-    activity_.push_back(c);
-    if (c >= 0) inputs_.push_back(c);
   }
-  const int forces_end = static_cast<int>(columns_.size());
-  if (rule_ == ContactForceRule::measured) {
-    const std::vector<std::string> names(columns_.begin() + (model.nv - unactuated),
-                                         columns_.begin() + forces_end);
-    measured_ = bind_columns(header, names, file);
-    inputs_.insert(inputs_.end(), measured_.begin(), measured_.end());
-  }
-  for (const char* component : kResidualComponents) {
-    columns_.push_back(column_name("residual", component));
-  }
-  columns_.push_back("residual.norm");
+  return columns;
+}
+
+ContactActivity::ContactActivity(const Model& model, const ContactSet& contacts,
+                                 const Header& header, const std::string& file)
+    : model_(model), file_(file) {
   for (const Contact& contact : contacts.contacts) {
-    if (contact.kind != ContactKind::normal) {
-      columns_.push_back("friction." + model.frames[contact.frame].name);
-    }
+    const int c = header.index("contact." + model.frames[contact.frame].name);
+    columns_.push_back(c);
+    if (c >= 0) inputs_.push_back(c);
   }
   for (const auto& name : header.names) {
     if (name.rfind("contact.", 0) != 0) continue;
@@ -142,18 +123,55 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
   }
 }
 
-double* ContactIdRows::compute(const Sample& s, ConstVec b, double* out) {
-  const ContactSet& set = id_.jacobian().contacts();
-  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
-    const int c = activity_[k];
+void ContactActivity::apply(const Sample& s, ContactJacobian& jacobian) const {
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    const int c = columns_[k];
     const double value = c < 0 ? 1.0 : s.row[c];
     if (value != 0 && value != 1) {
       throw InputError(file_, s.line, c + 1,
-                       "column contact." + model_.frames[set.contacts[k].frame].name + ": " +
+                       "column contact." +
+                           model_.frames[jacobian.contacts().contacts[k].frame].name + ": " +
                            number_text(value) + " is neither 1 (active) nor 0 (inactive)");
     }
-    id_.jacobian().set_active(static_cast<int>(k), value == 1);
+    jacobian.set_active(static_cast<int>(k), value == 1);
   }
+}
+
+ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
+                             const ContactOptions& opt, const Header& header,
+                             const std::string& file)
+    : model_(model),
+      opt_(opt),
+      file_(file),
+      rule_(rule_of(opt.rule)),
+      id_(model, contacts, rule_),
+      activity_(model, contacts, header, file),
+      forces_in_(Eigen::VectorXd::Zero(contacts.size())),
+      normal_(unit_contact_normal(Vec3(opt.normal[0], opt.normal[1], opt.normal[2]))),
+      threshold_(opt.fail_on_residual >= 0 ? opt.fail_on_residual : kResidualReported) {
+  const int unactuated = model.floating_base ? 6 : 0;
+  for (int k = unactuated; k < model.nv; ++k) columns_.push_back("tau." + model.tau_names[k]);
+  const std::vector<std::string> forces = contact_force_columns(model, contacts);
+  append(columns_, forces);
+  inputs_ = activity_.inputs();
+  if (rule_ == ContactForceRule::measured) {
+    measured_ = bind_columns(header, forces, file);
+    inputs_.insert(inputs_.end(), measured_.begin(), measured_.end());
+  }
+  for (const char* component : kResidualComponents) {
+    columns_.push_back(column_name("residual", component));
+  }
+  columns_.push_back("residual.norm");
+  for (const Contact& contact : contacts.contacts) {
+    if (contact.kind != ContactKind::normal) {
+      columns_.push_back("friction." + model.frames[contact.frame].name);
+    }
+  }
+}
+
+double* ContactIdRows::compute(const Sample& s, ConstVec b, double* out) {
+  const ContactSet& set = id_.jacobian().contacts();
+  activity_.apply(s, id_.jacobian());
   if (rule_ == ContactForceRule::measured) {
     gather(s.row, measured_, forces_in_);
     id_.solve_measured(s.q, b, forces_in_);
@@ -217,6 +235,56 @@ void ContactIdRows::summarize(nlohmann::json& table) const {
   table["contacts"] = {{"worst_residual", worst_},
                        {"worst_residual_line", worst_line_},
                        {"residual_rows", residual_rows_}};
+}
+
+ContactFdRows::ContactFdRows(const Model& model, const ContactSet& contacts, const Header& header,
+                             const std::string& file)
+    : file_(file),
+      fd_(model, contacts),
+      activity_(model, contacts, header, file),
+      columns_(contact_force_columns(model, contacts)) {}
+
+const Eigen::VectorXd& ContactFdRows::compute(const Sample& s, ConstVec tau) {
+  activity_.apply(s, fd_.jacobian());
+  fd_.solve(s.q, s.dq.col(0), tau);
+  const ContactSet& set = fd_.jacobian().contacts();
+  int constraints = 0;
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    if (fd_.jacobian().active(static_cast<int>(k))) {
+      constraints += constraint_count(set.contacts[k].kind);
+    }
+  }
+  if (fd_.rank() < constraints) {
+    ++redundant_rows_;
+    if (lowest_rank_ < 0 || fd_.rank() < lowest_rank_) {
+      lowest_rank_ = fd_.rank();
+      lowest_rank_constraints_ = constraints;
+      lowest_rank_line_ = s.line;
+    }
+  }
+  return fd_.accelerations();
+}
+
+double* ContactFdRows::write_forces(double* out) const {
+  const Eigen::VectorXd& f = fd_.forces();
+  for (Eigen::Index k = 0; k < f.size(); ++k) *out++ = f[k];
+  return out;
+}
+
+int ContactFdRows::finish(const Notes& notes) const {
+  if (redundant_rows_ > 0) {
+    notes.warning(file_ + ": the active contacts are redundant in " +
+                  std::to_string(redundant_rows_) + (redundant_rows_ == 1 ? " row" : " rows") +
+                  " (rank as low as " + std::to_string(lowest_rank_) + " of " +
+                  std::to_string(lowest_rank_constraints_) + " constraints, line " +
+                  std::to_string(lowest_rank_line_) +
+                  "): their forces are the least-norm ones that hold them");
+  }
+  return kExitOk;
+}
+
+void ContactFdRows::summarize(nlohmann::json& table) const {
+  table["contacts"] = {{"redundant_rows", redundant_rows_}, {"lowest_rank", lowest_rank_}};
 }
 
 }  // namespace eom::cli

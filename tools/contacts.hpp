@@ -25,12 +25,35 @@ struct ContactOptions {
   std::vector<std::string> weights;  // FRAME=w
   double fail_on_residual = -1;      // < 0: not asked
 };
-/// --contacts, --contact-normal, --contact-forces, --contact-weights, --fail-on-residual.
-void add_contact_options(CLI::App& cmd, ContactOptions& opt);
+/// --contacts, --contact-normal and, for the inverse dynamics, --contact-forces,
+/// --contact-weights, --fail-on-residual.
+void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse);
 
 /// The contacts of the options; throws InputError starting with the option at fault. Empty when
 /// --contacts is not given (and then the other contact options are refused).
 ContactSet load_contacts(const Model& model, const ContactOptions& opt);
+
+/// f.<frame>.<component> of every contact, stacked as ContactSet::offset.
+std::vector<std::string> contact_force_columns(const Model& model, const ContactSet& contacts);
+
+/// The contact.<frame> columns of one table: which contacts hold on each row (absent: all).
+class ContactActivity {
+ public:
+  /// Throws InputError naming the file for a contact.<name> column of no contact.
+  ContactActivity(const Model& model, const ContactSet& contacts, const Header& header,
+                  const std::string& file);
+  /// The columns read.
+  const std::vector<int>& inputs() const { return inputs_; }
+  /// Sets the row's active contacts; throws InputError (file, line, column) for a value other
+  /// than 0 and 1.
+  void apply(const Sample& s, ContactJacobian& jacobian) const;
+
+ private:
+  const Model& model_;
+  const std::string file_;
+  std::vector<int> columns_;  // per contact, -1 when absent
+  std::vector<int> inputs_;
+};
 
 /// eom id --contacts on the rows of one table: binds the contact.<frame> columns (and the
 /// f.<frame>.* columns of measured forces), solves each row and writes tau of the actuated joints,
@@ -61,7 +84,7 @@ class ContactIdRows {
   const std::string file_;
   const ContactForceRule rule_;
   ContactInverseDynamics id_;
-  std::vector<int> activity_;  // column of contact.<frame> per contact, -1 when absent
+  ContactActivity activity_;
   std::vector<int> measured_;  // columns of the measured forces, stacked as f
   std::vector<std::string> columns_;
   std::vector<int> inputs_;
@@ -71,6 +94,35 @@ class ContactIdRows {
   double worst_ = 0, worst_t_ = 0;
   int worst_line_ = 0;
   long residual_rows_ = 0;  // rows over the threshold
+};
+
+/// eom fd --contacts on the rows of one table: the active contacts of each row held, the
+/// accelerations and contact forces (ContactForwardDynamics), the rank of the contacts reported.
+class ContactFdRows {
+ public:
+  ContactFdRows(const Model& model, const ContactSet& contacts, const Header& header,
+                const std::string& file);
+
+  /// f.<frame>.*, written after the accelerations.
+  const std::vector<std::string>& columns() const { return columns_; }
+  const std::vector<int>& inputs() const { return activity_.inputs(); }
+
+  /// The accelerations of the row for the generalized force tau (nv).
+  const Eigen::VectorXd& compute(const Sample& s, ConstVec tau);
+  /// The forces of the last row from out; returns their end.
+  double* write_forces(double* out) const;
+
+  /// Redundant contacts (rank below the active constraints) on stderr.
+  int finish(const Notes& notes) const;
+  void summarize(nlohmann::json& table) const;
+
+ private:
+  const std::string file_;
+  ContactForwardDynamics fd_;
+  ContactActivity activity_;
+  std::vector<std::string> columns_;
+  int lowest_rank_ = -1, lowest_rank_constraints_ = 0, lowest_rank_line_ = 0;
+  long redundant_rows_ = 0;
 };
 
 }  // namespace eom::cli

@@ -82,3 +82,24 @@ eom_cli_test(NAME id-contacts-options-need-contacts
 eom_cli_test(NAME id-contacts-terms
              ARGS ${box_args} --floating-base --contacts front_left --terms
              RC 2 STDERR_REGEX "--terms is not available with --contacts")
+
+# eom fd --contacts: the hopper's knee holding its body (nothing moves) and slack (the body falls
+# along the leg at g, the foot carries the leg's weight); the box held on its corners, redundant
+set(contact_fd_data tests/data/fd/contacts)
+eom_cli_test(NAME fd-contacts-hopper
+             ARGS fd tests/data/urdf/hopper.urdf ${contact_fd_data}/hopper_fd.csv --floating-base
+                  --contacts foot
+             STDOUT ${contact_fd_data}/hopper_fd.out.csv COMPARE numeric ATOL 1e-12)
+eom_cli_test(NAME fd-contacts-box-redundant
+             ARGS fd tests/data/urdf/box_corners_centred.urdf ${contact_fd_data}/box_fd.csv
+                  --floating-base --contacts front_left,front_right,rear_left,rear_right
+             STDOUT ${contact_fd_data}/box_fd.out.csv COMPARE numeric ATOL 1e-12
+             STDERR_REGEX "box_fd.csv: the active contacts are redundant in 2 rows \\(rank as low as 6 of 12 constraints, line 2\\): their forces are the least-norm ones that hold them")
+eom_cli_test(NAME fd-contacts-partials
+             ARGS fd tests/data/urdf/hopper.urdf ${contact_fd_data}/hopper_fd.csv --floating-base
+                  --contacts foot --partials
+             RC 2 STDERR_REGEX "--partials is not available with --contacts")
+eom_cli_test(NAME fd-contacts-unknown-frame
+             ARGS fd tests/data/urdf/hopper.urdf ${contact_fd_data}/hopper_fd.csv --floating-base
+                  --contacts fot
+             RC 2 STDERR_REGEX "--contacts: unknown frame 'fot'.*did you mean 'foot'")

@@ -2,8 +2,9 @@
 // each with the centre of mass centred, the lever rule with it shifted, shares set by the
 // weights), a one-leg hopper upright (foot: the total weight, leg: the body's weight) and tilted
 // (a residual), the drift of a spinning box's corner (the centripetal acceleration), a planar arm
-// held at its tip (the contact takes the whole load), the parsing of contact texts and no
-// allocation per row.
+// held at its tip (the contact takes the whole load), constrained forward dynamics (the box stays
+// on its corners, a slack hopper's body falls along its leg at g), the parsing of contact texts
+// and no allocation per row.
 
 #include <catch2/catch.hpp>
 
@@ -218,7 +219,44 @@ TEST_CASE("a fixed-base arm held at its tip: min-torque lets the contact carry t
   CHECK(min_torque.residual().isZero());
 }
 
-TEST_CASE("contact Jacobians and contact inverse dynamics allocate nothing per row",
+TEST_CASE("constrained forward dynamics: the box stays, the hopper's body falls along its leg",
+          "[contacts]") {
+  // the box at rest on four corners: it stays, and the redundant corners (12 constraints of a
+  // rigid body: rank 6) share its weight by least norm, a quarter each
+  const Model box = floating("box_corners_centred.urdf");
+  ContactForwardDynamics held(box, corners(box));
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(6);
+  held.solve(base_pose(box, 0.05), zero, zero);
+  CHECK(held.accelerations().norm() < 1e-12);
+  const double w = 2 * kG / 4;
+  CHECK_THAT(held.forces(), AllClose(vertical_forces(w, w, w, w), 1e-12));
+  CHECK(held.rank() == 6);
+
+  const Model hopper = floating("hopper.urdf");
+  const ContactSet foot = parse_contacts(hopper, {"foot"}, Vec3::UnitZ());
+  ContactForwardDynamics fd(hopper, foot);
+  const Eigen::VectorXd upright = base_pose(hopper, 0.5);
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(7);
+  const int knee = hopper.joints[hopper.joint_index("knee")].idx_v;
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(7);
+  // the knee holds the body (3 g): nothing moves, the foot carries the total weight
+  tau[knee] = 3 * kG;
+  fd.solve(upright, v, tau);
+  CHECK(fd.accelerations().norm() < 1e-12);
+  CHECK_THAT(fd.forces(), AllClose(Eigen::Vector3d(0, 0, 4 * kG), 1e-12));
+  CHECK(fd.rank() == 3);
+  // a slack knee: the body falls freely along the leg (its q shrinks at g), the leg stands on
+  // its foot, which carries only the leg's weight
+  tau[knee] = 0;
+  fd.solve(upright, v, tau);
+  Eigen::VectorXd falling = Eigen::VectorXd::Zero(7);
+  falling[2] = -kG;
+  falling[knee] = -kG;
+  CHECK_THAT(fd.accelerations(), AllClose(falling, 1e-12));
+  CHECK_THAT(fd.forces(), AllClose(Eigen::Vector3d(0, 0, kG), 1e-12));
+}
+
+TEST_CASE("contact Jacobians, inverse and forward dynamics allocate nothing per row",
           "[contacts]" EOM_ALLOCATION_TAG) {
   const Model box = floating("box_corners_shifted.urdf");
   ContactSet set = parse_contacts(
@@ -227,6 +265,7 @@ TEST_CASE("contact Jacobians and contact inverse dynamics allocate nothing per r
   ContactInverseDynamics min_norm(box, set, ContactForceRule::min_norm);
   ContactInverseDynamics min_torque(box, set, ContactForceRule::min_torque);
   ContactInverseDynamics measured(box, set, ContactForceRule::measured);
+  ContactForwardDynamics fd(box, set);
   const Eigen::VectorXd q = base_pose(box, 0.05, 0.1);
   const Eigen::VectorXd v = Eigen::VectorXd::Constant(6, 0.3);
   const Eigen::VectorXd b = static_load(box, q);
@@ -238,6 +277,7 @@ TEST_CASE("contact Jacobians and contact inverse dynamics allocate nothing per r
       min_norm.solve(q, b);
       min_torque.solve(q, b);
       measured.solve_measured(q, b, f);
+      fd.solve(q, v, b);
     }
   });
   CHECK(n == 0);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "eom/algorithm/dynamics.hpp"
 #include "eom/algorithm/kinematics.hpp"
 #include "eom/core/errors.hpp"
 
@@ -18,18 +19,6 @@ int constraint_count(ContactKind kind) {
       break;
   }
   return 6;
-}
-
-const char* contact_kind_name(ContactKind kind) {
-  switch (kind) {
-    case ContactKind::normal:
-      return "1d";
-    case ContactKind::point:
-      return "3d";
-    case ContactKind::frame:
-      break;
-  }
-  return "6d";
 }
 
 int ContactSet::size() const { return offset(static_cast<int>(contacts.size())); }
@@ -297,6 +286,39 @@ void ContactInverseDynamics::finish(ConstVec q, ConstVec b) {
   residual_world_.head<3>().noalias() = R * tau_.head<3>();
   residual_world_.tail<3>().noalias() = R * tau_.segment<3>(3);
   tau_.head(unactuated_).setZero();
+}
+
+ContactForwardDynamics::ContactForwardDynamics(const Model& model, const ContactSet& contacts)
+    : model_(model),
+      data_(model),
+      jacobian_(model, contacts),
+      llt_(model.nv),
+      solver_(contacts.size(), contacts.size()),
+      Minv_Jt_(model.nv, contacts.size()),
+      contact_inertia_inv_(contacts.size(), contacts.size()),
+      a_(model.nv),
+      f_(contacts.size()),
+      rhs_(contacts.size()) {}
+
+void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
+  jacobian_.compute(q, v);
+  const Eigen::MatrixXd& J = jacobian_.jacobian();
+  llt_.compute(crba(model_, data_, q));
+  if (llt_.info() != Eigen::Success) {
+    throw NumericalError("the mass matrix is not positive definite at this configuration");
+  }
+  // a_0 = M^-1 (tau - h), the motion without contacts
+  a_ = tau;
+  a_ -= nonlinear_effects(model_, data_, q, v);
+  llt_.solveInPlace(a_);
+  Minv_Jt_ = J.transpose();
+  llt_.solveInPlace(Minv_Jt_);
+  contact_inertia_inv_.noalias() = J * Minv_Jt_;
+  // the contacts' acceleration J a + drift must vanish
+  rhs_ = -jacobian_.drift();
+  rhs_.noalias() -= J * a_;
+  rank_ = solver_.solve(contact_inertia_inv_, rhs_, f_);
+  a_.noalias() += Minv_Jt_ * f_;
 }
 
 }  // namespace eom

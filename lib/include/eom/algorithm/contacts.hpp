@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <Eigen/SVD>
 
@@ -29,8 +30,6 @@ enum class ContactKind {
 
 /// 1, 3 or 6: the constraints (and force components) of a contact.
 int constraint_count(ContactKind kind);
-/// "1d", "3d", "6d".
-const char* contact_kind_name(ContactKind kind);
 
 /// One contact: a frame, what it holds, the unit normal of a 1d contact (world axes) and its
 /// weight in the least-norm force distribution (a heavier weight takes a larger share).
@@ -169,6 +168,44 @@ class ContactInverseDynamics {
   Eigen::VectorXd f_, tau_, weights_sqrt_, b_u_, y_, torque_rhs_;
   Vec6 residual_world_ = Vec6::Zero();
   int base_rank_ = 0;
+};
+
+/// Forward dynamics with contacts held (ETH notes eq. 3.62-3.65): the accelerations a and contact
+/// forces f of M a + h = tau + J_c^T f with J_c a + drift = 0, in the operational-space form
+///   f = (J_c M^-1 J_c^T)^+ (-drift - J_c a_0),   a = a_0 + M^-1 J_c^T f,   a_0 = M^-1 (tau - h).
+/// Why this form and not the KKT system [M J_c^T; J_c 0]: after one Cholesky factor of M (crba)
+/// it leaves a contact-space system of the contacts' size, symmetric positive semi-definite, whose
+/// pseudo-inverse treats redundant contacts exactly: the contact-space inverse inertia
+/// J_c M^-1 J_c^T has the rank of J_c, singular values below 1e-9 of the largest count as zero
+/// (PseudoInverseSolver), and the forces are then the least-norm ones among those that hold the
+/// contacts, which all give the same accelerations. The KKT matrix is indefinite and singular with
+/// redundant contacts, and needs a regularisation that perturbs the accelerations. Sized at
+/// construction; solve() allocates nothing.
+class ContactForwardDynamics {
+ public:
+  ContactForwardDynamics(const Model& model, const ContactSet& contacts);
+
+  ContactJacobian& jacobian() { return jacobian_; }
+
+  /// a and f at (q, v) for the generalized force tau (nv: what drives the coordinates, zero on the
+  /// free-flyer's rows for an unactuated base). Throws NumericalError when M is not positive
+  /// definite.
+  void solve(ConstVec q, ConstVec v, ConstVec tau);
+
+  const Eigen::VectorXd& accelerations() const { return a_; }  // nv
+  const Eigen::VectorXd& forces() const { return f_; }         // stacked as ContactSet::offset
+  /// The number of independent constraints of the active contacts (the rank of J_c).
+  int rank() const { return rank_; }
+
+ private:
+  const Model& model_;
+  Data data_;
+  ContactJacobian jacobian_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  PseudoInverseSolver solver_;
+  Eigen::MatrixXd Minv_Jt_, contact_inertia_inv_;
+  Eigen::VectorXd a_, f_, rhs_;
+  int rank_ = 0;
 };
 
 }  // namespace eom
