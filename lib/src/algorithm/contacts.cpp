@@ -166,7 +166,11 @@ void ContactJacobian::stack(ConstVec q, ConstVec v, bool with_drift) {
 
 PseudoInverseSolver::PseudoInverseSolver(int rows, int cols)
     : svd_(rows, cols, Eigen::ComputeThinU | Eigen::ComputeThinV),
-      projected_(std::min(rows, cols)) {
+      gram_(rows),
+      gram_matrix_(rows, rows),
+      gram_inv_a_(rows, cols),
+      projected_(std::min(rows, cols)),
+      gram_rhs_(rows) {
   // singular values below 1e-9 of the largest are round-off of a rank-deficient matrix (dependent
   // contact constraints): counting them would produce forces of the order of 1 / round-off
   svd_.setThreshold(1e-9);
@@ -174,14 +178,29 @@ PseudoInverseSolver::PseudoInverseSolver(int rows, int cols)
 
 int PseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                                Eigen::VectorXd& x) {
+  fast_ = false;
+  if (A.rows() <= A.cols() && A.rows() > 0) {
+    // the normal equations square the condition number: only for A well away from singular
+    // (pivots of A A^T above 1e-8 of the largest), where they lose no more than 1e-8 relative
+    gram_matrix_.noalias() = A * A.transpose();
+    gram_.compute(gram_matrix_);
+    const auto pivots = gram_.vectorD();
+    if (gram_.info() == Eigen::Success && pivots.minCoeff() > 1e-8 * pivots.maxCoeff()) {
+      gram_rhs_.noalias() = gram_.solve(b);
+      x.noalias() = A.transpose() * gram_rhs_;
+      fast_ = true;
+      rank_ = static_cast<int>(A.rows());
+      return rank_;
+    }
+  }
   svd_.compute(A);
-  const int rank = static_cast<int>(svd_.rank());
+  rank_ = static_cast<int>(svd_.rank());
   projected_.noalias() = svd_.matrixU().transpose() * b;
   for (Eigen::Index i = 0; i < projected_.size(); ++i) {
-    projected_[i] = i < rank ? projected_[i] / svd_.singularValues()[i] : 0.0;
+    projected_[i] = i < rank_ ? projected_[i] / svd_.singularValues()[i] : 0.0;
   }
   x.noalias() = svd_.matrixV() * projected_;
-  return rank;
+  return rank_;
 }
 
 int PseudoInverseSolver::rank(const Eigen::MatrixXd& A) {
@@ -189,7 +208,32 @@ int PseudoInverseSolver::rank(const Eigen::MatrixXd& A) {
   return static_cast<int>(svd_.rank());
 }
 
-const Eigen::MatrixXd& PseudoInverseSolver::matrixV() const { return svd_.matrixV(); }
+void PseudoInverseSolver::null_space_projector(const Eigen::MatrixXd& A, Eigen::MatrixXd& P) {
+  P.setIdentity();
+  if (fast_) {
+    // A^+ A = A^T (A A^T)^-1 A
+    gram_inv_a_.noalias() = gram_.solve(A);
+    P.noalias() -= A.transpose() * gram_inv_a_;
+    return;
+  }
+  const Eigen::MatrixXd& V = svd_.matrixV();
+  for (int i = 0; i < rank_; ++i) P.noalias() -= V.col(i) * V.col(i).transpose();
+}
+
+SymmetricPseudoInverseSolver::SymmetricPseudoInverseSolver(int size)
+    : ldlt_(size), svd_(size, size) {}
+
+int SymmetricPseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
+                                        Eigen::VectorXd& x) {
+  ldlt_.compute(A);
+  const auto pivots = ldlt_.vectorD();
+  const Eigen::Index n = pivots.size();
+  if (n > 0 && ldlt_.info() == Eigen::Success && pivots.minCoeff() > 1e-9 * pivots.maxCoeff()) {
+    x.noalias() = ldlt_.solve(b);
+    return static_cast<int>(n);
+  }
+  return svd_.solve(A, b, x);
+}
 
 ContactInverseDynamics::ContactInverseDynamics(const Model& model, const ContactSet& contacts,
                                                ContactForceRule rule)
@@ -235,10 +279,7 @@ void ContactInverseDynamics::solve(ConstVec q, ConstVec b) {
       // base; y then minimises |tau| (below)
       Ju_t_ = J.leftCols(unactuated_).transpose();
       base_rank_ = base_solver_.solve(Ju_t_, b_u_, f_);
-      const Eigen::MatrixXd& V = base_solver_.matrixV();
-      for (int i = 0; i < base_rank_; ++i) {
-        projector_.noalias() -= V.col(i) * V.col(i).transpose();
-      }
+      base_solver_.null_space_projector(Ju_t_, projector_);
     }
   }
   const int na = model_.nv - unactuated_;
@@ -293,7 +334,7 @@ ContactForwardDynamics::ContactForwardDynamics(const Model& model, const Contact
       data_(model),
       jacobian_(model, contacts),
       llt_(model.nv),
-      solver_(contacts.size(), contacts.size()),
+      solver_(contacts.size()),
       Minv_Jt_(model.nv, contacts.size()),
       contact_inertia_inv_(contacts.size(), contacts.size()),
       a_(model.nv),

@@ -112,20 +112,41 @@ enum class ContactForceRule {
 };
 
 /// x = A^+ b, the least-squares solution of least norm, with singular values below 1e-9 of the
-/// largest counted as zero. Sized at construction for A of rows x cols; solve() allocates nothing.
+/// largest counted as zero. A clearly of full row rank (every pivot of the LDLT factor of A A^T
+/// above 1e-8 of the largest) takes the fast path x = A^T (A A^T)^-1 b; any other A its SVD, which
+/// then decides the rank. Sized at construction for A of rows x cols; solve() allocates nothing.
 class PseudoInverseSolver {
  public:
   PseudoInverseSolver(int rows, int cols);
   /// A^+ b into x (cols); returns the rank of A.
   int solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, Eigen::VectorXd& x);
-  /// The rank of A, by the same rule.
+  /// The rank of A, by the SVD's rule.
   int rank(const Eigen::MatrixXd& A);
-  /// The right singular vectors of the last A (cols x min(rows, cols)), largest value first.
-  const Eigen::MatrixXd& matrixV() const;
+  /// I - A^+ A (cols x cols), the projector onto the null space of the A of the last solve().
+  void null_space_projector(const Eigen::MatrixXd& A, Eigen::MatrixXd& P);
 
  private:
   Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
-  Eigen::VectorXd projected_;
+  Eigen::LDLT<Eigen::MatrixXd> gram_;  // of A A^T (rows <= cols)
+  Eigen::MatrixXd gram_matrix_, gram_inv_a_;
+  Eigen::VectorXd projected_, gram_rhs_;
+  int rank_ = 0;
+  bool fast_ = false;  // the last solve() took the fast path
+};
+
+/// The same for a symmetric positive semi-definite A, fast when A is regular: its Cholesky factor
+/// with diagonal pivoting (LDLT) solves it when every pivot is above 1e-9 of the largest (A of
+/// full rank); otherwise the SVD of PseudoInverseSolver decides the rank and gives the least-norm
+/// solution.
+class SymmetricPseudoInverseSolver {
+ public:
+  explicit SymmetricPseudoInverseSolver(int size);
+  /// A^+ b into x (size); returns the rank of A.
+  int solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, Eigen::VectorXd& x);
+
+ private:
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+  PseudoInverseSolver svd_;
 };
 
 /// Inverse dynamics with contacts: given the generalized force b = M a + h the motion needs (rnea,
@@ -177,7 +198,7 @@ class ContactInverseDynamics {
 /// it leaves a contact-space system of the contacts' size, symmetric positive semi-definite, whose
 /// pseudo-inverse treats redundant contacts exactly: the contact-space inverse inertia
 /// J_c M^-1 J_c^T has the rank of J_c, singular values below 1e-9 of the largest count as zero
-/// (PseudoInverseSolver), and the forces are then the least-norm ones among those that hold the
+/// (SymmetricPseudoInverseSolver), and the forces are then the least-norm ones among those that hold the
 /// contacts, which all give the same accelerations. The KKT matrix is indefinite and singular with
 /// redundant contacts, and needs a regularisation that perturbs the accelerations. Sized at
 /// construction; solve() allocates nothing.
@@ -202,7 +223,7 @@ class ContactForwardDynamics {
   Data data_;
   ContactJacobian jacobian_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
-  PseudoInverseSolver solver_;
+  SymmetricPseudoInverseSolver solver_;
   Eigen::MatrixXd Minv_Jt_, contact_inertia_inv_;
   Eigen::VectorXd a_, f_, rhs_;
   int rank_ = 0;
