@@ -39,6 +39,10 @@ void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse) {
                  "Exit 1, writing no output file, when a row's residual.norm (the base wrench "
                  "the contacts cannot supply) exceeds TOL")
       ->check(kNonNegative);
+  cmd.add_option("--friction-coefficient", opt.friction_coefficient,
+                 "Report on stderr the rows whose friction.<frame> exceeds MU (the contact would "
+                 "slip) and those whose contact force pulls")
+      ->check(kPositive);
 }
 
 ContactSet load_contacts(const Model& model, const ContactOptions& opt) {
@@ -46,6 +50,7 @@ ContactSet load_contacts(const Model& model, const ContactOptions& opt) {
     if (!opt.weights.empty()) throw InputError("--contact-weights needs --contacts");
     if (opt.fail_on_residual >= 0) throw InputError("--fail-on-residual needs --contacts");
     if (opt.rule != "min-norm") throw InputError("--contact-forces needs --contacts");
+    if (opt.friction_coefficient > 0) throw InputError("--friction-coefficient needs --contacts");
     return {};
   }
   const Vec3 given(opt.normal[0], opt.normal[1], opt.normal[2]);
@@ -148,7 +153,9 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
       activity_(model, contacts, header, file),
       forces_in_(Eigen::VectorXd::Zero(contacts.size())),
       normal_(unit_contact_normal(Vec3(opt.normal[0], opt.normal[1], opt.normal[2]))),
-      threshold_(opt.fail_on_residual >= 0 ? opt.fail_on_residual : kResidualReported) {
+      threshold_(opt.fail_on_residual >= 0 ? opt.fail_on_residual : kResidualReported),
+      slipping_(contacts.contacts.size()),
+      pulling_(contacts.contacts.size()) {
   const int unactuated = model.floating_base ? 6 : 0;
   for (int k = unactuated; k < model.nv; ++k) columns_.push_back("tau." + model.tau_names[k]);
   const std::vector<std::string> forces = contact_force_columns(model, contacts);
@@ -170,7 +177,7 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
 }
 
 double* ContactIdRows::compute(const Sample& s, ConstVec b, double* out) {
-  const ContactSet& set = id_.jacobian().contacts();
+  const ContactSet& set = id_.contacts();
   activity_.apply(s, id_.jacobian());
   if (rule_ == ContactForceRule::measured) {
     gather(s.row, measured_, forces_in_);
@@ -189,21 +196,30 @@ double* ContactIdRows::compute(const Sample& s, ConstVec b, double* out) {
   // a force below 1e-9 of the row's largest is the round-off of a contact that carries nothing
   double largest = 0;
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
-    if (set.contacts[k].kind == ContactKind::normal) continue;
-    largest = std::max(largest, f.segment<3>(set.offset(static_cast<int>(k))).norm());
+    const int row = set.offset(static_cast<int>(k));
+    largest =
+        std::max(largest, set.contacts[k].kind == ContactKind::normal ? std::abs(f[row])
+                                                                      : f.segment<3>(row).norm());
   }
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
-    if (set.contacts[k].kind == ContactKind::normal) continue;
+    const int row = set.offset(static_cast<int>(k));
+    if (set.contacts[k].kind == ContactKind::normal) {
+      if (f[row] < -1e-9 * largest) pulling_[k].count(s.t, s.line);
+      continue;
+    }
     // along --contact-normal: |tangential| / normal, the friction coefficient the contact needs;
     // 0 when it carries nothing, -1 when it pulls or carries no normal force (no friction
     // coefficient holds it)
-    const Vec3 force = f.segment<3>(set.offset(static_cast<int>(k)));
+    const Vec3 force = f.segment<3>(row);
     const double normal = force.dot(normal_);
     const double tangential = (force - normal * normal_).norm();
-    if (force.norm() <= 1e-9 * largest) {
-      *out++ = 0;
-    } else {
-      *out++ = normal > 0 ? tangential / normal : -1.0;
+    double needed = 0;
+    if (force.norm() > 1e-9 * largest) needed = normal > 0 ? tangential / normal : -1.0;
+    *out++ = needed;
+    if (needed < 0) {
+      pulling_[k].count(s.t, s.line);
+    } else if (opt_.friction_coefficient > 0 && needed > opt_.friction_coefficient) {
+      slipping_[k].add(needed, s.t, s.line);
     }
   }
   if (norm > threshold_) ++residual_rows_;
@@ -216,6 +232,27 @@ double* ContactIdRows::compute(const Sample& s, ConstVec b, double* out) {
 }
 
 int ContactIdRows::finish(const Notes& notes) const {
+  const ContactSet& set = id_.contacts();
+  for (std::size_t k = 0; k < set.contacts.size() && opt_.friction_coefficient > 0; ++k) {
+    const std::string& frame = model_.frames[set.contacts[k].frame].name;
+    const RowTally& slip = slipping_[k];
+    const RowTally& pull = pulling_[k];
+    if (slip.rows > 0) {
+      std::ostringstream line;
+      line << file_ << ": friction." << frame << " exceeds --friction-coefficient "
+           << number_text(opt_.friction_coefficient) << " in " << slip.rows
+           << (slip.rows == 1 ? " row" : " rows") << ": first at t=" << slip.first_t << " (line "
+           << slip.first_line << "), worst " << number_text(slip.worst) << " at t=" << slip.worst_t;
+      notes.warning(line.str());
+    }
+    if (pull.rows > 0) {
+      std::ostringstream line;
+      line << file_ << ": f." << frame << " pulls (its normal force is negative) in " << pull.rows
+           << (pull.rows == 1 ? " row" : " rows") << ": first at t=" << pull.first_t << " (line "
+           << pull.first_line << ")";
+      notes.warning(line.str());
+    }
+  }
   const bool failing = opt_.fail_on_residual >= 0 && worst_ > opt_.fail_on_residual;
   if (worst_ <= threshold_) return kExitOk;
   std::ostringstream line;
@@ -235,6 +272,15 @@ void ContactIdRows::summarize(nlohmann::json& table) const {
   table["contacts"] = {{"worst_residual", worst_},
                        {"worst_residual_line", worst_line_},
                        {"residual_rows", residual_rows_}};
+  if (opt_.friction_coefficient <= 0) return;
+  nlohmann::json friction = nlohmann::json::array();
+  const ContactSet& set = id_.contacts();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    friction.push_back({{"frame", model_.frames[set.contacts[k].frame].name},
+                        {"slipping_rows", slipping_[k].rows},
+                        {"pulling_rows", pulling_[k].rows}});
+  }
+  table["contacts"]["friction"] = friction;
 }
 
 ContactFdRows::ContactFdRows(const Model& model, const ContactSet& contacts, const Header& header,

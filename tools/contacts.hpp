@@ -12,6 +12,7 @@
 
 #include <eom/algorithm/contacts.hpp>
 #include <eom/io/table.hpp>
+#include <eom/trajectory/row_statistics.hpp>
 #include <eom/multibody/model.hpp>
 
 #include "row_engine.hpp"
@@ -24,9 +25,10 @@ struct ContactOptions {
   std::string rule = "min-norm";
   std::vector<std::string> weights;  // FRAME=w
   double fail_on_residual = -1;      // < 0: not asked
+  double friction_coefficient = 0;   // --friction-coefficient MU; 0: not asked
 };
 /// --contacts, --contact-normal and, for the inverse dynamics, --contact-forces,
-/// --contact-weights, --fail-on-residual.
+/// --contact-weights, --fail-on-residual, --friction-coefficient.
 void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse);
 
 /// The contacts of the options; throws InputError starting with the option at fault. Empty when
@@ -94,6 +96,8 @@ class ContactIdRows {
   double worst_ = 0, worst_t_ = 0;
   int worst_line_ = 0;
   long residual_rows_ = 0;  // rows over the threshold
+  // per contact, with --friction-coefficient: rows needing more friction, rows pulling
+  std::vector<RowTally> slipping_, pulling_;
 };
 
 /// eom fd --contacts on the rows of one table: the active contacts of each row held, the

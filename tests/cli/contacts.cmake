@@ -31,6 +31,15 @@ eom_cli_test(NAME id-contacts-hopper-tilted-fails
                   -o ${CMAKE_CURRENT_BINARY_DIR}/hopper_tilted.csv
              RC 1 STDERR_REGEX "error: .*hopper_tilted.csv: the contacts cannot supply the base's wrench in 1 row: worst residual.norm [0-9.]+ at t=1 \\(line 3\\), over --fail-on-residual 1e-06"
              ABSENT ${CMAKE_CURRENT_BINARY_DIR}/hopper_tilted.csv)
+# gravity tilted 1 m/s^2 towards +x, a slope: each corner holds 0.5 N downhill, and the moment of
+# that force 0.05 m under the centre of mass moves 0.125 N of load to the front corners (by hand:
+# f_i = F / 4 + lambda x (x_i, y_i, 0)); the rear ones need friction 0.5 / 4.78 > 0.1
+eom_cli_test(NAME id-contacts-box-slope-friction
+             ARGS id tests/data/urdf/box_corners_centred.urdf ${contact_data}/box_shifted_stand.csv
+                  --floating-base --static --contacts front_left,front_right,rear_left,rear_right
+                  --gravity 1,0,-9.81 --friction-coefficient 0.1
+             STDOUT ${contact_data}/box_slope.forces.csv COMPARE numeric ATOL 1e-12
+             STDERR_REGEX "box_shifted_stand.csv: friction.rear_left exceeds --friction-coefficient 0.1 in 2 rows: first at t=0 \\(line 2\\), worst 0.104603 at t=0")
 eom_cli_test(NAME id-contacts-no-root-torque
              ARGS id tests/data/urdf/hopper.urdf ${contact_data}/hopper_stand.csv --floating-base
                   --static --contacts foot:6d
@@ -79,6 +88,9 @@ eom_cli_test(NAME id-contacts-weights-not-min-norm
 eom_cli_test(NAME id-contacts-options-need-contacts
              ARGS ${box_args} --floating-base --fail-on-residual 1
              RC 2 STDERR_REGEX "--fail-on-residual needs --contacts")
+eom_cli_test(NAME id-contacts-friction-coefficient-not-positive
+             ARGS ${box_args} --floating-base --contacts front_left --friction-coefficient 0
+             RC 2 STDERR_REGEX "--friction-coefficient: 0 must be positive")
 eom_cli_test(NAME id-contacts-terms
              ARGS ${box_args} --floating-base --contacts front_left --terms
              RC 2 STDERR_REGEX "--terms is not available with --contacts")

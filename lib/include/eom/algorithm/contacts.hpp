@@ -160,6 +160,7 @@ class ContactInverseDynamics {
   ContactInverseDynamics(const Model& model, const ContactSet& contacts, ContactForceRule rule);
 
   ContactJacobian& jacobian() { return jacobian_; }
+  const ContactSet& contacts() const { return jacobian_.contacts(); }
 
   /// The forces by the rule (min_norm or min_torque) and the torques, at q for b (nv).
   void solve(ConstVec q, ConstVec b);
