@@ -174,6 +174,12 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
       columns_.push_back("friction." + model.frames[contact.frame].name);
     }
   }
+  for (const Contact& contact : contacts.contacts) {
+    if (contact.kind != ContactKind::frame) continue;
+    for (const char* axis : {"x", "y"}) {
+      columns_.push_back(column_name(column_name("cop", model.frames[contact.frame].name), axis));
+    }
+  }
 }
 
 double* ContactIdRows::compute(const Sample& s, ConstVec b, double* out) {
@@ -221,6 +227,17 @@ double* ContactIdRows::compute(const Sample& s, ConstVec b, double* out) {
     } else if (opt_.friction_coefficient > 0 && needed > opt_.friction_coefficient) {
       slipping_[k].add(needed, s.t, s.line);
     }
+  }
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    if (set.contacts[k].kind != ContactKind::frame) continue;
+    const int contact = static_cast<int>(k);
+    // 0, 0 when the contact carries no load
+    const std::optional<Eigen::Vector2d> cop =
+        id_.jacobian().active(contact) ? center_of_pressure(id_.jacobian().placement(contact),
+                                                            f.segment<6>(set.offset(contact)))
+                                       : std::nullopt;
+    *out++ = cop ? cop->x() : 0.0;
+    *out++ = cop ? cop->y() : 0.0;
   }
   if (norm > threshold_) ++residual_rows_;
   if (norm > worst_) {

@@ -40,6 +40,13 @@ eom_cli_test(NAME id-contacts-box-slope-friction
                   --gravity 1,0,-9.81 --friction-coefficient 0.1
              STDOUT ${contact_data}/box_slope.forces.csv COMPARE numeric ATOL 1e-12
              STDERR_REGEX "box_shifted_stand.csv: friction.rear_left exceeds --friction-coefficient 0.1 in 2 rows: first at t=0 \\(line 2\\), worst 0.104603 at t=0")
+# the box held by one 6d corner: the corner carries the weight and balances the moment of the
+# weight about it, -(-0.2, -0.1, 0.05) x (0, 0, -19.62) = (-1.962, 3.924, 0) N m; the centre of
+# pressure is the centre of mass seen from the corner, (-0.2, -0.1) in its frame
+eom_cli_test(NAME id-contacts-box-one-corner-6d
+             ARGS id tests/data/urdf/box_corners_centred.urdf ${contact_data}/box_shifted_stand.csv
+                  --floating-base --static --contacts front_left:6d
+             STDOUT ${contact_data}/box_one_corner.forces.csv COMPARE numeric ATOL 1e-12)
 eom_cli_test(NAME id-contacts-no-root-torque
              ARGS id tests/data/urdf/hopper.urdf ${contact_data}/hopper_stand.csv --floating-base
                   --static --contacts foot:6d

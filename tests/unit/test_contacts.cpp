@@ -9,6 +9,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
+
+#include <Eigen/Geometry>
 
 #include <eom/algorithm/contacts.hpp>
 #include <eom/algorithm/dynamics.hpp>
@@ -182,6 +185,21 @@ TEST_CASE("a one-leg hopper: upright it stands, tilted it cannot", "[contacts]")
   CHECK(measured.torques()[knee] == Approx(2 * kG).epsilon(1e-12));
   // one g short, world z: the base needs kG more upwards
   CHECK_THAT(measured.residual(), AllClose((Vec6() << 0, 0, kG, 0, 0, 0).finished(), 1e-12));
+}
+
+TEST_CASE("the centre of pressure is where the force alone gives the moment", "[contacts]") {
+  // a frame turned a quarter turn about z: its x axis is world y
+  SE3 oMf;
+  oMf.R = Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()).toRotationMatrix();
+  // 10 N pressing along z at the world point (-0.2, 0.1) has the moment p x F = (1, 2, 0) about
+  // the origin; in the frame's axes that point is (0.1, 0.2)
+  Vec6 wrench;
+  wrench << 0, 0, 10, 1, 2, 0;
+  const std::optional<Eigen::Vector2d> cop = center_of_pressure(oMf, wrench);
+  REQUIRE(cop);
+  CHECK_THAT(Eigen::VectorXd(*cop), AllClose(Eigen::Vector2d(0.1, 0.2), 1e-15));
+  wrench[2] = -10;  // pulling: no centre of pressure
+  CHECK_FALSE(center_of_pressure(oMf, wrench));
 }
 
 TEST_CASE("the drift of a spinning box's corner is its centripetal acceleration", "[contacts]") {

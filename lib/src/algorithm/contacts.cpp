@@ -110,6 +110,13 @@ void parse_contact_weight(const Model& model, std::string_view text, ContactSet&
   contacts.contacts[k].weight = weight;
 }
 
+std::optional<Eigen::Vector2d> center_of_pressure(const SE3& oMf, const Vec6& wrench) {
+  const Vec3 force = oMf.R.transpose() * wrench.head<3>();
+  const Vec3 moment = oMf.R.transpose() * wrench.tail<3>();
+  if (!(force.z() > 0)) return std::nullopt;
+  return Eigen::Vector2d(-moment.y() / force.z(), moment.x() / force.z());
+}
+
 std::vector<std::string> contact_force_components(ContactKind kind) {
   switch (kind) {
     case ContactKind::normal:

@@ -8,6 +8,7 @@
 // contact point, the equations of motion read M a + h = S^T tau + J_c^T f.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,13 @@ ContactSet parse_contacts(const Model& model, const std::vector<std::string>& te
 /// or when FRAME is no contact of the set.
 void parse_contact_weight(const Model& model, std::string_view text, ContactSet& contacts);
 
+/// The centre of pressure of a 6d contact's wrench (force and moment about the frame origin, world
+/// axes) on the xy plane of its frame oMf, in the frame's coordinates: the point of that plane
+/// about which the wrench has no tangential moment (x = -m_y / f_z, y = m_x / f_z in the frame's
+/// axes; Caron, "Equations of motion", surface contacts). Nullopt when the force along the frame's
+/// z axis is not positive (no load presses the surfaces together).
+std::optional<Eigen::Vector2d> center_of_pressure(const SE3& oMf, const Vec6& wrench);
+
 /// The force component names of a contact: fn (1d), fx fy fz (3d), fx fy fz mx my mz (6d).
 std::vector<std::string> contact_force_components(ContactKind kind);
 
@@ -88,7 +96,9 @@ class ContactJacobian {
   /// second derivative, which a held contact keeps at zero; ETH notes eq. 3.61).
   void compute(ConstVec q, ConstVec v);
 
-  const Eigen::MatrixXd& jacobian() const { return J_; }   // size x nv
+  const Eigen::MatrixXd& jacobian() const { return J_; }  // size x nv
+  /// The placement of an active contact's frame at the q of the last compute().
+  const SE3& placement(int contact) const { return data_.oMf[contacts_.contacts[contact].frame]; }
   const Eigen::VectorXd& drift() const { return drift_; }  // size
   const ContactSet& contacts() const { return contacts_; }
   Data& data() { return data_; }
