@@ -30,7 +30,7 @@ _eom() {
   fi
   local names=""
   case $prev in
-    --frames | --frame | --relative-to) names=$(_eom_model_names "$eom" "$robot" frames) ;;
+    --frames | --frame | --relative-to | --contacts) names=$(_eom_model_names "$eom" "$robot" frames) ;;
     --joints | --lock) names=$(_eom_model_names "$eom" "$robot" joints) ;;
     --format | --from)
       COMPREPLY=($(compgen -W "csv json ndjson" -- "$cur"))

@@ -1,6 +1,6 @@
 // eom fd: forward dynamics for every row: the accelerations a that the joint forces tau produce
 // at (q, v), with friction and external wrenches as eom id reads them, so that eom id on the
-// output gives tau back.
+// output gives tau back; with contacts, the accelerations that keep them held and their forces.
 
 #include <eom/io/columns.hpp>
 #include <eom/multibody/data.hpp>
@@ -8,7 +8,12 @@
 #include <eom/core/errors.hpp>
 #include <eom/algorithm/partial_derivatives.hpp>
 
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
 #include "cli.hpp"
+#include "contacts.hpp"
 #include "forces.hpp"
 #include "row_engine.hpp"
 
@@ -21,20 +26,30 @@ struct FdOptions {
   std::string method = "aba";
   bool partials = false;  // dqdd/dq and dqdd/dv
   bool minv = false;      // dqdd/dtau = M^-1
+  ContactOptions contacts;
 };
+
+// The tau columns a row reads: every coordinate's, or with contacts on a floating base the
+// actuated joints' only (the free-flyer is not driven)
+std::vector<std::string> driving_columns(const Model& model, bool contacts) {
+  std::vector<std::string> names = coordinate_columns(model, "tau", Space::tau);
+  if (contacts && model.floating_base) names.erase(names.begin(), names.begin() + 6);
+  return names;
+}
 
 class FdTask final : public RowTask {
  public:
-  FdTask(const Model& model, const Friction& friction, const FdOptions& opt, const Header& in,
-         const std::string& file)
+  FdTask(const Model& model, const Friction& friction, const ContactSet& contacts,
+         const FdOptions& opt, const Header& in, const std::string& file)
       : model_(model),
         friction_(friction),
         opt_(opt),
-        tau_columns_(bind_columns(in, coordinate_columns(model, "tau", Space::tau), file)),
+        tau_columns_(bind_columns(in, driving_columns(model, !contacts.contacts.empty()), file)),
         wrenches_(model, in, file, opt.forces),
         data_(model),
-        tau_(model.nv),
+        tau_(Eigen::VectorXd::Zero(model.nv)),
         term_(model.nv) {
+    if (!contacts.contacts.empty()) contact_rows_.emplace(model, contacts, in, file);
     // the state beside its accelerations, so that the output is eom id's input
     for (const char* prefix : {"q", "v"}) {
       for (auto& n : coordinate_columns(model, prefix, prefix[0] == 'q' ? Space::q : Space::v)) {
@@ -49,11 +64,16 @@ class FdTask final : public RowTask {
     if (opt.minv) append(columns, matrix_columns(model, "Minv"));
     inputs = tau_columns_;
     inputs.insert(inputs.end(), wrenches_.columns().begin(), wrenches_.columns().end());
+    if (contact_rows_) {
+      append(columns, contact_rows_->columns());
+      inputs.insert(inputs.end(), contact_rows_->inputs().begin(), contact_rows_->inputs().end());
+    }
   }
 
   void compute(const Sample& s, double* out) override {
     const auto v = s.dq.col(0);
-    gather(s.row, tau_columns_, tau_);
+    // the free-flyer's entries stay 0 when it is not driven
+    gather(s.row, tau_columns_, tau_.tail(static_cast<Eigen::Index>(tau_columns_.size())));
     // M a + c + g = tau - friction + J^T F: what drives the joints once friction and the
     // environment have taken their share (the terms eom id adds, taken back)
     if (opt_.forces.friction) {
@@ -67,7 +87,8 @@ class FdTask final : public RowTask {
     // the partials come with qdd from the same passes (aba_derivatives); otherwise the method
     const bool derivatives = opt_.partials || opt_.minv;
     if (derivatives) aba_derivatives(model_, data_, s.q, v, tau_);
-    const Eigen::VectorXd& a = derivatives ? data_.qdd
+    const Eigen::VectorXd& a = contact_rows_ ? contact_rows_->compute(s, tau_)
+                               : derivatives ? data_.qdd
                                : opt_.method == "crba"
                                    ? forward_dynamics_crba(model_, data_, s.q, v, tau_)
                                    : aba(model_, data_, s.q, v, tau_);
@@ -78,7 +99,16 @@ class FdTask final : public RowTask {
       out = write_row_major(data_.dqdd_dq, out);
       out = write_row_major(data_.dqdd_dv, out);
     }
-    if (opt_.minv) write_row_major(data_.Minv, out);
+    if (opt_.minv) out = write_row_major(data_.Minv, out);
+    if (contact_rows_) contact_rows_->write_forces(out);
+  }
+
+  int finish(const Notes& notes) override {
+    return contact_rows_ ? contact_rows_->finish(notes) : kExitOk;
+  }
+
+  void summarize(nlohmann::json& table) const override {
+    if (contact_rows_) contact_rows_->summarize(table);
   }
 
  private:
@@ -89,6 +119,7 @@ class FdTask final : public RowTask {
   ExternalWrenches wrenches_;
   Data data_;
   Eigen::VectorXd tau_, term_;
+  std::optional<ContactFdRows> contact_rows_;
 };
 
 int run_fd(const FdOptions& opt, Streams& io) {
@@ -100,9 +131,17 @@ int run_fd(const FdOptions& opt, Streams& io) {
         "(aba_derivatives), not from --method crba");
   }
   const Friction friction = load_friction(model, opt.forces);
+  const ContactSet contacts = load_contacts(model, opt.contacts);
+  if (!contacts.contacts.empty() && (opt.partials || opt.minv || opt.method == "crba")) {
+    throw InputError(std::string(opt.partials ? "--partials"
+                                 : opt.minv   ? "--minv"
+                                              : "--method") +
+                     " is not available with --contacts (which solves with M from CRBA and a "
+                     "Cholesky factor)");
+  }
   const RowCommand command{
       "fd", 1, {}, [&](const Header& header, const std::string& file, const Notes&) {
-        return std::make_unique<FdTask>(model, friction, opt, header, file);
+        return std::make_unique<FdTask>(model, friction, contacts, opt, header, file);
       }};
   return run_rows(opt.rows, model, command, io);
 }
@@ -132,6 +171,7 @@ void register_fd(CLI::App& app, Dispatch& dispatch) {
                 "Carpentier & Mansard 2018; dq in the tangent space, q (+) dq = q exp(dq)): "
                 "2 nv^2 columns");
   cmd->add_flag("--minv", opt->minv, "Also write Minv.<row>.<col> = dqdd/dtau: nv^2 columns");
+  add_contact_options(*cmd, opt->contacts, false);
 }
 
 }  // namespace eom::cli

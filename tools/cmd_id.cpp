@@ -1,14 +1,17 @@
 // eom id: inverse dynamics (RNEA) for every row of trajectory tables, with its terms, friction,
-// external wrenches, effort-limit reports and batch mode.
+// external wrenches, contacts, effort-limit reports and batch mode.
 
 #include <eom/io/columns.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "contacts.hpp"
 #include "forces.hpp"
 #include "row_engine.hpp"
 #include "scan_reports.hpp"
@@ -23,13 +26,14 @@ struct IdOptions {
   ForceOptions forces;
   bool fail_on_limit = false;
   bool power = false;  // power.<joint> = tau v and power.total
+  ContactOptions contacts;
 };
 
 // tau (and its terms) of one sample
 class IdTask final : public RowTask {
  public:
-  IdTask(const Model& model, const Friction& friction, const IdOptions& opt, const Header& in,
-         const std::string& file)
+  IdTask(const Model& model, const Friction& friction, const ContactSet& contacts,
+         const IdOptions& opt, const Header& in, const std::string& file)
       : model_(model),
         friction_(friction),
         opt_(opt),
@@ -42,6 +46,15 @@ class IdTask final : public RowTask {
         term_(model.nv),
         friction_term_(model.nv),
         external_term_(model.nv) {
+    inputs = wrenches_.columns();
+    if (!contacts.contacts.empty()) {
+      // tau of the actuated joints and the contact forces that hold the rest
+      contact_rows_.emplace(model, contacts, opt.contacts, in, file);
+      columns = contact_rows_->columns();
+      const std::vector<int>& more = contact_rows_->inputs();
+      inputs.insert(inputs.end(), more.begin(), more.end());
+      return;
+    }
     auto add = [&](const char* prefix) {
       for (auto& n : coordinate_columns(model, prefix, Space::tau)) columns.push_back(std::move(n));
     };
@@ -57,7 +70,6 @@ class IdTask final : public RowTask {
       append(columns, coordinate_columns(model, "power", Space::v));
       columns.push_back("power.total");
     }
-    inputs = wrenches_.columns();
   }
 
   void compute(const Sample& s, double* out) override {
@@ -73,6 +85,11 @@ class IdTask final : public RowTask {
     if (!wrenches_.empty()) {
       wrenches_.term(model_, data_, s.q, s.row, external_term_);
       tau_ += external_term_;
+    }
+    if (contact_rows_) {
+      contact_rows_->compute(s, tau_, out);
+      limits_.observe(contact_rows_->torques(), s.t, s.line);
+      return;
     }
     auto put = [&](const Eigen::VectorXd& x) {
       for (int i = 0; i < nv; ++i) *out++ = x[i];
@@ -103,12 +120,14 @@ class IdTask final : public RowTask {
   int finish(const Notes& notes) override {
     const bool failing = opt_.fail_on_limit && limits_.exceeded();
     report_limits(limits_, model_, file_, notes, failing);
-    return failing ? kExitFailure : kExitOk;
+    const int contacts = contact_rows_ ? contact_rows_->finish(notes) : kExitOk;
+    return failing ? kExitFailure : contacts;
   }
 
   void summarize(nlohmann::json& table) const override {
     table["effort_limits"] = limits_json(limits_, model_);
     table["fail_on_limit"] = opt_.fail_on_limit;
+    if (contact_rows_) contact_rows_->summarize(table);
   }
 
  private:
@@ -121,16 +140,23 @@ class IdTask final : public RowTask {
   EffortLimitScan limits_;
   Eigen::VectorXd zero_;  // v and a of --static
   Eigen::VectorXd tau_, term_, friction_term_, external_term_;
+  std::optional<ContactIdRows> contact_rows_;
 };
 
 int run_id(const IdOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows, io, "id");
   const Friction friction = load_friction(model, opt.forces);
+  const ContactSet contacts = load_contacts(model, opt.contacts);
+  if (!contacts.contacts.empty() && (opt.terms || opt.power)) {
+    throw InputError(std::string(opt.terms ? "--terms" : "--power") +
+                     " is not available with --contacts (tau there is the actuated joints' only)");
+  }
   const RowCommand command{"id",
                            opt.static_pose ? 0 : 2,
                            {},
                            [&](const Header& header, const std::string& file, const Notes&) {
-                             return std::make_unique<IdTask>(model, friction, opt, header, file);
+                             return std::make_unique<IdTask>(model, friction, contacts, opt, header,
+                                                             file);
                            }};
   return run_rows(opt.rows, model, command, io);
 }
@@ -161,6 +187,7 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--fail-on-limit", opt->fail_on_limit,
                 "Exit 1, writing no output file, when a torque exceeds its URDF effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
+  add_contact_options(*cmd, opt->contacts, true);
 }
 
 }  // namespace eom::cli

@@ -24,7 +24,8 @@ ur5=$src/robots/ur5.urdf
 expect "fk fd" "$eom" f
 expect "tool0" "$eom" fk "$ur5" x.csv --frames too
 expect "tool0,wrist_1_link tool0,wrist_2_link tool0,wrist_3_link" "$eom" fk "$ur5" x.csv --frames tool0,wri
-expect "--friction --friction-file --friction-smoothing --from" "$eom" id "$ur5" x.csv --fr
+expect "FL_FOOT,FR_SHOULDER FL_FOOT,FR_UPPER_LEG FL_FOOT,FR_LOWER_LEG FL_FOOT,FR_FOOT" "$eom" id "$src/robots/solo12.urdf" x.csv --contacts FL_FOOT,FR
+expect "--friction --friction-coefficient --friction-file --friction-smoothing --from" "$eom" id "$ur5" x.csv --fr
 expect "json" "$eom" id "$ur5" x.csv --format j
 expect "shoulder_lift_joint,wrist_1_joint shoulder_lift_joint,wrist_2_joint shoulder_lift_joint,wrist_3_joint" \
   "$eom" fd "$ur5" x.csv --lock shoulder_lift_joint,wri

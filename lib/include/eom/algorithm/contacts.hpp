@@ -1,0 +1,243 @@
+// Contacts: what holds a robot (feet on the ground, a tool on a table) and the forces they carry.
+//
+// A contact is a frame of the model held by the environment. Its force is the force the
+// environment exerts ON the robot, in world axes, applied at the frame's origin; a 6d contact adds
+// the moment about that origin (S. Caron, "Equations of motion", point and surface contacts; the
+// ETH Zurich "Robot Dynamics" notes, section 3.7, write the force the robot exerts on the
+// environment, the opposite sign). With the stacked contact Jacobian J_c, world-aligned at each
+// contact point, the equations of motion read M a + h = S^T tau + J_c^T f.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <Eigen/SVD>
+
+#include "eom/multibody/data.hpp"
+#include "eom/multibody/model.hpp"
+
+namespace eom {
+
+/// What a contact holds.
+enum class ContactKind {
+  normal,  // "1d": only the motion of the frame origin along the normal (one force component)
+  point,   // "3d": the motion of the frame origin (a point contact: force, no moment)
+  frame,   // "6d": the motion of the whole frame (a flat foot, a weld: force and moment)
+};
+
+/// 1, 3 or 6: the constraints (and force components) of a contact.
+int constraint_count(ContactKind kind);
+
+/// One contact: a frame, what it holds, the unit normal of a 1d contact (world axes) and its
+/// weight in the least-norm force distribution (a heavier weight takes a larger share).
+struct Contact {
+  int frame = 0;
+  ContactKind kind = ContactKind::point;
+  Vec3 normal = Vec3::UnitZ();
+  double weight = 1;
+};
+
+/// The contacts of a run, in the order they were given: contact k owns the rows
+/// [offset(k), offset(k) + constraint_count(kind)) of J_c and of the stacked force f.
+struct ContactSet {
+  std::vector<Contact> contacts;
+  /// Total number of constraints (rows of J_c).
+  int size() const;
+  int offset(int contact) const;
+  /// The contact on that frame, -1 if none.
+  int find(int frame) const;
+};
+
+/// The normal renormalised; throws InputError when its norm is not 1 within 1e-6 (zero included:
+/// a normal is a direction, and a mistyped one is refused rather than silently rescaled).
+Vec3 unit_contact_normal(const Vec3& normal);
+
+/// One contact from its text, FRAME or FRAME:3d (a point contact), FRAME:6d or FRAME:1d (along
+/// `normal`). Throws InputError for an unknown frame (naming close matches), an unknown kind, a
+/// frame no joint moves (it constrains nothing: the world, or a link welded to a fixed base) and
+/// for a 1d contact whose normal is not a unit vector (unit_contact_normal).
+Contact parse_contact(const Model& model, std::string_view text, const Vec3& normal);
+/// The contacts of several texts; throws InputError for a frame given twice.
+ContactSet parse_contacts(const Model& model, const std::vector<std::string>& texts,
+                          const Vec3& normal);
+/// Sets the weight of the contact named by FRAME=w (w > 0, finite). Throws InputError otherwise,
+/// or when FRAME is no contact of the set.
+void parse_contact_weight(const Model& model, std::string_view text, ContactSet& contacts);
+
+/// The centre of pressure of a 6d contact's wrench (force and moment about the frame origin, world
+/// axes) on the xy plane of its frame oMf, in the frame's coordinates: the point of that plane
+/// about which the wrench has no tangential moment (x = -m_y / f_z, y = m_x / f_z in the frame's
+/// axes; Caron, "Equations of motion", surface contacts). Nullopt when the force along the frame's
+/// z axis is not positive (no load presses the surfaces together).
+std::optional<Eigen::Vector2d> center_of_pressure(const SE3& oMf, const Vec6& wrench);
+
+/// The force component names of a contact: fn (1d), fx fy fz (3d), fx fy fz mx my mz (6d).
+std::vector<std::string> contact_force_components(ContactKind kind);
+
+/// The stacked contact Jacobian and its drift at one state. Sized at construction; compute()
+/// allocates nothing.
+class ContactJacobian {
+ public:
+  ContactJacobian(const Model& model, const ContactSet& contacts);
+
+  /// Which contacts hold (all, at construction). An inactive contact's rows are zero.
+  void set_active(int contact, bool active) { active_[contact] = active; }
+  bool active(int contact) const { return active_[contact] != 0; }
+
+  /// J_c (rows of the contacts, world axes at each frame origin: the rows of the
+  /// local-world-aligned frame Jacobian, n^T times its linear rows for 1d) at q.
+  void compute(ConstVec q);
+  /// J_c at q and the drift dJ_c/dt v, so that the contacts' accelerations are J_c a + drift
+  /// (the classical accelerations of the frames, not the spatial ones: for a point that is its
+  /// second derivative, which a held contact keeps at zero; ETH notes eq. 3.61).
+  void compute(ConstVec q, ConstVec v);
+
+  const Eigen::MatrixXd& jacobian() const { return J_; }  // size x nv
+  /// The placement of an active contact's frame at the q of the last compute().
+  const SE3& placement(int contact) const { return data_.oMf[contacts_.contacts[contact].frame]; }
+  const Eigen::VectorXd& drift() const { return drift_; }  // size
+  const ContactSet& contacts() const { return contacts_; }
+  Data& data() { return data_; }
+
+ private:
+  void stack(ConstVec q, ConstVec v, bool with_drift);
+
+  const Model& model_;
+  const ContactSet contacts_;
+  Data data_;
+  std::vector<char> active_;
+  Eigen::MatrixXd J_;
+  Eigen::VectorXd drift_, zero_;
+};
+
+/// How eom id --contacts distributes the base's load over the contacts.
+enum class ContactForceRule {
+  min_norm,    // the forces of least weighted norm that supply the unactuated (base) equations
+  min_torque,  // the torques of least norm consistent with the contacts (ETH notes eq. 3.100)
+  measured,    // the forces are given; only the torques are solved
+};
+
+/// x = A^+ b, the least-squares solution of least norm, with singular values below 1e-9 of the
+/// largest counted as zero. A clearly of full row rank (every pivot of the LDLT factor of A A^T
+/// above 1e-8 of the largest) takes the fast path x = A^T (A A^T)^-1 b; any other A its SVD, which
+/// then decides the rank. Sized at construction for A of rows x cols; solve() allocates nothing.
+class PseudoInverseSolver {
+ public:
+  PseudoInverseSolver(int rows, int cols);
+  /// A^+ b into x (cols); returns the rank of A.
+  int solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, Eigen::VectorXd& x);
+  /// The rank of A, by the SVD's rule.
+  int rank(const Eigen::MatrixXd& A);
+  /// I - A^+ A (cols x cols), the projector onto the null space of the A of the last solve().
+  void null_space_projector(const Eigen::MatrixXd& A, Eigen::MatrixXd& P);
+
+ private:
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
+  Eigen::LDLT<Eigen::MatrixXd> gram_;  // of A A^T (rows <= cols)
+  Eigen::MatrixXd gram_matrix_, gram_inv_a_;
+  Eigen::VectorXd projected_, gram_rhs_;
+  int rank_ = 0;
+  bool fast_ = false;  // the last solve() took the fast path
+};
+
+/// The same for a symmetric positive semi-definite A, fast when A is regular: its Cholesky factor
+/// with diagonal pivoting (LDLT) solves it when every pivot is above 1e-9 of the largest (A of
+/// full rank); otherwise the SVD of PseudoInverseSolver decides the rank and gives the least-norm
+/// solution.
+class SymmetricPseudoInverseSolver {
+ public:
+  explicit SymmetricPseudoInverseSolver(int size);
+  /// A^+ b into x (size); returns the rank of A.
+  int solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, Eigen::VectorXd& x);
+
+ private:
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+  PseudoInverseSolver svd_;
+};
+
+/// Inverse dynamics with contacts: given the generalized force b = M a + h the motion needs (rnea,
+/// plus joint friction and minus external wrenches as the caller wants), the contact forces f and
+/// actuated torques tau with b = S^T tau + J_c^T f. With a floating base the free-flyer's six
+/// rows are unactuated: b_u = J_u^T f must hold, and what no contact force can supply is the
+/// residual r = b_u - J_u^T f (least squares: the smallest residual first). Sized at construction;
+/// solve() allocates nothing.
+class ContactInverseDynamics {
+ public:
+  ContactInverseDynamics(const Model& model, const ContactSet& contacts, ContactForceRule rule);
+
+  ContactJacobian& jacobian() { return jacobian_; }
+  const ContactSet& contacts() const { return jacobian_.contacts(); }
+
+  /// The forces by the rule (min_norm or min_torque) and the torques, at q for b (nv).
+  void solve(ConstVec q, ConstVec b);
+  /// The torques for the given forces (size()), at q for b (nv).
+  void solve_measured(ConstVec q, ConstVec b, ConstVec forces);
+
+  /// f (stacked as ContactSet::offset; zero for inactive contacts).
+  const Eigen::VectorXd& forces() const { return f_; }
+  /// tau (nv): the actuated joints' torques, zero on the free-flyer's rows.
+  const Eigen::VectorXd& torques() const { return tau_; }
+  /// The base wrench the contacts do not supply: force and moment about the base origin, world
+  /// axes; zero for a fixed base.
+  const Vec6& residual() const { return residual_world_; }
+  /// Rank of J_u^T over the active contacts: how many of the base's six equations the contacts
+  /// can supply (6 when any wrench of the base can be balanced); 0 for a fixed base.
+  int base_rank() const { return base_rank_; }
+
+ private:
+  void finish(ConstVec q, ConstVec b);
+
+  const Model& model_;
+  const ContactForceRule rule_;
+  const int unactuated_;  // 6 with a floating base, else 0
+  ContactJacobian jacobian_;
+  PseudoInverseSolver base_solver_, torque_solver_;
+  Eigen::MatrixXd Ju_t_, projector_, Ja_t_projected_;
+  Eigen::VectorXd f_, tau_, weights_sqrt_, b_u_, y_, torque_rhs_;
+  Vec6 residual_world_ = Vec6::Zero();
+  int base_rank_ = 0;
+};
+
+/// Forward dynamics with contacts held (ETH notes eq. 3.62-3.65): the accelerations a and contact
+/// forces f of M a + h = tau + J_c^T f with J_c a + drift = 0, in the operational-space form
+///   f = (J_c M^-1 J_c^T)^+ (-drift - J_c a_0),   a = a_0 + M^-1 J_c^T f,   a_0 = M^-1 (tau - h).
+/// Why this form and not the KKT system [M J_c^T; J_c 0]: after one Cholesky factor of M (crba)
+/// it leaves a contact-space system of the contacts' size, symmetric positive semi-definite, whose
+/// pseudo-inverse treats redundant contacts exactly: the contact-space inverse inertia
+/// J_c M^-1 J_c^T has the rank of J_c, singular values below 1e-9 of the largest count as zero
+/// (SymmetricPseudoInverseSolver), and the forces are then the least-norm ones among those that hold the
+/// contacts, which all give the same accelerations. The KKT matrix is indefinite and singular with
+/// redundant contacts, and needs a regularisation that perturbs the accelerations. Sized at
+/// construction; solve() allocates nothing.
+class ContactForwardDynamics {
+ public:
+  ContactForwardDynamics(const Model& model, const ContactSet& contacts);
+
+  ContactJacobian& jacobian() { return jacobian_; }
+
+  /// a and f at (q, v) for the generalized force tau (nv: what drives the coordinates, zero on the
+  /// free-flyer's rows for an unactuated base). Throws NumericalError when M is not positive
+  /// definite.
+  void solve(ConstVec q, ConstVec v, ConstVec tau);
+
+  const Eigen::VectorXd& accelerations() const { return a_; }  // nv
+  const Eigen::VectorXd& forces() const { return f_; }         // stacked as ContactSet::offset
+  /// The number of independent constraints of the active contacts (the rank of J_c).
+  int rank() const { return rank_; }
+
+ private:
+  const Model& model_;
+  Data data_;
+  ContactJacobian jacobian_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  SymmetricPseudoInverseSolver solver_;
+  Eigen::MatrixXd Minv_Jt_, contact_inertia_inv_;
+  Eigen::VectorXd a_, f_, rhs_;
+  int rank_ = 0;
+};
+
+}  // namespace eom

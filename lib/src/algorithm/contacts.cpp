@@ -1,0 +1,372 @@
+#include "eom/algorithm/contacts.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "eom/algorithm/dynamics.hpp"
+#include "eom/algorithm/kinematics.hpp"
+#include "eom/core/errors.hpp"
+
+namespace eom {
+
+int constraint_count(ContactKind kind) {
+  switch (kind) {
+    case ContactKind::normal:
+      return 1;
+    case ContactKind::point:
+      return 3;
+    case ContactKind::frame:
+      break;
+  }
+  return 6;
+}
+
+int ContactSet::size() const { return offset(static_cast<int>(contacts.size())); }
+
+int ContactSet::offset(int contact) const {
+  int rows = 0;
+  for (int k = 0; k < contact; ++k) rows += constraint_count(contacts[k].kind);
+  return rows;
+}
+
+int ContactSet::find(int frame) const {
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    if (contacts[k].frame == frame) return static_cast<int>(k);
+  }
+  return -1;
+}
+
+Vec3 unit_contact_normal(const Vec3& normal) {
+  const double norm = normal.norm();
+  if (!(std::abs(norm - 1) <= 1e-6)) {
+    std::ostringstream message;
+    message << "expected a unit vector (its norm is " << norm << ")";
+    throw InputError(message.str());
+  }
+  return normal / norm;
+}
+
+Contact parse_contact(const Model& model, std::string_view text, const Vec3& normal) {
+  const std::size_t colon = text.rfind(':');
+  const std::string_view frame_name = text.substr(0, colon);
+  Contact contact;
+  contact.frame = model.require_frame(frame_name);
+  if (colon != std::string_view::npos) {
+    const std::string_view kind = text.substr(colon + 1);
+    if (kind == "1d") {
+      contact.kind = ContactKind::normal;
+    } else if (kind == "6d") {
+      contact.kind = ContactKind::frame;
+    } else if (kind != "3d") {
+      throw InputError(quote_input(text) + ": unknown contact kind " + quote_input(kind) +
+                       " (expected FRAME, FRAME:1d, FRAME:3d or FRAME:6d)");
+    }
+  }
+  if (model.frames[contact.frame].parent == 0) {
+    throw InputError(quote_input(text) + ": no joint moves frame " + quote_input(frame_name) +
+                     " (it is welded to the fixed base), so a contact on it constrains nothing");
+  }
+  if (contact.kind == ContactKind::normal) {
+    try {
+      contact.normal = unit_contact_normal(normal);
+    } catch (const InputError& e) {
+      throw InputError(quote_input(text) + ": its normal: " + e.message());
+    }
+  }
+  return contact;
+}
+
+ContactSet parse_contacts(const Model& model, const std::vector<std::string>& texts,
+                          const Vec3& normal) {
+  ContactSet set;
+  for (const auto& text : texts) {
+    const Contact contact = parse_contact(model, text, normal);
+    if (set.find(contact.frame) >= 0) {
+      throw InputError(quote_input(text) + ": frame " +
+                       quote_input(model.frames[contact.frame].name) + " is given twice");
+    }
+    set.contacts.push_back(contact);
+  }
+  return set;
+}
+
+void parse_contact_weight(const Model& model, std::string_view text, ContactSet& contacts) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string_view::npos) {
+    throw InputError(quote_input(text) + ": expected FRAME=WEIGHT");
+  }
+  const int frame = model.require_frame(text.substr(0, equals));
+  const int k = contacts.find(frame);
+  if (k < 0) {
+    throw InputError(quote_input(text) + ": " + quote_input(text.substr(0, equals)) +
+                     " is not one of the --contacts");
+  }
+  const std::string number(text.substr(equals + 1));
+  char* end = nullptr;
+  const double weight = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0' || !std::isfinite(weight) || weight <= 0) {
+    throw InputError(quote_input(text) + ": expected a finite weight > 0");
+  }
+  contacts.contacts[k].weight = weight;
+}
+
+std::optional<Eigen::Vector2d> center_of_pressure(const SE3& oMf, const Vec6& wrench) {
+  const Vec3 force = oMf.R.transpose() * wrench.head<3>();
+  const Vec3 moment = oMf.R.transpose() * wrench.tail<3>();
+  if (!(force.z() > 0)) return std::nullopt;
+  return Eigen::Vector2d(-moment.y() / force.z(), moment.x() / force.z());
+}
+
+std::vector<std::string> contact_force_components(ContactKind kind) {
+  switch (kind) {
+    case ContactKind::normal:
+      return {"fn"};
+    case ContactKind::point:
+      return {"fx", "fy", "fz"};
+    case ContactKind::frame:
+      break;
+  }
+  return {"fx", "fy", "fz", "mx", "my", "mz"};
+}
+
+ContactJacobian::ContactJacobian(const Model& model, const ContactSet& contacts)
+    : model_(model),
+      contacts_(contacts),
+      data_(model),
+      active_(contacts.contacts.size(), 1),
+      J_(Eigen::MatrixXd::Zero(contacts.size(), model.nv)),
+      drift_(Eigen::VectorXd::Zero(contacts.size())),
+      zero_(Eigen::VectorXd::Zero(model.nv)) {}
+
+void ContactJacobian::compute(ConstVec q) { stack(q, zero_, false); }
+
+void ContactJacobian::compute(ConstVec q, ConstVec v) { stack(q, v, true); }
+
+void ContactJacobian::stack(ConstVec q, ConstVec v, bool with_drift) {
+  int row = 0;
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    const Contact& contact = contacts_.contacts[k];
+    const int rows = constraint_count(contact.kind);
+    if (!active_[k]) {
+      J_.middleRows(row, rows).setZero();
+      drift_.segment(row, rows).setZero();
+      row += rows;
+      continue;
+    }
+    // world axes at the frame origin: the rows do not depend on where a floating base stands
+    if (with_drift) {
+      frame_jacobian_time_variation(model_, data_, q, v, contact.frame,
+                                    ReferenceFrame::local_world_aligned);
+    } else {
+      frame_jacobian(model_, data_, q, contact.frame, ReferenceFrame::local_world_aligned);
+    }
+    if (contact.kind == ContactKind::normal) {
+      J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
+      if (with_drift) drift_[row] = contact.normal.dot(data_.dJ.topRows<3>() * v);
+    } else {
+      J_.middleRows(row, rows) = data_.J.topRows(rows);
+      if (with_drift) drift_.segment(row, rows).noalias() = data_.dJ.topRows(rows) * v;
+    }
+    row += rows;
+  }
+}
+
+PseudoInverseSolver::PseudoInverseSolver(int rows, int cols)
+    : svd_(rows, cols, Eigen::ComputeThinU | Eigen::ComputeThinV),
+      gram_(rows),
+      gram_matrix_(rows, rows),
+      gram_inv_a_(rows, cols),
+      projected_(std::min(rows, cols)),
+      gram_rhs_(rows) {
+  // singular values below 1e-9 of the largest are round-off of a rank-deficient matrix (dependent
+  // contact constraints): counting them would produce forces of the order of 1 / round-off
+  svd_.setThreshold(1e-9);
+}
+
+int PseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
+                               Eigen::VectorXd& x) {
+  fast_ = false;
+  if (A.rows() <= A.cols() && A.rows() > 0) {
+    // the normal equations square the condition number: only for A well away from singular
+    // (pivots of A A^T above 1e-8 of the largest), where they lose no more than 1e-8 relative
+    gram_matrix_.noalias() = A * A.transpose();
+    gram_.compute(gram_matrix_);
+    const auto pivots = gram_.vectorD();
+    if (gram_.info() == Eigen::Success && pivots.minCoeff() > 1e-8 * pivots.maxCoeff()) {
+      gram_rhs_.noalias() = gram_.solve(b);
+      x.noalias() = A.transpose() * gram_rhs_;
+      fast_ = true;
+      rank_ = static_cast<int>(A.rows());
+      return rank_;
+    }
+  }
+  svd_.compute(A);
+  rank_ = static_cast<int>(svd_.rank());
+  projected_.noalias() = svd_.matrixU().transpose() * b;
+  for (Eigen::Index i = 0; i < projected_.size(); ++i) {
+    projected_[i] = i < rank_ ? projected_[i] / svd_.singularValues()[i] : 0.0;
+  }
+  x.noalias() = svd_.matrixV() * projected_;
+  return rank_;
+}
+
+int PseudoInverseSolver::rank(const Eigen::MatrixXd& A) {
+  svd_.compute(A);
+  return static_cast<int>(svd_.rank());
+}
+
+void PseudoInverseSolver::null_space_projector(const Eigen::MatrixXd& A, Eigen::MatrixXd& P) {
+  P.setIdentity();
+  if (fast_) {
+    // A^+ A = A^T (A A^T)^-1 A
+    gram_inv_a_.noalias() = gram_.solve(A);
+    P.noalias() -= A.transpose() * gram_inv_a_;
+    return;
+  }
+  const Eigen::MatrixXd& V = svd_.matrixV();
+  for (int i = 0; i < rank_; ++i) P.noalias() -= V.col(i) * V.col(i).transpose();
+}
+
+SymmetricPseudoInverseSolver::SymmetricPseudoInverseSolver(int size)
+    : ldlt_(size), svd_(size, size) {}
+
+int SymmetricPseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
+                                        Eigen::VectorXd& x) {
+  ldlt_.compute(A);
+  const auto pivots = ldlt_.vectorD();
+  const Eigen::Index n = pivots.size();
+  if (n > 0 && ldlt_.info() == Eigen::Success && pivots.minCoeff() > 1e-9 * pivots.maxCoeff()) {
+    x.noalias() = ldlt_.solve(b);
+    return static_cast<int>(n);
+  }
+  return svd_.solve(A, b, x);
+}
+
+ContactInverseDynamics::ContactInverseDynamics(const Model& model, const ContactSet& contacts,
+                                               ContactForceRule rule)
+    : model_(model),
+      rule_(rule),
+      unactuated_(model.floating_base ? 6 : 0),
+      jacobian_(model, contacts),
+      base_solver_(std::max(unactuated_, 1), contacts.size()),
+      torque_solver_(std::max(model.nv - unactuated_, 1), contacts.size()),
+      Ju_t_(unactuated_, contacts.size()),
+      projector_(contacts.size(), contacts.size()),
+      Ja_t_projected_(model.nv - unactuated_, contacts.size()),
+      f_(Eigen::VectorXd::Zero(contacts.size())),
+      tau_(Eigen::VectorXd::Zero(model.nv)),
+      weights_sqrt_(contacts.size()),
+      b_u_(unactuated_),
+      y_(contacts.size()),
+      torque_rhs_(model.nv - unactuated_) {
+  for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
+    const Contact& contact = contacts.contacts[k];
+    weights_sqrt_.segment(contacts.offset(static_cast<int>(k)), constraint_count(contact.kind))
+        .setConstant(std::sqrt(contact.weight));
+  }
+}
+
+void ContactInverseDynamics::solve(ConstVec q, ConstVec b) {
+  jacobian_.compute(q);
+  const Eigen::MatrixXd& J = jacobian_.jacobian();
+  f_.setZero();
+  projector_.setIdentity();
+  base_rank_ = 0;
+  if (unactuated_ > 0) {
+    b_u_ = b.head(unactuated_);
+    if (rule_ == ContactForceRule::min_norm) {
+      // min sum_k |f_k|^2 / w_k subject to J_u^T f = b_u (in least squares): f = W^1/2 g with g
+      // the least-norm solution for J_u^T W^1/2
+      Ju_t_.noalias() = J.leftCols(unactuated_).transpose() * weights_sqrt_.asDiagonal();
+      base_rank_ = base_solver_.solve(Ju_t_, b_u_, y_);
+      f_ = weights_sqrt_.cwiseProduct(y_);
+    } else {
+      // min-torque: f = f_p + P y, f_p the least-norm (least-squares) base solution and P the
+      // projector onto the null space of J_u^T, the internal forces that change nothing on the
+      // base; y then minimises |tau| (below)
+      Ju_t_ = J.leftCols(unactuated_).transpose();
+      base_rank_ = base_solver_.solve(Ju_t_, b_u_, f_);
+      base_solver_.null_space_projector(Ju_t_, projector_);
+    }
+  }
+  const int na = model_.nv - unactuated_;
+  if (rule_ == ContactForceRule::min_torque && na > 0) {
+    // ETH notes eq. 3.100: the least-norm torques that the contacts make consistent; here as
+    // tau = b_a - J_a^T (f_p + P y) with y = (J_a^T P)^+ (b_a - J_a^T f_p)
+    torque_rhs_ = b.tail(na);
+    torque_rhs_.noalias() -= J.rightCols(na).transpose() * f_;
+    Ja_t_projected_.noalias() = J.rightCols(na).transpose() * projector_;
+    torque_solver_.solve(Ja_t_projected_, torque_rhs_, y_);
+    f_.noalias() += projector_ * y_;
+  }
+  finish(q, b);
+}
+
+void ContactInverseDynamics::solve_measured(ConstVec q, ConstVec b, ConstVec forces) {
+  jacobian_.compute(q);
+  const ContactSet& set = jacobian_.contacts();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const int row = set.offset(static_cast<int>(k));
+    const int rows = constraint_count(set.contacts[k].kind);
+    if (jacobian_.active(static_cast<int>(k))) {
+      f_.segment(row, rows) = forces.segment(row, rows);
+    } else {
+      f_.segment(row, rows).setZero();
+    }
+  }
+  base_rank_ = 0;
+  if (unactuated_ > 0) {
+    Ju_t_ = jacobian_.jacobian().leftCols(unactuated_).transpose();
+    base_rank_ = base_solver_.rank(Ju_t_);
+  }
+  finish(q, b);
+}
+
+void ContactInverseDynamics::finish(ConstVec q, ConstVec b) {
+  const Eigen::MatrixXd& J = jacobian_.jacobian();
+  tau_ = b;
+  tau_.noalias() -= J.transpose() * f_;
+  residual_world_.setZero();
+  if (unactuated_ == 0) return;
+  // the free-flyer's rows of b - J^T f: the base wrench left over, in the base's axes (its
+  // velocity is the body twist); shown in world axes like the contact forces
+  const Mat3& R = place_joint(model_, jacobian_.data(), 1, q).R;
+  residual_world_.head<3>().noalias() = R * tau_.head<3>();
+  residual_world_.tail<3>().noalias() = R * tau_.segment<3>(3);
+  tau_.head(unactuated_).setZero();
+}
+
+ContactForwardDynamics::ContactForwardDynamics(const Model& model, const ContactSet& contacts)
+    : model_(model),
+      data_(model),
+      jacobian_(model, contacts),
+      llt_(model.nv),
+      solver_(contacts.size()),
+      Minv_Jt_(model.nv, contacts.size()),
+      contact_inertia_inv_(contacts.size(), contacts.size()),
+      a_(model.nv),
+      f_(contacts.size()),
+      rhs_(contacts.size()) {}
+
+void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
+  jacobian_.compute(q, v);
+  const Eigen::MatrixXd& J = jacobian_.jacobian();
+  llt_.compute(crba(model_, data_, q));
+  if (llt_.info() != Eigen::Success) {
+    throw NumericalError("the mass matrix is not positive definite at this configuration");
+  }
+  // a_0 = M^-1 (tau - h), the motion without contacts
+  a_ = tau;
+  a_ -= nonlinear_effects(model_, data_, q, v);
+  llt_.solveInPlace(a_);
+  Minv_Jt_ = J.transpose();
+  llt_.solveInPlace(Minv_Jt_);
+  contact_inertia_inv_.noalias() = J * Minv_Jt_;
+  // the contacts' acceleration J a + drift must vanish
+  rhs_ = -jacobian_.drift();
+  rhs_.noalias() -= J * a_;
+  rank_ = solver_.solve(contact_inertia_inv_, rhs_, f_);
+  a_.noalias() += Minv_Jt_ * f_;
+}
+
+}  // namespace eom

@@ -1,0 +1,194 @@
+// Contact inverse dynamics on every floating reference robot, held at up to four leaf frames (the
+// first a 6d contact, the others points): Newton's law for the whole robot at rest (the contact
+// forces and the residual hold the weight), the equations of motion with a contact Jacobian built
+// frame by frame, min-torque never needing more torque than min-norm, the same forces 1000 km
+// from the origin, and constrained forward dynamics giving back the motion and forces of the
+// inverse dynamics (with J_c a + dJ_c v = 0 after it).
+
+#include <catch2/catch.hpp>
+
+#include <Eigen/QR>
+
+#include <eom/algorithm/contacts.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/kinematics.hpp>
+#include <eom/multibody/configuration.hpp>
+
+#include "matchers.hpp"
+#include "models.hpp"
+#include "tolerances.hpp"
+
+using namespace eom;
+using namespace eom::test;
+
+namespace {
+
+// up to four frames at the tips of the tree (on joints without children), one per joint
+ContactSet leaf_contacts(const Model& model) {
+  std::vector<bool> has_child(model.njoints, false);
+  for (int j = 1; j < model.njoints; ++j) has_child[model.parent[j]] = true;
+  ContactSet set;
+  std::vector<bool> taken(model.njoints, false);
+  for (int f = static_cast<int>(model.frames.size()) - 1; f >= 0 && set.contacts.size() < 4; --f) {
+    const int joint = model.frames[f].parent;
+    if (joint == 0 || has_child[joint] || taken[joint]) continue;
+    taken[joint] = true;
+    Contact contact;
+    contact.frame = f;
+    contact.kind = set.contacts.empty() ? ContactKind::frame : ContactKind::point;
+    set.contacts.push_back(contact);
+  }
+  return set;
+}
+
+std::vector<TestModel> floating_models() {
+  std::vector<TestModel> out;
+  for (const auto& m : test_models()) {
+    if (m.floating_base) out.push_back(m);
+  }
+  return out;
+}
+
+// the sum of the contact forces (the force part of each)
+Vec3 total_force(const ContactSet& set, const Eigen::VectorXd& f) {
+  Vec3 sum = Vec3::Zero();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const int row = set.offset(static_cast<int>(k));
+    sum += set.contacts[k].kind == ContactKind::normal ? Vec3(f[row] * set.contacts[k].normal)
+                                                       : Vec3(f.segment<3>(row));
+  }
+  return sum;
+}
+
+// a floating robot held at its leaf frames, its workspace and random numbers
+struct Stance {
+  Stance(const TestModel& robot, unsigned salt)
+      : model(robot.load()), set(leaf_contacts(model)), data(model), rng(robot.seed + salt) {}
+  Model model;
+  ContactSet set;
+  Data data;
+  Rng rng;
+};
+
+}  // namespace
+
+TEST_CASE("at rest the contacts and the residual hold the weight: sum f + r = -m g",
+          "[property][contacts]") {
+  const TestModel robot = GENERATE(from_range(floating_models()));
+  INFO(robot.name);
+  Stance stance(robot, 0);
+  auto& [model, set, data, rng] = stance;
+  REQUIRE(!set.contacts.empty());
+  for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
+    ContactInverseDynamics id(model, set, rule);
+    for (int k = 0; k < 5; ++k) {
+      const Eigen::VectorXd q = random_configuration(model, rng);
+      const Eigen::VectorXd b = gravity_torque(model, data, q);
+      id.solve(q, b);
+      // Newton for the whole robot: the external forces (contacts, and the residual wrench on the
+      // base) balance gravity on the total mass
+      const Vec3 weight = -model.total_mass * model.gravity;
+      const Vec3 held = total_force(set, id.forces()) + id.residual().head<3>();
+      CHECK_THAT(Eigen::VectorXd(held), AllClose(Eigen::VectorXd(weight), 1e-9 * weight.norm()));
+    }
+  }
+}
+
+TEST_CASE("b = S^T tau + J_c^T f + the residual on the base, J_c frame by frame",
+          "[property][contacts]") {
+  const TestModel robot = GENERATE(from_range(floating_models()));
+  INFO(robot.name);
+  Stance stance(robot, 100);
+  auto& [model, set, data, rng] = stance;
+  ContactInverseDynamics min_norm(model, set, ContactForceRule::min_norm);
+  ContactInverseDynamics min_torque(model, set, ContactForceRule::min_torque);
+  for (int k = 0; k < 5; ++k) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd v = random_tangent(model, rng);
+    const Eigen::VectorXd a = random_tangent(model, rng);
+    const Eigen::VectorXd b = rnea(model, data, q, v, a);
+    const double scale = 1 + b.norm();
+    for (ContactInverseDynamics* id : {&min_norm, &min_torque}) {
+      id->solve(q, b);
+      Eigen::VectorXd supplied = id->torques();
+      for (std::size_t c = 0; c < set.contacts.size(); ++c) {
+        const int rows = constraint_count(set.contacts[c].kind);
+        const Eigen::MatrixXd J = frame_jacobian(model, data, q, set.contacts[c].frame,
+                                                 ReferenceFrame::local_world_aligned)
+                                      .topRows(rows);
+        supplied += J.transpose() * id->forces().segment(set.offset(static_cast<int>(c)), rows);
+      }
+      // the free-flyer's rows leave the residual, in the base's axes
+      const Mat3 R = place_joint(model, data, 1, q).R;
+      Eigen::VectorXd residual_base(6);
+      residual_base << R.transpose() * id->residual().head<3>(),
+          R.transpose() * id->residual().tail<3>();
+      supplied.head<6>() += residual_base;
+      CHECK_THAT(supplied, AllClose(b, 1e-9 * scale));
+    }
+    // with both residuals zero (every base wrench reachable), min-torque needs no more torque
+    if (min_norm.residual().norm() < 1e-9 * scale && min_torque.residual().norm() < 1e-9 * scale) {
+      CHECK(min_torque.torques().norm() <= min_norm.torques().norm() * (1 + 1e-9) + 1e-9 * scale);
+    }
+  }
+}
+
+TEST_CASE("1000 km from the origin the contact forces are the same", "[property][contacts]") {
+  const TestModel robot = GENERATE(from_range(floating_models()));
+  INFO(robot.name);
+  Stance stance(robot, 200);
+  auto& [model, set, data, rng] = stance;
+  ContactInverseDynamics near(model, set, ContactForceRule::min_norm);
+  ContactInverseDynamics far(model, set, ContactForceRule::min_norm);
+  for (int k = 0; k < 3; ++k) {
+    Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd v = random_tangent(model, rng);
+    const Eigen::VectorXd a = random_tangent(model, rng);
+    near.solve(q, rnea(model, data, q, v, a));
+    q.head<3>() += Vec3(1e6, -1e6, 0);
+    far.solve(q, rnea(model, data, q, v, a));
+    const double scale = 1 + near.forces().norm() + near.torques().norm();
+    CHECK_THAT(far.forces(), AllClose(near.forces(), 1e-9 * scale));
+    CHECK_THAT(far.torques(), AllClose(near.torques(), 1e-9 * scale));
+    CHECK_THAT(far.residual(), AllClose(near.residual(), 1e-9 * scale));
+  }
+}
+
+TEST_CASE("id --contacts then fd --contacts gives back a and f, and the contacts stay held",
+          "[property][contacts]") {
+  const TestModel robot = GENERATE(from_range(floating_models()));
+  INFO(robot.name);
+  Stance stance(robot, 300);
+  auto& [model, set, data, rng] = stance;
+  ContactInverseDynamics id(model, set, ContactForceRule::min_norm);
+  ContactForwardDynamics fd(model, set);
+  ContactJacobian contacts(model, set);
+  int checked = 0;
+  for (int k = 0; k < 5; ++k) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd v = random_tangent(model, rng);
+    // an acceleration that keeps the contacts held: a random one, corrected by the least-norm
+    // change (Eigen's complete orthogonal decomposition) that brings J a + dJ v to zero
+    contacts.compute(q, v);
+    const Eigen::MatrixXd& J = contacts.jacobian();
+    Eigen::VectorXd a = random_tangent(model, rng);
+    a -= J.completeOrthogonalDecomposition().solve(J * a + contacts.drift());
+    const Eigen::VectorXd b = rnea(model, data, q, v, a);
+    id.solve(q, b);
+    const double scale = 1 + b.norm() + id.forces().norm();
+    // only where the contacts supply the base (no residual) and determine their forces (J of
+    // full row rank): then the forces of fd are unique and must be id's
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(J);
+    svd.setThreshold(1e-6);
+    if (id.residual().norm() > 1e-9 * scale || svd.rank() < J.rows()) continue;
+    ++checked;
+    fd.solve(q, v, id.torques());
+    CHECK_THAT(fd.accelerations(), AllClose(a, 1e-7 * (1 + a.norm())));
+    CHECK_THAT(fd.forces(), AllClose(id.forces(), 1e-7 * scale));
+    contacts.compute(q, v);
+    const Eigen::VectorXd held = J * fd.accelerations() + contacts.drift();
+    CHECK(held.norm() <= 1e-7 * (1 + a.norm()));
+  }
+  // a stance of every floating robot with points only (no 6d) is checked on the quadrupeds
+  if (robot.name.find("solo12") != std::string::npos) CHECK(checked > 0);
+}
