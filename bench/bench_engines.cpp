@@ -24,7 +24,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +47,8 @@
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/parsers/urdf.hpp>
+
+#include "median_reporter.hpp"
 
 #ifndef EOM_SOURCE_DIR
 #error "EOM_SOURCE_DIR must be defined"
@@ -461,20 +462,6 @@ void run(benchmark::State& state, int robot, const char* engine_name, Algorithm 
   }
 }
 
-// The console output as usual, and the median CPU time of each benchmark kept for the table.
-class MedianCollector : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, double> median_ns;
-  void ReportRuns(const std::vector<Run>& reports) override {
-    for (const Run& r : reports) {
-      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") {
-        median_ns[r.run_name.function_name] = r.GetAdjustedCPUTime();
-      }
-    }
-    ConsoleReporter::ReportRuns(reports);
-  }
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -495,7 +482,7 @@ int main(int argc, char** argv) {
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  MedianCollector reporter;
+  eom::bench::MedianCollector reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   if (reporter.median_ns.empty()) {

@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +31,8 @@
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/algorithm/kinematics.hpp>
 #include <eom/parsers/urdf.hpp>
+
+#include "median_reporter.hpp"
 
 #ifndef EOM_SOURCE_DIR
 #error "EOM_SOURCE_DIR must be defined"
@@ -250,20 +251,6 @@ void run_kdl(benchmark::State& state, int arm, Algorithm algorithm) {
   }
 }
 
-// The console output as usual, and the median CPU time of each benchmark kept for the table.
-class MedianCollector : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, double> median_ns;
-  void ReportRuns(const std::vector<Run>& reports) override {
-    for (const Run& r : reports) {
-      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") {
-        median_ns[r.run_name.function_name] = r.GetAdjustedCPUTime();
-      }
-    }
-    ConsoleReporter::ReportRuns(reports);
-  }
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -278,7 +265,7 @@ int main(int argc, char** argv) {
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  MedianCollector reporter;
+  eom::bench::MedianCollector reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   if (reporter.median_ns.empty()) {

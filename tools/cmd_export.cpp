@@ -4,7 +4,6 @@
 #include <sstream>
 #include <string>
 
-#include <eom/io/output_file.hpp>
 #include <eom/parsers/urdf_writer.hpp>
 
 #include "cli.hpp"
@@ -27,14 +26,7 @@ int run_export(const ExportOptions& opt, Streams& io) {
   for (const std::string& what : write_urdf(model, urdf)) {
     if (!opt.quiet) warn(io, "export", "not written: " + what);
   }
-  OutputFile out;
-  if (to_stdout) {
-    out.to_stream(io.out, "<stdout>");
-  } else {
-    out.to_file(opt.output);
-  }
-  out.write(urdf.str());
-  out.commit();
+  write_document(opt.output, urdf.str(), io);
   return kExitOk;
 }
 

@@ -13,7 +13,6 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/io/column_names.hpp>
-#include <eom/io/output_file.hpp>
 #include <eom/multibody/model.hpp>
 
 #include "cli.hpp"
@@ -204,14 +203,7 @@ int run_info(const InfoOptions& opt, Streams& io) {
   } else {
     info_text(model, opt.robot.path, text);
   }
-  OutputFile out;
-  if (to_stdout) {
-    out.to_stream(io.out, "<stdout>");
-  } else {
-    out.to_file(opt.output);
-  }
-  out.write(text.str());
-  out.commit();
+  write_document(opt.output, text.str(), io);
   return kExitOk;
 }
 

@@ -296,4 +296,15 @@ void commit_results(const std::vector<TableWriter*>& tables, const std::string& 
   if (!summary_path.empty()) file.commit();
 }
 
+void write_document(const std::string& path, const std::string& text, Streams& io) {
+  OutputFile out;
+  if (path.empty() || path == "-") {
+    out.to_stream(io.out, "<stdout>");
+  } else {
+    out.to_file(path);
+  }
+  out.write(text);
+  out.commit();
+}
+
 }  // namespace eom::cli

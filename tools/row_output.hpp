@@ -36,6 +36,11 @@ std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header
 /// subcommand marks its file options when it adds them; returns the option.
 CLI::Option* reads_files(CLI::Option* option);
 
+/// A whole document (a report, a model file) written to `path`, or to stdout for "-" or "": all
+/// or nothing, through the one writer (OutputFile). Check the destination first
+/// (check_destinations), before reading anything.
+void write_document(const std::string& path, const std::string& text, Streams& io);
+
 /// Before any work, the destinations of a run: its tables (-o or the batch outputs), `others`
 /// (a truncated result) and the summary. Throws InputError when an output is a file the run reads
 /// (the values of every option marked by reads_files given on the command line, `-` being stdin;

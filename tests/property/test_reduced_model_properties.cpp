@@ -16,6 +16,7 @@
 #include <eom/parsers/reduced_model.hpp>
 #include <eom/parsers/urdf.hpp>
 
+#include "frame_checks.hpp"
 #include "matchers.hpp"
 #include "models.hpp"
 #include "paths.hpp"
@@ -83,15 +84,7 @@ void check_reduction(const Model& full, const std::vector<int>& locked, unsigned
   Data dfull(full), dred(reduced);
   frame_placements(full, dfull, q);
   frame_placements(reduced, dred, qr);
-  REQUIRE(reduced.frames.size() == full.frames.size());
-  for (size_t f = 0; f < full.frames.size(); ++f) {
-    INFO("frame " << full.frames[f].name);
-    const int g = reduced.frame_index(full.frames[f].name);
-    REQUIRE(g >= 0);
-    const double scale = 1 + dfull.oMf[f].p.norm();
-    CHECK_THAT(dred.oMf[g].p, AllClose(dfull.oMf[f].p, kTolKinematics * scale));
-    CHECK_THAT(dred.oMf[g].R, AllClose(dfull.oMf[f].R, kTolKinematics));
-  }
+  check_same_frames(full, dfull, reduced, dred);
 
   if (reduced.nv == 0) return;  // every joint locked (the block): nothing moves, only frames
   const Eigen::VectorXd tau = rnea(full, dfull, q, v, a);

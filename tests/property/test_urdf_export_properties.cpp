@@ -16,6 +16,7 @@
 #include <eom/parsers/urdf.hpp>
 #include <eom/parsers/urdf_writer.hpp>
 
+#include "frame_checks.hpp"
 #include "matchers.hpp"
 #include "models.hpp"
 #include "paths.hpp"
@@ -55,14 +56,7 @@ void check_round_trip(const Model& model, unsigned seed) {
   Data d(model), db(back);
   frame_placements(model, d, q);
   frame_placements(back, db, q);
-  for (size_t f = 0; f < model.frames.size(); ++f) {
-    INFO("frame " << model.frames[f].name);
-    const int g = back.frame_index(model.frames[f].name);
-    REQUIRE(g >= 0);
-    const double scale = 1 + d.oMf[f].p.norm();
-    CHECK_THAT(db.oMf[g].p, AllClose(d.oMf[f].p, kTolKinematics * scale));
-    CHECK_THAT(db.oMf[g].R, AllClose(d.oMf[f].R, kTolKinematics));
-  }
+  check_same_frames(model, d, back, db);
   const Eigen::VectorXd tau = rnea(model, d, q, v, a);
   CHECK_THAT(rnea(back, db, q, v, a), AllClose(tau, kTolRoundoff * (1 + magnitude(tau))));
   const Eigen::MatrixXd M = crba(model, d, q);
