@@ -116,7 +116,8 @@ TEST_CASE("JSON PoE: a prismatic joint from a zero angular part, limits", "[json
     "S": [[0, 0, 0, 0, 0, 1]],
     "G": [[[1,0,0,0,0,0],[0,1,0,0,0,0],[0,0,1,0,0,0],[0,0,0,2,0,0],[0,0,0,0,2,0],[0,0,0,0,0,2]]],
     "links": ["carriage", "tip"]})";
-  const Model model = build_json_model(text, "slide.json");
+  const Model model = build_json_model(text, "models/slide.json");
+  CHECK(model.name == "slide");  // no "name": the file's stem
   REQUIRE(model.nv == 1);
   CHECK(model.info[1].urdf_type == "prismatic");
   CHECK(model.lower_limit[0] == -0.5);
@@ -261,4 +262,22 @@ TEST_CASE("JSON DH and MDH: a prismatic joint slides d along z by the definition
     CHECK_THAT(data.oMi[body].act(model.inertia[body].c),
                AllClose(link2.act(Vec3(0.1, 0, 0)), kTolKinematics));
   }
+}
+
+TEST_CASE("JSON PoE: a scaled sliding screw axis moves |v| per unit of q", "[json_model]") {
+  const std::string text = R"({"format": "poe", "joints": [{"name": "slide", "type": "prismatic"}],
+    "M": [[[1,0,0,0],[0,1,0,0],[0,0,1,1],[0,0,0,1]], [[1,0,0,0],[0,1,0,0],[0,0,1,0.5],[0,0,0,1]]],
+    "S": [[0, 0, 0, 0, 0, 2]],
+    "G": [[[1,0,0,0,0,0],[0,1,0,0,0,0],[0,0,1,0,0,0],[0,0,0,2,0,0],[0,0,0,0,2,0],[0,0,0,0,0,2]]]})";
+  std::vector<Diagnostic> warnings;
+  const Model model = build_json_model(text, "slide.json", {}, &warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].message.find("S[0]: the linear part has norm 2.0, not 1") == 0);
+  Data data(model);
+  const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, 0.3);
+  frame_placements(model, data, q);
+  // e^[S] q M: the tip 2 q above its home height 1.5
+  CHECK_THAT(data.oMf[model.require_frame("ee")].p, AllClose(Vec3(0, 0, 2.1), kTolKinematics));
+  // tau = S^T F: twice the weight of the 2 kg link
+  CHECK(gravity_torque(model, data, q)[0] == Approx(2 * 2 * 9.81).epsilon(1e-15));
 }

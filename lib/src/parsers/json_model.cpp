@@ -6,6 +6,7 @@
 #include "eom/parsers/json_model.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -493,7 +494,11 @@ Model build_json_model(const std::string& text, const std::string& file, const U
   }
   const std::string kind = in.text(*format, "format");
   const auto name_it = doc.find("name");
-  const std::string name = name_it == doc.end() ? "" : in.text(*name_it, "name");
+  // without a "name", the file's stem names the robot ("model" for stdin)
+  const std::string stem = std::filesystem::path(file).stem().string();
+  const std::string name = name_it != doc.end() ? in.text(*name_it, "name")
+                           : file == "<stdin>"  ? "model"
+                                                : stem;
   if (kind == "poe") return build_poe(in, doc, name, options, warnings);
   if (kind == "dh" || kind == "mdh") return build_dh(in, doc, name, kind == "mdh", options);
   in.fail("format", quote_input(kind) + " is not a model format eom reads (poe, dh or mdh)");
