@@ -174,6 +174,11 @@ TEST_CASE("JSON models: refusals name the JSON path", "[json_model]") {
         "m.json: format: 'urdf' is not a model format eom reads (poe, dh or mdh)");
   CHECK(refused(R"({"joints": []})").find("m.json: a JSON model needs a \"format\"") == 0);
   CHECK(refused("{\n  \"format\": \"poe\",\n  ]").find("m.json:3:") == 0);
+  // a key given twice would keep its last value: refused; a number beyond a double, at its place
+  CHECK(refused(R"({"format": "poe", "format": "dh"})") ==
+        "m.json: malformed JSON: the key 'format' appears twice in one object");
+  CHECK(refused("{\"format\": \"poe\",\n \"joints\": [1e400]}")
+            .find("m.json:2:13: malformed JSON: number overflow parsing '1e400'") == 0);
   CHECK(refused(R"({"format": "dh", "joints": [{"name": "j", "type": "revolute", "a": 0,
       "alpha": 0, "theta": 0, "mass": 1, "com": [0,0,0], "inertia": [[1,0,0],[0,1,0],[0,0,1]]}]})") ==
         "m.json: joints[0]: missing field \"d\"");
