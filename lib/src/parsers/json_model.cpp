@@ -192,7 +192,7 @@ Model build_chain(const std::string& name, const std::vector<ChainJoint>& chain,
   return model;
 }
 
-// the limits of a joint object, into info; `type` is the joint's type as written
+// the optional limits of a joint object, into info
 void read_limits(Reader& in, const json& joint, const std::string& path, JointInfo& info) {
   auto optional = [&](const char* key, double& out) {
     const auto it = joint.find(key);
