@@ -13,13 +13,15 @@
 #include <eom/multibody/component_names.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
+#include <eom/parsers/json_model.hpp>
 #include <eom/parsers/reduced_model.hpp>
 #include <eom/parsers/urdf.hpp>
 
 namespace eom::cli {
 
 void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
-  reads_files(cmd.add_option("ROBOT", opt.path, "Robot model file (URDF); - reads stdin"))
+  reads_files(
+      cmd.add_option("ROBOT", opt.path, "Robot model file (URDF or JSON model); - reads stdin"))
       ->required();
   cmd.add_flag("--floating-base", opt.floating_base,
                "Add a free-flyer root joint 'root' above the URDF root link");
@@ -171,7 +173,7 @@ Model load_robot(const RobotOptions& opt, Streams& io, const std::string& comman
   if (!options.gravity.allFinite())
     throw InputError("--gravity: components must be finite numbers");
   std::vector<Diagnostic> warnings;
-  Model model = load_urdf(opt.path, options, &warnings);
+  Model model = load_model(opt.path, options, &warnings);
   if (!quiet) {
     const std::string file = opt.path == "-" ? "<stdin>" : opt.path;
     for (const Diagnostic& d : warnings) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/core/errors.hpp>
+#include <eom/parsers/json_model.hpp>
 #include <eom/parsers/urdf.hpp>
 
 #include "cli.hpp"
@@ -36,19 +37,43 @@ struct FileReport {
   double total_mass = 0;
 };
 
+// A JSON model (product of exponentials, DH) is checked by building it: the first problem found is
+// its error; malformed JSON (an error with a line) makes it unreadable.
+void check_json_model(const std::string& text, const UrdfOptions& options, FileReport& report) {
+  try {
+    std::vector<Diagnostic> warnings;
+    const Model model = build_json_model(text, report.file, options, &warnings);
+    report.warnings = std::move(warnings);
+    report.links = static_cast<int>(model.frames.size()) - 1;  // all but "world"
+    report.joints = report.moving_joints = model.njoints - 1;
+    report.total_mass = model.total_mass;
+  } catch (const InputError& e) {
+    report.status = e.line() > 0 ? Status::unreadable : Status::failed;
+    report.errors.push_back({Diagnostic::Severity::error, e.line(), e.message()});
+  }
+}
+
 FileReport check_file(const std::string& path, const CheckOptions& opt) {
   FileReport report;
   report.file = path == "-" ? "<stdin>" : path;
+  UrdfOptions options;
+  options.floating_base = opt.floating_base;
   UrdfDescription urdf;
   try {
-    urdf = parse_urdf_file(path);
+    const std::string text = read_robot_file(path);
+    if (is_json_model(text)) {
+      check_json_model(text, options, report);
+      if (report.status == Status::ok && opt.strict && !report.warnings.empty()) {
+        report.status = Status::failed;
+      }
+      return report;
+    }
+    urdf = parse_urdf(text, report.file);
   } catch (const InputError& e) {
     report.status = Status::unreadable;
     report.errors.push_back({Diagnostic::Severity::error, e.line(), e.message()});
     return report;
   }
-  UrdfOptions options;
-  options.floating_base = opt.floating_base;
   for (Diagnostic& d : check_urdf(urdf, options)) {
     (d.severity == Diagnostic::Severity::error     ? report.errors
      : d.severity == Diagnostic::Severity::warning ? report.warnings
@@ -156,9 +181,11 @@ int run_check(const CheckOptions& opt, Streams& io) {
 }  // namespace
 
 void register_check(CLI::App& app, Dispatch& dispatch) {
-  auto [opt, cmd] = add_command<CheckOptions>(app, dispatch, "check",
-                                              "Validate robot model files (URDF)", {}, run_check);
-  cmd->add_option("ROBOT", opt->paths, "Robot model files (URDF); - reads stdin")->required();
+  auto [opt, cmd] = add_command<CheckOptions>(
+      app, dispatch, "check", "Validate robot model files (URDF, JSON models)", {}, run_check);
+  cmd->add_option("ROBOT", opt->paths,
+                  "Robot model files (URDF, JSON product of exponentials or DH); - reads stdin")
+      ->required();
   cmd->add_flag("--strict", opt->strict, "Fail on warnings too");
   cmd->add_option("--format", opt->format, "Report format")
       ->check(CLI::IsMember({"text", "json"}))

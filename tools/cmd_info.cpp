@@ -44,6 +44,8 @@ std::string axis_text(const Joint& j) {
   if (j.kind == JointKind::floating) return "-";
   std::ostringstream s;
   s << std::setprecision(4) << j.axis.x() << ' ' << j.axis.y() << ' ' << j.axis.z();
+  // a JSON model's scaled screw axis: the motion per unit of q
+  if (j.scale != 1) s << " x" << std::setprecision(6) << j.scale;
   return s.str();
 }
 
@@ -77,6 +79,7 @@ nlohmann::ordered_json info_json(const Model& model, const std::string& file) {
     e["name"] = model.joint_names[i];
     e["type"] = info.urdf_type;
     if (jt.kind != JointKind::floating) e["axis"] = {jt.axis.x(), jt.axis.y(), jt.axis.z()};
+    if (jt.scale != 1) e["scale"] = jt.scale;
     // null: the world frame (for a joint) or fixed to it (for a frame), never a joint's name
     e["parent_link"] = info.parent_link.empty() ? nlohmann::ordered_json(nullptr)
                                                 : nlohmann::ordered_json(info.parent_link);

@@ -109,7 +109,7 @@ fail-on-limit-writes-nothing)
 directories-among-arguments)
   mkdir meshes
   expect 2 "$eom" check meshes "$robot"
-  grep -q "meshes: error: is a directory, not a URDF file" out.txt || fail "$(cat out.txt)"
+  grep -q "meshes: error: is a directory, not a robot file" out.txt || fail "$(cat out.txt)"
   grep -q "planar_2r.urdf: ok" out.txt || fail "the other file was not checked: $(cat out.txt)"
   expect 2 "$eom" id "$robot" meshes
   grep -q "meshes: is a directory, not a table" err.txt || fail "$(cat err.txt)"

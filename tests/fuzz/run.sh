@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
-targets=${*:-urdf csv json ndjson options friction sim}
+targets=${*:-urdf json_model csv json ndjson options friction sim}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEOM_FUZZ=ON \
   -DEOM_BUILD_TESTS=OFF -DEOM_BUILD_BENCH=OFF > /dev/null
 cmake --build build-fuzz -j"$(nproc)" --target $(printf 'fuzz_%s ' $targets) > /dev/null

@@ -9,7 +9,8 @@
 
 namespace eom {
 
-Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded) {
+Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded,
+                  double scale) {
   Joint j;
   j.kind = kind;
   j.axis = axis.stableNormalized();  // stable: an axis "1e308 1e308 0" has no finite norm
@@ -19,11 +20,13 @@ Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool b
   switch (kind) {
     case JointKind::revolute:
       j.nq = j.nv = 1;
-      j.s = {Vec3::Zero(), j.axis};
+      j.scale = scale;
+      j.s = {Vec3::Zero(), scale * j.axis};
       break;
     case JointKind::prismatic:
       j.nq = j.nv = 1;
-      j.s = {j.axis, Vec3::Zero()};
+      j.scale = scale;
+      j.s = {scale * j.axis, Vec3::Zero()};
       break;
     case JointKind::planar: {
       j.nq = j.nv = 3;
@@ -89,9 +92,9 @@ SE3 joint_transform(const Joint& j, ConstVec q) {
   const int i = j.idx_q;
   switch (j.kind) {
     case JointKind::revolute:
-      return {axis_rotation(j.axis, q[i]), Vec3::Zero()};
+      return {axis_rotation(j.axis, j.scale * q[i]), Vec3::Zero()};
     case JointKind::prismatic:
-      return {Mat3::Identity(), j.axis * q[i]};
+      return {Mat3::Identity(), j.axis * (j.scale * q[i])};
     case JointKind::planar:
       return {axis_rotation(j.axis, q[i + 2]), q[i] * j.e1 + q[i + 1] * j.e2};
     case JointKind::floating:
@@ -108,14 +111,14 @@ SE3 joint_placement(const Joint& j, const SE3& placement, ConstVec q) {
     case JointKind::revolute:
       // rotation only: the origin stays at the placement's
       if (j.axis_index >= 0) {
-        turn_about(M.R, j, q[i]);
+        turn_about(M.R, j, j.scale * q[i]);
       } else {
-        M.R = placement.R * axis_rotation(j.axis, q[i]);
+        M.R = placement.R * axis_rotation(j.axis, j.scale * q[i]);
       }
       break;
     case JointKind::prismatic:
       // translation only: R is the placement's
-      M.p += placement.R * (j.axis * q[i]);
+      M.p += placement.R * (j.axis * (j.scale * q[i]));
       break;
     case JointKind::planar:
     case JointKind::floating:
@@ -127,8 +130,10 @@ SE3 joint_placement(const Joint& j, const SE3& placement, ConstVec q) {
 
 void joint_column(const Joint& j, int k, const SE3& aMc, Motion& out) {
   // the joint axis in a's axes: a column of R for a coordinate axis
+  // (times the scale: the column is s, scale * the unit axis)
   auto axis_in = [&j](const Mat3& R) -> Vec3 {
-    return j.axis_index >= 0 ? Vec3(j.axis_sign * R.col(j.axis_index)) : Vec3(R * j.axis);
+    return j.axis_index >= 0 ? Vec3((j.scale * j.axis_sign) * R.col(j.axis_index))
+                             : Vec3(R * (j.scale * j.axis));
   };
   switch (j.kind) {
     case JointKind::revolute:
@@ -272,7 +277,7 @@ std::vector<std::string> to_strings(const std::array<const char*, N>& components
 bool coordinate_is_angle(const Joint& j, int k) {
   switch (j.kind) {
     case JointKind::revolute:
-      return true;
+      return j.scale == 1;  // a scaled one turns a whole turn every 2 pi / scale
     case JointKind::planar:
       return k == 2;
     case JointKind::prismatic:

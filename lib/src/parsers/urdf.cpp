@@ -230,7 +230,7 @@ UrdfDescription parse_urdf(const std::string& text, const std::string& file) {
   return urdf;
 }
 
-UrdfDescription parse_urdf_file(const std::string& path) {
+std::string read_robot_file(const std::string& path) {
   std::string text;
   if (path == "-") {
     // read(2), not std::cin, whose buffer throws std::ios_base::failure when stdin is closed
@@ -247,17 +247,21 @@ UrdfDescription parse_urdf_file(const std::string& path) {
                                         : std::string("cannot read: ") + std::strerror(errno));
       }
     }
-    return parse_urdf(text, "<stdin>");
+    return text;
   }
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
-    throw InputError(path, 0, 0, "is a directory, not a URDF file");
+    throw InputError(path, 0, 0, "is a directory, not a robot file");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, "cannot open the file");
   text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path, 0, 0, "cannot read the file");
-  return parse_urdf(text, path);
+  return text;
+}
+
+UrdfDescription parse_urdf_file(const std::string& path) {
+  return parse_urdf(read_robot_file(path), path == "-" ? "<stdin>" : path);
 }
 
 Model load_urdf(const std::string& path, const UrdfOptions& options,

@@ -130,7 +130,7 @@ void cholesky_solve(const Eigen::MatrixXd& L, int m, Eigen::VectorXd& x) {
 
 bool revolute_unbounded(const Model& model, int i) {
   const Joint& j = model.joints[i];
-  return is_revolute(j) &&
+  return coordinate_is_angle(j, 0) &&
          !(std::isfinite(model.lower_limit[j.idx_q]) && std::isfinite(model.upper_limit[j.idx_q]));
 }
 
@@ -171,7 +171,7 @@ void random_restart(const Model& model, const std::vector<int>& support,
     if (std::isfinite(lo) && std::isfinite(hi)) {
       q[iq] = rng.uniform(lo, hi);
     } else {
-      const double r = is_revolute(j) ? M_PI : 1.0;
+      const double r = coordinate_is_angle(j, 0) ? M_PI : 1.0;
       q[iq] = std::clamp(seed[iq] + rng.uniform(-r, r), lo, hi);
     }
   }
@@ -183,7 +183,7 @@ void nearest_turns(const Model& model, const std::vector<int>& support, const Ei
                    Eigen::VectorXd& q) {
   for (int i : support) {
     const Joint& j = model.joints[i];
-    if (!is_revolute(j)) continue;
+    if (!coordinate_is_angle(j, 0)) continue;
     const int iq = j.idx_q;
     if (revolute_unbounded(model, i)) {
       q[iq] = seed[iq] + std::remainder(q[iq] - seed[iq], 2 * M_PI);

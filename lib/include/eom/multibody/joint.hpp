@@ -19,8 +19,8 @@ using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::ColMajor,
 /// The kinds a moving joint can be. URDF fixed joints are merged away at load; URDF continuous is
 /// a revolute joint without bounds.
 enum class JointKind {
-  revolute,   // rotation q about a unit axis; nq = nv = 1
-  prismatic,  // translation q along a unit axis; nq = nv = 1
+  revolute,   // rotation scale * q about a unit axis; nq = nv = 1
+  prismatic,  // translation scale * q along a unit axis; nq = nv = 1
   planar,  // motion in the plane normal to the axis; q = (x, y, theta), v = (vx, vy, w): see below
   floating,  // free 6-DoF; q = (x, y, z, qx, qy, qz, qw), v = body twist (linear, angular)
 };
@@ -43,9 +43,15 @@ struct Joint {
   double axis_sign = 1;  // ... and the sign of that coordinate axis
   Motion s;              // 1-DoF kinds: the single column of S, as a motion
   MotionSubspace S;      // 6 x nv, constant in the joint frame
+  /// 1-DoF kinds: the motion per unit of q, 1 except for a product-of-exponentials model's scaled
+  /// screw axis (Lynch & Park, Modern Robotics, eq. 9.36: e^[S]theta with |omega| != 1 turns
+  /// |omega| theta), so that s = scale * (axis, 0) or (0, axis) is exactly the file's twist.
+  double scale = 1;
 
-  /// A joint of the given kind and axis with its blocks starting at idx_q / idx_v.
-  static Joint make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded);
+  /// A joint of the given kind and axis with its blocks starting at idx_q / idx_v; `scale` is the
+  /// motion per unit of q of a 1-DoF kind (see Joint::scale).
+  static Joint make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool bounded,
+                    double scale = 1);
 };
 
 /// What a joint is, asked by its properties rather than by its kind (only joint.hpp and joint.cpp
@@ -54,14 +60,15 @@ struct Joint {
 inline bool is_one_dof(const Joint& joint) {
   return joint.kind == JointKind::revolute || joint.kind == JointKind::prismatic;
 }
-/// One coordinate, an angle about the axis (revolute, continuous): q and q + 2 pi are one pose.
+/// One coordinate that turns the body about the axis (revolute, continuous); q and q + 2 pi are
+/// one pose when its scale is 1 (coordinate_is_angle).
 inline bool is_revolute(const Joint& joint) { return joint.kind == JointKind::revolute; }
 /// A free 6-DoF joint: S = 1, so it passes any wrench and moves its body anywhere.
 inline bool is_floating(const Joint& joint) { return joint.kind == JointKind::floating; }
 /// q holds a unit quaternion, at q[idx_q + 3 .. idx_q + 6] as x y z w (floating joints).
 inline bool has_quaternion(const Joint& joint) { return joint.kind == JointKind::floating; }
-/// Whether coordinate k of the joint's q block is an angle (sampled over a turn when it has no
-/// limits): a revolute joint's q, a planar joint's theta.
+/// Whether coordinate k of the joint's q block is an angle, q and q + 2 pi one pose (sampled over a
+/// turn when it has no limits): an unscaled revolute joint's q, a planar joint's theta.
 bool coordinate_is_angle(const Joint& joint, int k);
 /// | |quaternion| - 1 | of the joint's q block, 0 for a joint without one: how far from unit norm.
 double quaternion_deviation(const Joint& joint, ConstVec q);

@@ -53,6 +53,8 @@ struct UrdfOptions {
 /// Parse URDF text. Throws InputError (file:line) on malformed XML, a missing <robot>, missing or
 /// non-numeric attributes. `file` names the source in messages.
 UrdfDescription parse_urdf(const std::string& text, const std::string& file = "<string>");
+/// The text of a robot file ("-" reads stdin). Throws InputError if it cannot be read.
+std::string read_robot_file(const std::string& path);
 /// Read and parse a URDF file ("-" reads stdin). Throws InputError if it cannot be read.
 UrdfDescription parse_urdf_file(const std::string& path);
 
