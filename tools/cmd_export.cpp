@@ -26,7 +26,7 @@ int run_export(const ExportOptions& opt, Streams& io) {
   for (const std::string& what : write_urdf(model, urdf)) {
     if (!opt.quiet) warn(io, "export", "not written: " + what);
   }
-  write_document(opt.output, urdf.str(), io);
+  write_document(opt.output, urdf.str(), io.out);
   return kExitOk;
 }
 

@@ -206,7 +206,7 @@ int run_info(const InfoOptions& opt, Streams& io) {
   } else {
     info_text(model, opt.robot.path, text);
   }
-  write_document(opt.output, text.str(), io);
+  write_document(opt.output, text.str(), io.out);
   return kExitOk;
 }
 

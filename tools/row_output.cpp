@@ -296,10 +296,11 @@ void commit_results(const std::vector<TableWriter*>& tables, const std::string& 
   if (!summary_path.empty()) file.commit();
 }
 
-void write_document(const std::string& path, const std::string& text, Streams& io) {
+void write_document(const std::string& path, const std::string& text,
+                    std::ostream& standard_output) {
   OutputFile out;
   if (path.empty() || path == "-") {
-    out.to_stream(io.out, "<stdout>");
+    out.to_stream(standard_output, "<stdout>");
   } else {
     out.to_file(path);
   }

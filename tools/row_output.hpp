@@ -39,7 +39,8 @@ CLI::Option* reads_files(CLI::Option* option);
 /// A whole document (a report, a model file) written to `path`, or to stdout for "-" or "": all
 /// or nothing, through the one writer (OutputFile). Check the destination first
 /// (check_destinations), before reading anything.
-void write_document(const std::string& path, const std::string& text, Streams& io);
+void write_document(const std::string& path, const std::string& text,
+                    std::ostream& standard_output);
 
 /// Before any work, the destinations of a run: its tables (-o or the batch outputs), `others`
 /// (a truncated result) and the summary. Throws InputError when an output is a file the run reads

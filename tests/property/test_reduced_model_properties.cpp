@@ -84,6 +84,7 @@ void check_reduction(const Model& full, const std::vector<int>& locked, unsigned
   Data dfull(full), dred(reduced);
   frame_placements(full, dfull, q);
   frame_placements(reduced, dred, qr);
+  REQUIRE(reduced.frames.size() == full.frames.size());
   check_same_frames(full, dfull, reduced, dred);
 
   if (reduced.nv == 0) return;  // every joint locked (the block): nothing moves, only frames

@@ -12,6 +12,8 @@
 #include <eom/algorithm/kinematics.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/parsers/json_model.hpp>
 #include <eom/parsers/reduced_model.hpp>
 #include <eom/parsers/urdf.hpp>
 #include <eom/parsers/urdf_writer.hpp>
@@ -40,7 +42,11 @@ void check_round_trip(const Model& model, unsigned seed) {
   INFO(urdf.str());
   REQUIRE(back.q_names == model.q_names);
   REQUIRE(back.v_names == model.v_names);
-  CHECK(back.root_link == model.root_link);
+  // the same root link, unless the model places it away from the world (a DH model's base):
+  // then a link "world" is the root and the model's root link one of its frames
+  const SE3& root = model.frames[model.frame_index(model.root_link)].placement;
+  const bool at_world = root.p == Vec3::Zero() && root.R == Mat3::Identity();
+  CHECK(back.root_link == (at_world || model.floating_base ? model.root_link : "world"));
   for (int i = 1; i < model.njoints; ++i) {
     CHECK(back.info[i].urdf_type == model.info[i].urdf_type);
     CHECK(back.info[i].lower == model.info[i].lower);
@@ -56,6 +62,7 @@ void check_round_trip(const Model& model, unsigned seed) {
   Data d(model), db(back);
   frame_placements(model, d, q);
   frame_placements(back, db, q);
+  // (a DH model's joints get body links of their own: more frames, none moved)
   check_same_frames(model, d, back, db);
   const Eigen::VectorXd tau = rnea(model, d, q, v, a);
   CHECK_THAT(rnea(back, db, q, v, a), AllClose(tau, kTolRoundoff * (1 + magnitude(tau))));
@@ -80,4 +87,14 @@ TEST_CASE("an exported reduced model keeps its locked joints fixed", "[property]
   lock_mimic_followers(full, locked, q);
   const Model reduced = build_reduced_model(full, locked, q);
   check_round_trip(reduced, 7);
+}
+
+TEST_CASE("an exported DH model loads back as the same model", "[property]") {
+  for (const char* name : {"puma_like.dh.json", "puma_like.mdh.json"}) {
+    SECTION(name) { check_round_trip(load_model(kDataDir + "/models/" + name), 11); }
+  }
+  // a scaled screw axis (the textbook's S1 = (1, 0, 1, 0, 1, 0)) has no URDF joint
+  std::ostringstream urdf;
+  CHECK_THROWS_WITH(write_urdf(load_model(kDataDir + "/models/textbook_3link.json"), urdf),
+                    Catch::Contains("joint 'joint1' moves 1.414214 per unit of q"));
 }

@@ -1,5 +1,5 @@
 // The frames of two models of one robot (a reduced or re-loaded model against the original): every
-// frame of `expected` is in `actual` by name, at the same world placement.
+// frame of `expected` is in `actual` by name, at the same world placement (`actual` may have more).
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -16,7 +16,6 @@ namespace eom::test {
 /// the origin, rotations to kTolKinematics.
 inline void check_same_frames(const Model& expected, const Data& expected_data, const Model& actual,
                               const Data& actual_data) {
-  REQUIRE(actual.frames.size() == expected.frames.size());
   for (size_t f = 0; f < expected.frames.size(); ++f) {
     INFO("frame " << expected.frames[f].name);
     const int g = actual.frame_index(expected.frames[f].name);

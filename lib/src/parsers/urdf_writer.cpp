@@ -5,6 +5,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "eom/core/errors.hpp"
 #include "eom/multibody/joint.hpp"
 #include "eom/multibody/spatial.hpp"
 
@@ -65,10 +66,43 @@ void write_inertial(std::ostream& out, const Inertia& I) {
 }  // namespace
 
 std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
+  // a scaled twist of a product-of-exponentials model moves scale per unit of q: a URDF joint
+  // moves 1, and rescaling q would change the columns' meaning, so such a model is refused
+  for (int i = 1; i < model.njoints; ++i) {
+    if (model.joints[i].scale != 1) {
+      throw InputError("joint '" + model.joint_names[i] + "' moves " +
+                       std::to_string(model.joints[i].scale) +
+                       " per unit of q (a scaled screw axis): a URDF joint moves 1, so the model "
+                       "cannot be written as URDF");
+    }
+  }
   std::vector<std::string> left_out;
-  // the link of each joint's body: the root link for the world's
-  std::vector<std::string> body_link(model.njoints, model.root_link);
-  for (int i = 1; i < model.njoints; ++i) body_link[i] = model.info[i].child_link;
+  // A URDF link's frame is its joint's frame. A frame of the model that sits there (every child
+  // link of a URDF) names the body; else (a DH model's link frames, placed off their joints) the
+  // body is a new link <joint>_link and the frame hangs from it like any other. Likewise the root
+  // link: the model's, unless a fixed-base model places it away from the world (a DH model's
+  // base), where a link "world" is the root.
+  auto at_joint_frame = [&](const std::string& name, int joint) {
+    const int f = model.frame_index(name);
+    return f >= 0 && model.frames[f].parent == joint &&
+           model.frames[f].placement.p == Vec3::Zero() &&
+           model.frames[f].placement.R == Mat3::Identity();
+  };
+  const std::string root =
+      model.floating_base || at_joint_frame(model.root_link, 0) ? model.root_link : "world";
+  std::vector<std::string> body_link(model.njoints, root);
+  std::unordered_set<std::string> link_names;
+  for (const Frame& f : model.frames) link_names.insert(f.name);
+  for (int i = 1; i < model.njoints; ++i) {
+    const std::string& child = model.info[i].child_link;
+    if (at_joint_frame(child, i)) {
+      body_link[i] = child;
+      continue;
+    }
+    std::string name = model.joint_names[i] + "_link";
+    while (!link_names.insert(name).second) name += "_";
+    body_link[i] = name;
+  }
   const bool free_root = model.floating_base;
   if (free_root) {
     left_out.push_back(
@@ -87,7 +121,7 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
     write_inertial(out, *inertia);
     out << "  </link>\n";
   };
-  link(model.root_link, free_root ? &model.inertia[1] : nullptr);
+  link(root, free_root ? &model.inertia[1] : nullptr);
   for (int i = free_root ? 2 : 1; i < model.njoints; ++i) link(body_link[i], &model.inertia[i]);
   const std::unordered_set<std::string> body_links(body_link.begin(), body_link.end());
   auto is_body_link = [&](const std::string& name) { return body_links.count(name) > 0; };
@@ -99,7 +133,7 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
     return name;
   };
   for (const Frame& f : model.frames) {
-    if ((f.name == "world" && model.root_link != "world") || is_body_link(f.name)) continue;
+    if (f.name == "world" || is_body_link(f.name)) continue;
     link(f.name, nullptr);
   }
   // moving joints
@@ -109,7 +143,7 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
     out << "  <joint name=" << attribute(model.joint_names[i])
         << " type=" << attribute(info.urdf_type) << ">\n";
     out << "    <parent link=" << attribute(body_link[model.parent[i]]) << "/>\n";
-    out << "    <child link=" << attribute(info.child_link) << "/>\n";
+    out << "    <child link=" << attribute(body_link[i]) << "/>\n";
     write_origin(out, model.placement[i], "    ");
     if (joint.nv == 1 || info.urdf_type == "planar") {
       out << "    <axis xyz=" << attribute(numbers(joint.axis)) << "/>\n";
@@ -138,7 +172,7 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
   }
   // the other frames, fixed where they are on their bodies
   for (const Frame& f : model.frames) {
-    if ((f.name == "world" && model.root_link != "world") || is_body_link(f.name)) continue;
+    if (f.name == "world" || is_body_link(f.name)) continue;
     // a frame of the free-flyer's body hangs on the root link, the body it moves
     const int carrier = free_root && f.parent == 1 ? 0 : f.parent;
     out << "  <joint name=" << attribute(fixed_joint_name(f.name)) << " type=\"fixed\">\n"
