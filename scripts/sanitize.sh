@@ -2,11 +2,13 @@
 # Build eom, libeom and the test suite with AddressSanitizer + UndefinedBehaviorSanitizer
 # (-DEOM_SANITIZE=ON) in BUILD_DIR (default build-asan) and run the suite under them: unit, engine,
 # CLI and fuzz-replay tests, every code path a user's input reaches; the reference and property
-# programs and the algorithms' own unit tests (the same paths over more numbers) run in the
-# Release pass only. Any finding aborts the process that made it, so the test that triggered it fails. bench/ is not
-# built; the fuzz targets are, as corpus replays (their own clang build is tests/fuzz/run.sh). The
-# [allocation] tests are hidden there: they interpose malloc, which ASan owns. The install check
-# (the packaging, which the Release suite checks) is not run here, so nothing is built for it.
+# programs, the CLI's numerical checks (eom_cli_checks) and the algorithms' own unit tests (the
+# same paths over more numbers) run in the Release pass only, and so do the CLI cases labelled
+# `long` (long runs of paths the other cases take: tests/cli/CMakeLists.txt). Any finding aborts
+# the process that made it, so the test that triggered it fails. bench/ is not built; the fuzz
+# targets are, as corpus replays (their own clang build is tests/fuzz/run.sh). The [allocation]
+# tests are hidden there: they interpose malloc, which ASan owns. The install check (the
+# packaging, which the Release suite checks) is not run here, so nothing is built for it.
 # -O1 -g1: quicker to compile than -O2 -g, still with file:line in the reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,4 +18,4 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELW
 cmake --build "$build" -j"$(nproc)"
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:check_initialization_order=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
-ctest --test-dir "$build" -j"$(nproc)" --output-on-failure --label-exclude install
+ctest --test-dir "$build" -j"$(nproc)" --output-on-failure --label-exclude 'install|long'

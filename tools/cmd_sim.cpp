@@ -27,8 +27,8 @@
 namespace eom::cli {
 namespace {
 
-const std::vector<std::string> kControllers = {"zero", "constant",   "table",          "gravity",
-                                               "pd",   "pd-gravity", "computed-torque"};
+const std::vector<std::string> kControllers = {"zero", "constant",   "table",           "gravity",
+                                               "pd",   "pd-gravity", "computed-torque", "stand"};
 
 // The counts on stderr, clipped torques and limit events as warnings; times on the output's
 // clock, t0 + the run's.
@@ -126,17 +126,19 @@ int run_sim(const SimOptions& opt, Streams& io) {
   const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log};
   const Model model = load_robot(opt.robot, io, "sim", opt.quiet);
   refuse_singular_mass_matrix(model);
+  const ContactSet contacts = load_contacts(model, opt.contacts);
   SimulationOptions sim = simulation_options(opt, model);
+  if (!contacts.contacts.empty()) sim.contacts = &contacts;
   const SimStart start = initial_state(model, opt, notes);
   const double t_end = opt.duration;  // the clock counts from the start (SimStart)
   if (!std::isfinite(t_end)) throw InputError("--duration: the end time is not finite");
   // the output's clock: the origin's time plus the run's, or the run's with --time-origin first
   const double origin = opt.time.from_first ? 0 : start.clock.origin_seconds();
   SimDrive drive(opt, model, notes, start, t_end);
-  const std::unique_ptr<Controller> control = drive.controller(controller);
+  const std::unique_ptr<Controller> control = drive.controller(controller, contacts);
   if (!opt.wrenches.empty()) drive.add_wrenches(sim);
   if (sim.integrator != Integrator::rk45) check_step(model, *control, sim, opt, start, notes);
-  const Header header = output_header(opt, model);
+  const Header header = output_header(opt, model, contacts);
   const OutputTimes times =
       OutputTimes::grid(0, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
   warn_about_steps(opt, sim.integrator, notes);
@@ -149,6 +151,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   Progress progress("sim", !opt.quiet, 1, t_end);
   EnergyRecord energy;
   const bool track_energy = opt.energy || !opt.summary.empty();
+  Simulator simulator(model);
   auto write = [&](double t, ConstVec q, ConstVec v, ConstVec tau, ConstVec qdd) {
     row[0] = origin + t;
     t_text.clear();
@@ -158,6 +161,8 @@ int run_sim(const SimOptions& opt, Streams& io) {
     out = std::copy(v.data(), v.data() + model.nv, out);
     if (opt.accelerations) out = std::copy(qdd.data(), qdd.data() + model.nv, out);
     if (opt.torques_out) out = std::copy(tau.data(), tau.data() + model.nv, out);
+    const Eigen::VectorXd& f = simulator.contact_forces();
+    if (opt.forces_out) out = std::copy(f.data(), f.data() + f.size(), out);
     if (track_energy) {
       const double kinetic = kinetic_energy(model, energy_data, q, v);
       const double potential = potential_energy(model, energy_data, q);
@@ -173,7 +178,6 @@ int run_sim(const SimOptions& opt, Streams& io) {
     progress.add_rows(1);
   };
 
-  Simulator simulator(model);
   try {
     simulator.run(*control, start.q, start.v, 0, t_end, sim, times, write);
   } catch (const NumericalError& e) {
@@ -241,7 +245,8 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--controller", opt->controller,
                   "zero, constant (--torque), table (--torques), gravity (compensation), pd, "
                   "pd-gravity (PD plus g(q)), computed-torque (M (a_ref + Kd e' + Kp e) + C v + "
-                  "g); default: table with --torques, constant with --torque, else zero")
+                  "g), stand (computed torque holding the posture on --contacts); default: table "
+                  "with --torques, constant with --torque, else zero")
       ->check(CLI::IsMember(kControllers));
   cmd->add_option("--torque", opt->torque, "Constant torques: name=value,... (others 0)")
       ->delimiter(',');
@@ -277,16 +282,10 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->check(CLI::ExistingPath);
   add_time_options(*cmd, opt->time);
   add_force_options(*cmd, opt->forces);
+  add_contact_options(*cmd, opt->contacts, false);
   cmd->add_flag("--saturate", opt->saturate,
                 "Clip commanded torques at the URDF effort limits and say how often");
-  cmd->add_flag("--energy", opt->energy,
-                "Also write energy.kinetic, energy.potential, energy.total (J)");
-  cmd->add_flag("--write-accelerations", opt->accelerations, "Also write a.<coordinate>");
-  cmd->add_flag("--write-torques", opt->torques_out,
-                "Also write the applied tau.<joint> (after saturation; friction and wrenches not "
-                "included)");
-  cmd->add_flag("--keep-truncated", opt->keep_truncated,
-                "On a blow-up, keep the rows so far in OUT.truncated.<ext> (exit code still 2)");
+  add_sim_output_flags(*cmd, *opt);
   add_output_options(*cmd, opt->output);
   add_summary_option(*cmd, opt->summary);
   cmd->add_flag("-q,--quiet", opt->quiet, "Print errors only");

@@ -37,8 +37,8 @@ Eigen::VectorXd given_gains(const std::string& option, const std::vector<double>
 }
 
 void refuse_meaningless(const SimOptions& opt, const std::string& controller) {
-  const bool pd =
-      controller == "pd" || controller == "pd-gravity" || controller == "computed-torque";
+  const bool pd = controller == "pd" || controller == "pd-gravity" ||
+                  controller == "computed-torque" || controller == "stand";
   auto refuse = [&](bool given, const std::string& option, const std::string& needs) {
     if (given) {
       throw InputError(option + " has no effect with --controller " + controller + " (" + needs +
@@ -57,6 +57,14 @@ void refuse_meaningless(const SimOptions& opt, const std::string& controller) {
          "--reference gives the target");
   refuse(controller == "table" && opt.torques.empty(), "--controller table without --torques",
          "give the torque table");
+  refuse(controller == "stand" && !opt.reference.empty(), "--reference",
+         "stand holds the initial posture, or --setpoint");
+  if (controller == "stand" && opt.contacts.specs.empty()) {
+    throw InputError("--controller stand needs --contacts: the frames the robot stands on");
+  }
+  if (opt.forces_out && opt.contacts.specs.empty()) {
+    throw InputError("--write-forces needs --contacts: the forces are the contacts'");
+  }
 }
 
 }  // namespace
@@ -102,7 +110,7 @@ void check_step(const Model& model, Controller& controller, const SimulationOpti
                    "step), or rk45, which chooses its own steps");
 }
 
-Header output_header(const SimOptions& opt, const Model& model) {
+Header output_header(const SimOptions& opt, const Model& model, const ContactSet& contacts) {
   Header header{{"t"}};
   auto append = [&](const std::vector<std::string>& names) {
     header.names.insert(header.names.end(), names.begin(), names.end());
@@ -111,8 +119,23 @@ Header output_header(const SimOptions& opt, const Model& model) {
   append(coordinate_columns(model, "v", Space::v));
   if (opt.accelerations) append(coordinate_columns(model, "a", Space::v));
   if (opt.torques_out) append(coordinate_columns(model, "tau", Space::tau));
+  if (opt.forces_out) append(contact_force_columns(model, contacts));
   if (opt.energy) append({"energy.kinetic", "energy.potential", "energy.total"});
   return header;
+}
+
+void add_sim_output_flags(CLI::App& cmd, SimOptions& opt) {
+  cmd.add_flag("--energy", opt.energy,
+               "Also write energy.kinetic, energy.potential, energy.total (J)");
+  cmd.add_flag("--write-accelerations", opt.accelerations, "Also write a.<coordinate>");
+  cmd.add_flag("--write-torques", opt.torques_out,
+               "Also write the applied tau.<joint> (after saturation; friction and wrenches not "
+               "included)");
+  cmd.add_flag("--keep-truncated", opt.keep_truncated,
+               "On a blow-up, keep the rows so far in OUT.truncated.<ext> (exit code still 2)");
+  cmd.add_flag("--write-forces", opt.forces_out,
+               "Also write the contact forces f.<frame>.* (world axes, on the robot; with "
+               "--contacts)");
 }
 
 void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes& notes) {
@@ -182,6 +205,13 @@ SimDrive::SimDrive(const SimOptions& opt, const Model& model, const Notes& notes
       t_end_(t_end),
       how_(opt.interpolation == "linear" ? Interpolation::linear : Interpolation::hold) {}
 
+// torques given for the free-flyer's coordinates, which no motor applies
+void SimDrive::note_unactuated(const std::string& what) const {
+  notes_.warning(what +
+                 " are not applied: the free-flyer is unactuated (hold the robot with "
+                 "--contacts, or push the base with --wrenches)");
+}
+
 // says when the simulated interval reaches past a table
 void SimDrive::note_range(const TimeTable& table, const std::string& what) const {
   if (table.series.covers(0, t_end_)) return;
@@ -218,8 +248,10 @@ std::unique_ptr<ReferenceTrajectory> SimDrive::reference() const {
                                                v_cols, a_cols, how_);
 }
 
-std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
-  if (name == "pd" || name == "pd-gravity" || name == "computed-torque") {
+std::unique_ptr<Controller> SimDrive::controller(const std::string& name,
+                                                 const ContactSet& contacts) {
+  const bool computed_torque = name == "computed-torque" || name == "stand";
+  if (name == "pd" || name == "pd-gravity" || computed_torque) {
     if (opt_.kp.empty() != opt_.kd.empty()) {
       throw InputError(std::string(opt_.kp.empty() ? "--kd" : "--kp") + " without " +
                        (opt_.kp.empty() ? "--kp" : "--kd") +
@@ -228,7 +260,7 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
     if (opt_.kp.empty()) {
       Data data(model_);
       gains_ = default_gains(model_, data, start_.q, integrator_named(opt_.integrator), opt_.dt,
-                             name == "computed-torque");
+                             computed_torque);
     } else {
       gains_ = {given_gains("--kp", opt_.kp, model_), given_gains("--kd", opt_.kd, model_), 0};
     }
@@ -245,7 +277,10 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
       normalize(model_, q_ref);
       follow = set_point(q_ref);
     }
-    if (name == "computed-torque") return std::make_unique<ComputedTorque>(model_, follow, kp, kd);
+    if (computed_torque) {
+      return std::make_unique<ComputedTorque>(model_, follow, kp, kd,
+                                              contacts.contacts.empty() ? nullptr : &contacts);
+    }
     return std::make_unique<PD>(model_, follow, kp, kd, name == "pd-gravity");
   }
   if (name == "table") {
@@ -253,16 +288,21 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name) {
         read_time_table(opt_.torques, {"tau"}, opt_.time, start_.clock));
     check_coordinate_columns(torques_->header, model_, opt_.torques);
     note_range(*torques_, "torques");
+    std::vector<int> columns =
+        bind_columns(torques_->header, coordinate_columns(model_, "tau", Space::tau), opt_.torques);
+    bool pushes_root = false;  // the free-flyer's six columns come first
+    for (int r = 0; model_.floating_base && r < torques_->series.rows(); ++r) {
+      for (int k = 0; k < 6; ++k) pushes_root |= torques_->series.at(r, columns[k]) != 0;
+    }
+    if (pushes_root) note_unactuated(opt_.torques + ": tau.root.*");
     return std::make_unique<TorqueCallback>(
-        [series = &torques_->series, how = how_,
-         columns = bind_columns(torques_->header, coordinate_columns(model_, "tau", Space::tau),
-                                opt_.torques)](double t, ConstVec, ConstVec, VecRef tau) {
-          series->sample(t, how, columns, tau);
-        });
+        [series = &torques_->series, how = how_, columns = std::move(columns)](
+            double t, ConstVec, ConstVec, VecRef tau) { series->sample(t, how, columns, tau); });
   }
   if (name == "constant") {
     Eigen::VectorXd tau = Eigen::VectorXd::Zero(model_.nv);
     assign_coordinates("--torque", opt_.torque, model_, model_.tau_names, tau);
+    if (model_.floating_base && !tau.head<6>().isZero(0)) note_unactuated("--torque root.*");
     return std::make_unique<ConstantTorque>(tau);
   }
   if (name == "gravity") return std::make_unique<GravityCompensation>();

@@ -17,6 +17,7 @@
 #include <eom/trajectory/interpolation.hpp>
 
 #include "cli.hpp"
+#include "contacts.hpp"
 #include "forces.hpp"
 #include "row_engine.hpp"
 #include "row_output.hpp"
@@ -38,7 +39,9 @@ struct SimOptions {
   // one value, or one per velocity coordinate; none: scaled to the model (default_gains)
   std::vector<double> kp, kd;
   ForceOptions forces;
+  ContactOptions contacts;  // held for the whole run
   bool saturate = false, energy = false, accelerations = false, torques_out = false;
+  bool forces_out = false;  // --write-forces
   bool keep_truncated = false, quiet = false, verbose = false;
   OutputOptions output;
   std::string summary;  // --summary-json FILE
@@ -52,8 +55,13 @@ std::string controller_name(const SimOptions& opt);
 /// The integrator's options, friction and saturation (the wrenches: SimDrive::add_wrenches).
 SimulationOptions simulation_options(const SimOptions& opt, const Model& model);
 
-/// The output's columns: t, q.*, v.* and those the options add (a.*, tau.*, energy.*).
-Header output_header(const SimOptions& opt, const Model& model);
+/// The output's columns: t, q.*, v.* and those the options add (a.*, tau.*, f.<frame>.*,
+/// energy.*).
+Header output_header(const SimOptions& opt, const Model& model, const ContactSet& contacts);
+
+/// What a run may write besides the state: --energy, --write-accelerations, --write-torques,
+/// --write-forces, and --keep-truncated.
+void add_sim_output_flags(CLI::App& cmd, SimOptions& opt);
 
 /// The fixed step's warnings: an --output-dt that is no multiple of --dt (steps are shortened
 /// to land on the outputs), a --dt longer than the run (one step of the duration).
@@ -85,7 +93,8 @@ class SimDrive {
   SimDrive(const SimOptions& opt, const Model& model, const Notes& notes, const SimStart& start,
            double t_end);
   /// The controller `name` (one of --controller's); throws InputError for bad gains or tables.
-  std::unique_ptr<Controller> controller(const std::string& name);
+  /// computed-torque and stand share the base's load over `contacts` (when it has any).
+  std::unique_ptr<Controller> controller(const std::string& name, const ContactSet& contacts);
   /// --wrenches as the generalized forces J^T F of sim.external.
   void add_wrenches(SimulationOptions& sim) const;
   /// The gains of pd, pd-gravity and computed-torque for the summary: {kp, kd, bandwidth} (the
@@ -94,6 +103,7 @@ class SimDrive {
 
  private:
   void note_range(const TimeTable& table, const std::string& what) const;
+  void note_unactuated(const std::string& what) const;
   std::unique_ptr<ReferenceTrajectory> reference() const;
 
   const SimOptions& opt_;

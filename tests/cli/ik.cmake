@@ -104,15 +104,8 @@ eom_cli_test(NAME ik-independent-rows
              ARGS ${IK} ${IKD}/iiwa_jump.csv --frame iiwa_link_ee --independent
              STDOUT_REGEX "\n0,[^\n]*,1,[^\n]*\n1,[^\n]*,1,[^\n]*\n$")
 
-# tables read back: the circle, round trips through eom fk, orientation forms, --relative-to,
-# reproducibility
-add_executable(eom_ik_checks check_ik_tables.cpp $<TARGET_OBJECTS:eom_catch_main>)
-target_include_directories(eom_ik_checks PRIVATE ${PROJECT_SOURCE_DIR}/tests/support
-                                                 ${PROJECT_BINARY_DIR}/tests/support)
-target_compile_definitions(eom_ik_checks PRIVATE EOM_BINARY="$<TARGET_FILE:eom_cli>")
-target_link_libraries(eom_ik_checks PRIVATE eom Catch2::Catch2)
-add_dependencies(eom_ik_checks eom_cli)
-catch_discover_tests(eom_ik_checks TEST_PREFIX "cli: " PROPERTIES LABELS cli)
+# tables read back (the circle, round trips through eom fk, orientation forms, --relative-to,
+# reproducibility): check_ik_tables.cpp, in eom_cli_checks (tests/cli/CMakeLists.txt)
 
 # --velocity: the lecture notes' multi-task example (Hutter et al., Robot Dynamics Lecture Notes,
 # section 2.9.2): planar_3r has unit links and moves in the world x-z plane (joints about +y), so

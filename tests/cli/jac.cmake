@@ -123,14 +123,8 @@ eom_cli_test(NAME jac-jdot-planar-3r
              STDOUT ${J}/planar_3r.jdot.csv COMPARE numeric ATOL 1e-12 RTOL 1e-12
              STDERR_REGEX "planar_3r.motion.csv: rank-deficient from t=2 to t=2 [^\n]*lost: linear motion along world x\n$")
 
-# tables read back and checked independently (tests/cli/check_jac_tables.cpp): the three
-# --reference frames against the reference Jacobians and poses, the --nullspace basis against
-# the printed J and a fresh SVD, --dynamics (truncated and damped) against Lambda, Jbar and p
-# computed from the reference M or eom deriv's M, at regular and singular configurations
-add_executable(eom_jac_checks check_jac_tables.cpp $<TARGET_OBJECTS:eom_catch_main>)
-target_include_directories(eom_jac_checks PRIVATE ${PROJECT_SOURCE_DIR}/tests/support
-                                                  ${PROJECT_BINARY_DIR}/tests/support)
-target_compile_definitions(eom_jac_checks PRIVATE EOM_BINARY="$<TARGET_FILE:eom_cli>")
-target_link_libraries(eom_jac_checks PRIVATE eom Catch2::Catch2)
-add_dependencies(eom_jac_checks eom_cli)
-catch_discover_tests(eom_jac_checks TEST_PREFIX "cli: " PROPERTIES LABELS cli)
+# tables read back and checked independently (tests/cli/check_jac_tables.cpp, in eom_cli_checks:
+# tests/cli/CMakeLists.txt): the three --reference frames against the reference Jacobians and
+# poses, the --nullspace basis against the printed J and a fresh SVD, --dynamics (truncated and
+# damped) against Lambda, Jbar and p computed from the reference M or eom deriv's M, at regular
+# and singular configurations

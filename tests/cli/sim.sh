@@ -188,6 +188,132 @@ bad-input)
   stderr_has "zero norm"
   [ ! -e x.csv ] || fail "output written by a failed run"
   ;;
+floating-falls)
+  # the free-flyer is unactuated: gravity compensation acts on the joints only, so Solo12 held by
+  # nothing falls (free fall is 1.226 m in 0.5 s; the legs' torques move the base a little about
+  # the centre of mass). eom id on the run's own q, v and a needs no base wrench and the joint
+  # torques the run applied: rnea against the simulator's aba, each evaluated independently.
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base \
+    --initial "$src/trajectories/solo12_stand.csv" --controller gravity --duration 0.5 \
+    --output-dt 0.05 --write-accelerations --write-torques -o fall.csv
+  expect 0 "$eom" id "$src/robots/solo12.urdf" --floating-base fall.csv -o id.csv
+  python3 - fall.csv id.csv <<'EOF' || fail "floating base"
+import csv, sys
+run = list(csv.DictReader(open(sys.argv[1])))
+ids = list(csv.DictReader(open(sys.argv[2])))
+drop = float(run[0]["q.root.z"]) - float(run[-1]["q.root.z"])
+print("base drop", drop)
+assert drop > 1.0, drop
+worst = 0
+for r, i in zip(run, ids):
+    for k in i:
+        if k.startswith("tau."):
+            worst = max(worst, abs(float(i[k]) - float(r[k])))
+            if k.startswith("tau.root."):
+                assert float(r[k]) == 0, (k, r[k])
+print("worst |tau_id - tau_sim|", worst)
+assert worst < 1e-9, worst
+EOF
+  # torques given to the base are said not to be applied, from a table (eom id's floating output
+  # has the base wrench) or from --torque
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base --initial fall.csv \
+    --torques id.csv --duration 0.1 -o replay.csv
+  stderr_has "id.csv: tau.root.\* are not applied: the free-flyer is unactuated"
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base --torque root.fz=30 \
+    --duration 0.01 -o push.csv
+  stderr_has "torque root.\* are not applied"
+  ;;
+stand)
+  # Solo12 on its four feet in the shipped posture: --controller stand holds it within 1 mm for
+  # 2 s, its feet carrying the weight (m g = 2.50000279 kg x 9.81 m/s^2, the masses of the URDF:
+  # the forces sum to it with no horizontal part); gravity compensation alone, which pushes on
+  # no contact, lets the base sag by more than that in 0.1 s
+  feet=FL_FOOT,FR_FOOT,HL_FOOT,HR_FOOT
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base \
+    --initial "$src/trajectories/solo12_stand.csv" --controller stand --contacts $feet \
+    --duration 2 --output-dt 0.01 --write-forces -o stand.csv
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base \
+    --initial "$src/trajectories/solo12_stand.csv" --controller gravity --contacts $feet \
+    --duration 0.1 --output-dt 0.01 -o sag.csv
+  python3 - stand.csv sag.csv <<'EOF' || fail "stand"
+import csv, sys
+def moved(rows):
+    q0 = rows[0]
+    return max(abs(float(r[k]) - float(q0[k])) for r in rows for k in r if k.startswith("q."))
+stand = list(csv.DictReader(open(sys.argv[1])))
+sag = list(csv.DictReader(open(sys.argv[2])))
+print("stand moved", moved(stand), "gravity-only moved", moved(sag))
+assert len(stand) == 201 and moved(stand) < 1e-3 and moved(sag) > 1e-3
+weight = 2.50000279 * 9.81
+for r in stand:
+    total = [sum(float(r["f.%s.%s" % (f, c)]) for f in ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"))
+             for c in ("fx", "fy", "fz")]
+    assert abs(total[0]) < 1e-9 and abs(total[1]) < 1e-9, total
+    assert abs(total[2] - weight) < 1e-9 * weight, (total, weight)
+EOF
+  # pushed on its base (3 N, 2 N, -5 N and 0.2 N m from t = 0.2 s to 0.3 s), it gives way and
+  # comes back: within 1e-6 of the posture from t = 1 s (the contacts, held by accelerations,
+  # drift by round-off: about 1e-7 over the 2 s)
+  printf 't,wrench.base_link.fx,wrench.base_link.fy,wrench.base_link.fz,wrench.base_link.mx,%s\n%s\n' \
+    'wrench.base_link.my,wrench.base_link.mz' '0,0,0,0,0,0,0' > push.csv
+  printf '0.2,3,2,-5,0,0,0.2\n0.3,0,0,0,0,0,0\n' >> push.csv
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base \
+    --initial "$src/trajectories/solo12_stand.csv" --controller stand --contacts $feet \
+    --wrenches push.csv --duration 2 --output-dt 0.01 --write-forces -o pushed.csv
+  python3 - pushed.csv <<'EOF' || fail "pushed"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+def off(r):
+    return max(abs(float(r[k]) - float(rows[0][k])) for k in r if k.startswith("q."))
+during = max(off(r) for r in rows if float(r["t"]) <= 0.5)
+after = max(off(r) for r in rows if float(r["t"]) >= 1)
+print("pushed off by", during, "after 1 s", after)
+assert during > 1e-5 and after < 1e-6
+EOF
+  ;;
+contacts-energy)
+  # held contacts do no work: Solo12 with its feet held and no torque folds under gravity with
+  # T + V constant (rk45 at rtol 1e-10), and the feet stay where they started (for 0.15 s: its
+  # base then nears the ground, where the folded legs reach singular configurations)
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base \
+    --initial "$src/trajectories/solo12_stand.csv" --contacts FL_FOOT,FR_FOOT,HL_FOOT,HR_FOOT \
+    --duration 0.15 --integrator rk45 --rtol 1e-10 --atol 1e-12 --output-dt 0.01 --energy \
+    -o fold.csv
+  drift=$(relative_drift energy.total fold.csv)
+  below "$drift" 1e-8 || fail "energy drift $drift"
+  expect 0 "$eom" fk "$src/robots/solo12.urdf" --floating-base fold.csv --frames FL_FOOT,HR_FOOT \
+    -o feet.csv
+  python3 - fold.csv feet.csv <<'EOF' || fail "feet moved"
+import csv, sys
+fold = list(csv.DictReader(open(sys.argv[1])))
+feet = list(csv.DictReader(open(sys.argv[2])))
+sag = float(fold[0]["q.root.z"]) - float(fold[-1]["q.root.z"])
+worst = max(abs(float(r[k]) - float(feet[0][k])) for r in feet for k in r
+            if k[-2:] in (".x", ".y", ".z"))
+print("base sag", sag, "worst foot displacement", worst)
+assert sag > 1e-3 and worst < 1e-8
+EOF
+  ;;
+contacts-bad-input)
+  robot=$src/robots/solo12.urdf
+  stand=$src/trajectories/solo12_stand.csv
+  expect 2 "$eom" sim "$robot" --floating-base --initial "$stand" --controller stand \
+    --duration 1 -o x.csv
+  stderr_has "--controller stand needs --contacts"
+  expect 2 "$eom" sim "$robot" --floating-base --initial "$stand" --write-forces --duration 1 \
+    -o x.csv
+  stderr_has "--write-forces needs --contacts"
+  expect 2 "$eom" sim "$robot" --floating-base --initial "$stand" --contacts FL_FOT \
+    --duration 1 -o x.csv
+  stderr_has "did you mean 'FL_FOOT'"
+  expect 2 "$eom" sim "$robot" --floating-base --initial "$stand" --contacts FL_FOOT \
+    --v0 root.vz=0.1 --duration 1 -o x.csv
+  stderr_has "the initial velocity moves the held contact 'FL_FOOT'"
+  expect 2 "$eom" sim "$robot" --floating-base --initial "$stand" --controller stand \
+    --contacts FL_FOOT --reference "$stand" --duration 1 -o x.csv
+  stderr_has "--reference has no effect with --controller stand"
+  [ ! -e x.csv ] || fail "output written by a failed run"
+  ;;
 default-gains)
   # pd, pd-gravity and computed-torque with the default gains (scaled to the model and the step:
   # doc/sim.md) on every shipped and tested robot, with each fixed-step integrator: an unstable

@@ -8,7 +8,9 @@
 
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
+#include <eom/algorithm/contacts.hpp>
 #include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/kinematics.hpp>
 #include <eom/solvers/simulate.hpp>
 #include <eom/parsers/urdf.hpp>
 
@@ -19,10 +21,12 @@ using namespace eom::test;
 
 namespace {
 
+// a shipped robot (robots/), or one of the tests' (tests/data/robots/) by a path from there
 Model load(const std::string& file, bool floating) {
   UrdfOptions options;
   options.floating_base = floating;
-  return load_urdf(kRobotsDir + "/" + file, options);
+  const bool shipped = file.find('/') == std::string::npos;
+  return load_urdf(shipped ? kRobotsDir + "/" + file : kDataDir + "/" + file, options);
 }
 
 struct Passive {
@@ -116,6 +120,81 @@ TEST_CASE("convergence order: halving dt divides the error by 2^order", "[proper
     INFO("euler errors " << a << " " << b);
     CHECK(a / b == Approx(2).epsilon(0.1));
   }
+}
+
+TEST_CASE("the free-flyer is unactuated: under any controller the centre of mass falls at g",
+          "[property][simulate]") {
+  // Newton for the whole robot: m c'' = m g + (external forces), and no controller is external.
+  // A PD on every coordinate would push the base (its six rows are what a fixed-base robot's
+  // ground supplies); the simulator applies none of them, so the centre of mass starting at rest
+  // follows c0 + g t^2 / 2 whatever the joints do.
+  const char* file = GENERATE("solo12.urdf", "robots/anymal.urdf");
+  INFO(file);
+  const Model model = load(file, true);
+  Rng rng(5);
+  const Eigen::VectorXd q0 = random_configuration(model, rng);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+  PD pd(model, set_point(neutral(model)), Eigen::VectorXd::Constant(model.nv, 50),
+        Eigen::VectorXd::Constant(model.nv, 5), true);
+  SimulationOptions options;
+  options.integrator = Integrator::rk45;
+  options.rtol = 1e-11;
+  options.atol = 1e-13;
+  Simulator sim(model);
+  const double t = 0.4;
+  sim.run(pd, q0, v0, 0, t, options);
+  Data data(model);
+  const Vec3 c0 = center_of_mass(model, data, q0);
+  const Vec3 c = center_of_mass(model, data, sim.q());
+  const Vec3 expected = c0 + 0.5 * t * t * model.gravity;
+  INFO("centre of mass " << c.transpose() << ", free fall " << expected.transpose());
+  CHECK((c - expected).norm() < 1e-8);
+  // the joints did move (the test is not of a robot at rest)
+  CHECK(difference(model, q0, sim.q()).tail(model.nv - 6).norm() > 1e-2);
+}
+
+TEST_CASE("held contacts: the frames stay, no work is done", "[property][simulate]") {
+  // Solo12 and ANYmal with their four feet held (point contacts), no torque, from a random
+  // configuration at rest: the robot folds under gravity, the feet stay where they were to
+  // round-off
+  // (the constrained dynamics hold J_c a + dJ_c v = 0 and the feet start at rest), and T + V
+  // stays constant (a held point does not move, so its force does no work).
+  struct Case {
+    const char* file;
+    std::vector<std::string> feet;
+  };
+  const Case c = GENERATE(Case{"solo12.urdf", {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"}},
+                          Case{"robots/anymal.urdf", {"LF_FOOT", "RF_FOOT", "LH_FOOT", "RH_FOOT"}});
+  INFO(c.file);
+  const Model model = load(c.file, true);
+  const ContactSet contacts = parse_contacts(model, c.feet, Vec3::UnitZ());
+  SimulationOptions options;
+  options.integrator = Integrator::rk45;
+  options.rtol = 1e-10;
+  options.atol = 1e-12;
+  options.contacts = &contacts;
+  Rng rng(17);
+  const Eigen::VectorXd q0 = random_configuration(model, rng);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+  Data data(model);
+  const double E0 = total_energy(model, data, q0, v0);
+  frame_placements(model, data, q0);
+  std::vector<Vec3> at_start;
+  for (const Contact& k : contacts.contacts) at_start.push_back(data.oMf[k.frame].p);
+  Simulator sim(model);
+  ZeroTorque zero;
+  sim.run(zero, q0, v0, 0, 0.1, options);
+  const double E = total_energy(model, data, sim.q(), sim.v());
+  frame_placements(model, data, sim.q());
+  double moved = 0;
+  for (size_t k = 0; k < contacts.contacts.size(); ++k) {
+    moved = std::max(moved, (data.oMf[contacts.contacts[k].frame].p - at_start[k]).norm());
+  }
+  const double T = kinetic_energy(model, data, sim.q(), sim.v());
+  INFO("feet moved " << moved << ", energy " << E0 << " -> " << E << ", kinetic " << T);
+  CHECK(moved < 1e-9);
+  CHECK(T > 1e-5);  // it did fold
+  CHECK(std::abs(E - E0) < 1e-8 * T);
 }
 
 // The README's table: energy drift of each integrator at a fixed step (not a check; run with

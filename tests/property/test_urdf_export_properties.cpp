@@ -89,8 +89,8 @@ TEST_CASE("an exported reduced model keeps its locked joints fixed", "[property]
   check_round_trip(reduced, 7);
 }
 
-TEST_CASE("an exported DH model loads back as the same model", "[property]") {
-  for (const char* name : {"puma_like.dh.json", "puma_like.mdh.json"}) {
+TEST_CASE("an exported DH or PoE model loads back as the same model", "[property]") {
+  for (const char* name : {"puma_like.dh.json", "puma_like.mdh.json", "arm_rp.poe.json"}) {
     SECTION(name) { check_round_trip(load_model(kDataDir + "/models/" + name), 11); }
   }
   // a scaled screw axis (the textbook's S1 = (1, 0, 1, 0, 1, 0)) has no URDF joint

@@ -68,7 +68,7 @@ void PD::feedback(const Model&, Data&, double, ConstVec, Eigen::MatrixXd& K, Eig
 }
 
 ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
-                               Eigen::VectorXd kd)
+                               Eigen::VectorXd kd, const ContactSet* contacts)
     : reference_(std::move(reference)),
       kp_(std::move(kp)),
       kd_(std::move(kd)),
@@ -78,6 +78,7 @@ ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, 
       e_(model.nv),
       command_(model.nv) {
   check_gains(model, kp_, kd_);
+  if (contacts) contacts_.emplace(model, *contacts, ContactForceRule::min_norm);
 }
 
 void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
@@ -86,9 +87,14 @@ void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q
   difference(model, q, q_ref_, e_);
   // the commanded acceleration, then tau = M command + nle (ETH Robot Dynamics notes, section 3.8)
   command_ = a_ref_ + kd_.cwiseProduct(v_ref_ - v) + kp_.cwiseProduct(e_);
-  crba(model, data, q);
-  tau.noalias() = data.M * command_;
-  tau += nonlinear_effects(model, data, q, v);
+  if (!contacts_) {
+    crba(model, data, q);
+    tau.noalias() = data.M * command_;
+    tau += nonlinear_effects(model, data, q, v);
+    return;
+  }
+  contacts_->solve(q, rnea(model, data, q, v, command_));
+  tau = contacts_->torques();
 }
 
 void ComputedTorque::feedback(const Model& model, Data& data, double, ConstVec q,
@@ -189,6 +195,8 @@ struct Simulator::Impl {
   SimulationStats stats;
   Controller* controller = nullptr;
   const SimulationOptions* options = nullptr;
+  std::optional<ContactForwardDynamics> contact_dynamics;  // with held contacts
+  const Eigen::VectorXd no_forces;
 
   explicit Impl(const Model& m)
       : model(m), data(m), urdf_friction(Friction::from_model(m)), friction(urdf_friction) {
@@ -236,6 +244,7 @@ struct Simulator::Impl {
   // the torque the controller applies at (t, q, v), saturated; tau_total adds friction
   void applied_torque(double t, ConstVec q, ConstVec v, bool count) {
     controller->torque(model, data, t, q, v, tau);
+    if (model.floating_base) tau.segment<6>(model.joints[1].idx_v).setZero();  // unactuated
     if (options->saturate) {
       for (int k = 0; k < model.nv; ++k) {
         const double limit = model.effort_limit[k];
@@ -374,9 +383,14 @@ struct Simulator::Impl {
     output(t, q_out, v_out, tau, qdd);
   }
 
-  // aba at (q, v) with tau_total; a singular mass matrix there stops the run (fail)
+  // aba at (q, v) with tau_total, or the constrained dynamics with held contacts; a singular
+  // mass matrix there stops the run (fail)
   const Eigen::VectorXd& accelerations(double t, ConstVec q, ConstVec v) {
     try {
+      if (contact_dynamics) {
+        contact_dynamics->solve(q, v, tau_total);
+        return contact_dynamics->accelerations();
+      }
       return aba(model, data, q, v, tau_total);
     } catch (const NumericalError& e) {
       fail(t, e.what(), true);
@@ -498,10 +512,35 @@ struct Simulator::Impl {
     clipped.setZero();
     q0 = q_start;
     v0 = v_start;
+    contact_dynamics.reset();
+    if (run_options.contacts && !run_options.contacts->contacts.empty()) {
+      contact_dynamics.emplace(model, *run_options.contacts);
+      check_contacts_at_rest();
+    }
     speed_scale = crba(model, data, q0).diagonal().cwiseSqrt();
     for (int i = 1; i < model.njoints; ++i) {
       limit_state[i] = model.joints[i].nv == 1 ? limit_status(i, q0) : 0;
     }
+  }
+
+  // Held contacts start at rest: the constrained dynamics keep J_c v where it starts (they hold
+  // J_c a + drift = 0), so a contact moving at the start would slide through the run. 1e-9 m/s
+  // (or rad/s) per unit of the largest speed is round-off.
+  void check_contacts_at_rest() {
+    ContactJacobian& contacts = contact_dynamics->jacobian();
+    contacts.compute(q0);
+    const Eigen::VectorXd moving = contacts.jacobian() * v0;
+    Eigen::Index worst = 0;
+    if (moving.size() == 0 ||
+        moving.cwiseAbs().maxCoeff(&worst) <= 1e-9 * std::max(1.0, v0.cwiseAbs().maxCoeff())) {
+      return;
+    }
+    const ContactSet& set = contacts.contacts();
+    int k = 0;
+    while (k + 1 < static_cast<int>(set.contacts.size()) && set.offset(k + 1) <= worst) ++k;
+    throw InputError("the initial velocity moves the held contact '" +
+                     model.frames[set.contacts[k].frame].name + "' (" + time_string(moving[worst]) +
+                     " m/s or rad/s): a held contact starts at rest");
   }
 
   // the state at the start of the step, (q0, v0), as the output at time `at`
@@ -600,6 +639,9 @@ Simulator::Simulator(const Model& model) : impl_(std::make_unique<Impl>(model)) 
 Simulator::~Simulator() = default;
 const Eigen::VectorXd& Simulator::q() const { return impl_->q0; }
 const Eigen::VectorXd& Simulator::v() const { return impl_->v0; }
+const Eigen::VectorXd& Simulator::contact_forces() const {
+  return impl_->contact_dynamics ? impl_->contact_dynamics->forces() : impl_->no_forces;
+}
 const SimulationStats& Simulator::stats() const { return impl_->stats; }
 Data& Simulator::data() { return impl_->data; }
 

@@ -104,6 +104,10 @@ StepLimit closed_loop_step_limit(const Model& model, Data& data, Controller& con
                                  ConstVec q, const SimulationOptions& options) {
   Eigen::MatrixXd K(model.nv, model.nv), D(model.nv, model.nv);
   controller.feedback(model, data, t, q, K, D);
+  if (model.floating_base) {  // the free-flyer is unactuated: no feedback reaches its rows
+    K.middleRows<6>(model.joints[1].idx_v).setZero();
+    D.middleRows<6>(model.joints[1].idx_v).setZero();
+  }
   if (options.friction) {
     const Friction friction =
         options.friction_parameters ? *options.friction_parameters : Friction::from_model(model);

@@ -8,6 +8,13 @@
 // delta in the tangent space at q0, and d delta/dt = dexp^-1_{-delta}(v) (Munthe-Kaas: RK methods
 // on Lie groups keep their order that way; delta = v for the 1-DoF joints, where the group is
 // commutative).
+//
+// With a floating base the free-flyer is unactuated (ETH Robot Dynamics notes, section 3.10): no
+// motor pushes the base, so whatever a controller computes for its six coordinates is not applied
+// and a floating robot held by nothing falls. Contacts held for the whole run (SimulationOptions::
+// contacts) keep their frames where they start: the dynamics are then the constrained forward
+// dynamics of ContactForwardDynamics (ETH notes eq. 3.62-3.65), whose contact forces the caller
+// reads at each output (Simulator::contact_forces).
 #pragma once
 
 #include <functional>
@@ -19,8 +26,9 @@
 
 #include <Eigen/Core>
 
-#include "eom/multibody/data.hpp"
+#include "eom/algorithm/contacts.hpp"
 #include "eom/algorithm/dynamics.hpp"
+#include "eom/multibody/data.hpp"
 #include "eom/multibody/model.hpp"
 
 namespace eom {
@@ -34,7 +42,8 @@ enum class Integrator {
 };
 
 /// What drives the robot: joint torques tau (nv) at time t and state (q, v). Called at every
-/// stage of the integrator; must not allocate. `data` is the simulator's workspace, free for the
+/// stage of the integrator; must not allocate. A floating base's six rows of tau are not applied
+/// (the free-flyer is unactuated). `data` is the simulator's workspace, free for the
 /// controller's own use (it is overwritten before the dynamics are evaluated).
 class Controller {
  public:
@@ -113,11 +122,15 @@ class PD : public Controller {
 
 /// Computed-torque control (ETH Robot Dynamics notes, section 3.8): tau = M(q) (a_ref + Kd e_dot +
 /// Kp e) + C(q, v) v + g(q), which with an exact model makes every error coordinate obey
-/// e'' + Kd e' + Kp e = 0.
+/// e'' + Kd e' + Kp e = 0. With contacts, that generalized force b is shared between contact forces
+/// and the actuated joints as eom id --contacts shares it (ContactInverseDynamics, least-norm
+/// forces supplying the unactuated base rows, ETH notes section 3.10): the joints' torques are
+/// then those that make the contacts carry the base, so a standing robot holds its posture
+/// (eom sim --controller stand).
 class ComputedTorque : public Controller {
  public:
   ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
-                 Eigen::VectorXd kd);
+                 Eigen::VectorXd kd, const ContactSet* contacts = nullptr);
   void torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
               VecRef tau) override;
   /// K = M(q) diag(kp), D = M(q) diag(kd): the error modes are e'' + Kd e' + Kp e = 0.
@@ -127,6 +140,7 @@ class ComputedTorque : public Controller {
  private:
   ReferenceFunction reference_;
   Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_, command_;
+  std::optional<ContactInverseDynamics> contacts_;
 };
 
 /// A joint leaving (or re-entering) its URDF position limits.
@@ -152,6 +166,9 @@ struct SimulationOptions {
   /// the applied torques after saturation and friction, not part of the reported tau. Must not
   /// allocate.
   std::function<void(double t, ConstVec q, VecRef tau)> external;
+  /// Contacts held for the whole run, all active: their frames stay where they are at the start
+  /// (the initial velocity must not move them). Null: none. The set must outlive the run.
+  const ContactSet* contacts = nullptr;
   bool saturate = false;     // clip the controller's torques at the URDF effort limits
   bool limit_events = true;  // record joints leaving their position limits
 };
@@ -210,7 +227,8 @@ class Simulator {
   /// are skipped); rk45 interpolates them by its dense output, the fixed-step schemes shorten a
   /// step to land on them. The final state is in q(), v(). Throws NumericalError naming the time
   /// and the joint when the state stops being finite or the rk45 step underflows, and when a
-  /// joint moves no inertia (aba).
+  /// joint moves no inertia (aba); throws InputError when the initial velocity moves a held
+  /// contact.
   const SimulationStats& run(Controller& controller, ConstVec q0, ConstVec v0, double t0,
                              double t_end, const SimulationOptions& options,
                              const OutputTimes& output_times = {},
@@ -218,6 +236,9 @@ class Simulator {
 
   const Eigen::VectorXd& q() const;
   const Eigen::VectorXd& v() const;
+  /// With contacts, inside the output function: the contact forces at the output's state (stacked
+  /// as ContactSet::offset, the force the environment exerts on the robot, world axes).
+  const Eigen::VectorXd& contact_forces() const;
   const SimulationStats& stats() const;
   Data& data();
 

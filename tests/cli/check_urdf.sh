@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# eom export writes URDF that urdfdom's own checker reads: check_urdf (Debian's liburdfdom-tools)
+# parses every file eom exports, from URDF (floating, locked joints), DH, modified DH and
+# product-of-exponentials models, and finds the tree eom exported (its links and joints). That the
+# exported robot has the same dynamics is tests/property/test_urdf_export_properties.cpp.
+# Usage: check_urdf.sh EOM SOURCE_DIR. Exit 77 (skipped) without check_urdf (scripts/deps.sh
+# installs it).
+set -uo pipefail
+eom=$1
+src=$2
+case_name=check_urdf
+. "$(dirname "$0")/lib.sh"
+command -v check_urdf > /dev/null || { echo "check_urdf not installed: skipped"; exit 77; }
+
+# check ROBOT [OPTIONS...]: export, check_urdf, and compare the counts of links and joints
+check() {
+  "$eom" export "$@" -q -o exported.urdf || fail "eom export $*"
+  check_urdf exported.urdf > report.txt 2>&1 || fail "check_urdf refuses the export of $*: $(cat report.txt)"
+  grep -q "Successfully Parsed XML" report.txt || fail "check_urdf on the export of $*: $(cat report.txt)"
+  local links joints
+  links=$(grep -c "<link " exported.urdf)
+  joints=$(grep -c "<joint " exported.urdf)
+  # check_urdf prints the tree: one "child(k):" line per link under the root
+  [ "$(grep -cE "child\([0-9]+\):" report.txt)" = "$joints" ] ||
+    fail "check_urdf found another tree in the export of $*: $(cat report.txt)"
+  [ "$((joints + 1))" = "$links" ] || fail "the export of $* is not a tree: $links links, $joints joints"
+}
+
+for robot in "$src"/robots/*.urdf; do
+  check "$robot"
+done
+check "$src/robots/solo12.urdf" --floating-base
+check "$src/tests/data/urdf/massless_gripper.urdf" --lock finger_joint_1=0.03,finger_joint_3
+for model in "$src"/tests/data/models/{arm_rp.poe,puma_like.dh,puma_like.mdh}.json; do
+  check "$model"
+done
+# the textbook's scaled screw axis has no URDF spelling: refused, nothing written
+expect 2 "$eom" export "$src/tests/data/models/textbook_3link.json" -o scaled.urdf
+stderr_has "a scaled screw axis"
+[ ! -e scaled.urdf ] || fail "a refused export wrote its file"
+echo "ok"
