@@ -10,7 +10,7 @@ eom=$1
 src=$2
 case_name=check_urdf
 . "$(dirname "$0")/lib.sh"
-command -v check_urdf > /dev/null || { echo "check_urdf not installed: skipped"; exit 77; }
+needs check_urdf
 
 # check ROBOT [OPTIONS...]: export, check_urdf, and compare the counts of links and joints
 check() {

@@ -7,7 +7,7 @@ eom=$1
 src=$2
 case_name=dot
 . "$(dirname "$0")/lib.sh"
-command -v dot > /dev/null || { echo "graphviz not installed: skipped"; exit 77; }
+needs dot
 
 check_tree() {
   "$eom" info "$@" --format dot -q -o tree.dot || fail "eom info $* --format dot"

@@ -14,9 +14,6 @@ src=$2
 case_name=$3
 . "$(dirname "$0")/lib.sh"
 
-needs() {
-  command -v "$1" > /dev/null || { echo "$1 not installed: skipped"; exit 77; }
-}
 # the tables of examples/tables.tsv, one "table robot flags" line each
 tables() {
   cat "$src/examples/tables.tsv"

@@ -19,3 +19,7 @@ expect() {
 stderr_has() {
   grep -q -- "$1" err.txt || fail "stderr lacks '$1': $(cat err.txt)"
 }
+# needs TOOL: skip the case (exit 77) when TOOL is not installed (scripts/deps.sh installs it)
+needs() {
+  command -v "$1" > /dev/null || { echo "$1 not installed: skipped"; exit 77; }
+}
