@@ -165,7 +165,9 @@ TEST_CASE("MuJoCo: eom loads the project's MJCF files as MuJoCo does", "[mujoco]
 TEST_CASE("MuJoCo: its own sample models that use only what eom loads", "[mujoco]") {
   const std::string samples = "/usr/share/mujoco/model/";
   if (!std::filesystem::exists(samples)) return;  // libmujoco-samples not installed
-  for (const char* file : {"tendon_arm/arm26.xml"}) compare(samples + file);
+  for (const char* file : {"tendon_arm/arm26.xml", "slider_crank/slider_crank.xml"}) {
+    compare(samples + file);
+  }
 }
 
 // Run by the ctest "mujoco: mujoco-compile ..." only when mujoco-compile is installed (hidden tag)
