@@ -45,3 +45,6 @@ eom_cli_test(NAME mjcf-check-refused ARGS check ${B}/ball.xml RC 1
              STDOUT_REGEX "^${B}/ball.xml:4: error: ball joints are not supported\n${B}/ball.xml: 1 error\n$")
 eom_cli_test(NAME mjcf-check-included ARGS check ${B}/self_include.xml RC 1
              STDOUT_REGEX "^${B}/self_include.xml: error: ${B}/self_include_part.xml:2: <include")
+# an error in an included file names that file and its line
+eom_cli_test(NAME mjcf-bad-included-massless ARGS info ${B}/massless_included.xml RC 2
+             STDERR_REGEX "^eom info: error: ${B}/massless_part.xml:3: joint 'j' moves no mass")

@@ -618,6 +618,7 @@ class Reader {
     const int id = joint_count_++;
     JointInfo info;
     info.line = e->GetLineNum();
+    joint_elements_.push_back(e);
     info.parent_link = placed.parent;
     info.child_link = body;
     const char* given = e->Attribute("name");
@@ -845,10 +846,10 @@ class Reader {
     }
     for (int i = 1; i < model_.njoints; ++i) {
       if (mass[i] <= 0) {
-        throw ModelError(main_file_, model_.info[i].line, 0,
-                         "joint " + quote_input(model_.joint_names[i]) +
-                             " moves no mass: its body and those below it have neither an "
-                             "<inertial> nor geoms with mass");
+        fail(joint_elements_[i - 1],
+             "joint " + quote_input(model_.joint_names[i]) +
+                 " moves no mass: its body and those below it have neither an "
+                 "<inertial> nor geoms with mass");
       }
     }
     // a free joint first, carrying everything: eom's floating base
@@ -904,6 +905,7 @@ class Reader {
   std::set<std::string> ignored_;
   std::vector<const XMLElement*> range_warnings_;
   std::vector<BodyMass> body_mass_;
+  std::vector<const XMLElement*> joint_elements_;  // of joint i + 1, for messages
   bool springs_ = false, collision_ = false;
   int body_count_ = 0, joint_count_ = 0, site_count_ = 0;
 };
