@@ -29,10 +29,11 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
-#include <tinyxml2.h>
 
 #ifdef EOM_HAVE_MUJOCO
 #include <mujoco/mujoco.h>
+
+#include "mujoco_coordinates.hpp"
 #endif
 #ifdef EOM_HAVE_DART
 #include <dart/dynamics/BodyNode.hpp>
@@ -49,6 +50,7 @@
 #include <eom/parsers/urdf.hpp>
 
 #include "median_reporter.hpp"
+#include "urdf_without_geometry.hpp"
 
 #ifndef EOM_SOURCE_DIR
 #error "EOM_SOURCE_DIR must be defined"
@@ -107,18 +109,11 @@ struct Problem {
     stripped_urdf = (std::filesystem::temp_directory_path() /
                      ("eom_bench_" + std::string(robot.name) + ".urdf"))
                         .string();
-    tinyxml2::XMLDocument doc;
-    if (doc.LoadFile(robot.path) != tinyxml2::XML_SUCCESS) {
-      std::fprintf(stderr, "bench_engines: cannot read %s\n", robot.path);
+    if (!eom::test::write_urdf_without_geometry(robot.path, stripped_urdf)) {
+      std::fprintf(stderr, "bench_engines: cannot read %s or write %s\n", robot.path,
+                   stripped_urdf.c_str());
       std::exit(1);
     }
-    for (auto* link = doc.RootElement()->FirstChildElement("link"); link;
-         link = link->NextSiblingElement("link")) {
-      for (const char* kind : {"visual", "collision"}) {
-        while (auto* e = link->FirstChildElement(kind)) link->DeleteChild(e);
-      }
-    }
-    doc.SaveFile(stripped_urdf.c_str());
   }
 };
 
@@ -150,10 +145,11 @@ class EomEngine final : public Engine {
 int supporting_joint(const eom::Model& model, int frame) { return model.frames[frame].parent; }
 
 #ifdef EOM_HAVE_MUJOCO
-// MuJoCo loads the URDF with its own importer. qpos and qvel are permuted to eom's order by joint
-// name (every joint here has one coordinate); the Jacobian is taken at the tip frame's origin on
-// the body of the tip's supporting joint, the point placed by eom's forward kinematics (MuJoCo
-// fuses the fixed links of a URDF into their parents, so the tip link itself may be gone).
+// MuJoCo loads the URDF with its own importer. States, forces and results are converted by joint
+// name (eom::test::MujocoCoordinates, shared with the MuJoCo tests); the Jacobian is taken at the
+// tip frame's origin on the body of the tip's supporting joint, the point placed by eom's forward
+// kinematics (MuJoCo fuses the fixed links of a URDF into their parents, so the tip link itself
+// may be gone).
 class MujocoEngine final : public Engine {
  public:
   explicit MujocoEngine(const Problem& p) : p_(p), eom_data_(p.model) {
@@ -166,23 +162,15 @@ class MujocoEngine final : public Engine {
     }
     m_->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_PASSIVE | mjDSBL_CONTACT | mjDSBL_ACTUATION;
     d_ = mj_makeData(m_);
-    const int nv = p.model.nv;
-    if (m_->nv != nv) {
-      std::fprintf(stderr, "bench_engines: MuJoCo has nv %d, eom %d\n", m_->nv, nv);
+    try {
+      coordinates_ = std::make_unique<eom::test::MujocoCoordinates>(p.model, m_);
+    } catch (const std::runtime_error& e) {
+      std::fprintf(stderr, "bench_engines: %s\n", e.what());
       std::exit(1);
-    }
-    dof_.resize(nv);
-    for (int i = 1; i < p.model.njoints; ++i) {
-      const int id = mj_name2id(m_, mjOBJ_JOINT, p.model.joint_names[i].c_str());
-      if (id < 0) {
-        std::fprintf(stderr, "bench_engines: MuJoCo has no joint %s\n",
-                     p.model.joint_names[i].c_str());
-        std::exit(1);
-      }
-      dof_[p.model.joints[i].idx_v] = m_->jnt_dofadr[id];
     }
     const int joint = supporting_joint(p.model, p.tip);
     tip_body_ = m_->jnt_bodyid[mj_name2id(m_, mjOBJ_JOINT, p.model.joint_names[joint].c_str())];
+    const int nv = p.model.nv;
     tau_.resize(nv);
     qdd_.resize(nv);
     M_.resize(nv, nv);
@@ -197,35 +185,32 @@ class MujocoEngine final : public Engine {
     mj_deleteModel(m_);
   }
   void set_state(const Vector& q, const Vector& v) override {
-    for (int k = 0; k < static_cast<int>(dof_.size()); ++k) {
-      d_->qpos[dof_[k]] = q[k];
-      d_->qvel[dof_[k]] = v[k];
-    }
+    coordinates_->state_to_mujoco(q, v, d_->qpos, d_->qvel);
     q_ = &q;
+    v_ = &v;
   }
   const Vector& rnea(const Vector& a) override {
-    for (int k = 0; k < static_cast<int>(dof_.size()); ++k) d_->qacc[dof_[k]] = a[k];
+    coordinates_->acceleration_to_mujoco(*q_, *v_, a, d_->qacc);
     mj_kinematics(m_, d_);
     mj_comPos(m_, d_);
     mj_comVel(m_, d_);
     mj_rne(m_, d_, 1, result_.data());
-    return gather(result_, tau_);
+    coordinates_->force_from_mujoco(*q_, result_.data(), tau_);
+    return tau_;
   }
   const Matrix& crba() override {
     mj_kinematics(m_, d_);
     mj_comPos(m_, d_);
     mj_crb(m_, d_);
     mj_fullM(m_, dense_.data(), d_->qM);
-    for (size_t r = 0; r < dof_.size(); ++r) {
-      for (size_t c = 0; c < dof_.size(); ++c) M_(r, c) = dense_[dof_[r] * dof_.size() + dof_[c]];
-    }
+    coordinates_->mass_matrix_from_mujoco(*q_, dense_.data(), M_);
     return M_;
   }
   const Vector& aba(const Vector& tau) override {
-    for (int k = 0; k < static_cast<int>(dof_.size()); ++k) d_->qfrc_applied[dof_[k]] = tau[k];
+    coordinates_->force_to_mujoco(*q_, tau, d_->qfrc_applied);
     mj_forward(m_, d_);
-    std::copy(d_->qacc, d_->qacc + m_->nv, result_.data());
-    return gather(result_, qdd_);
+    coordinates_->acceleration_from_mujoco(*q_, *v_, d_->qacc, qdd_);
+    return qdd_;
   }
   const Matrix& jacobian() override {
     mj_kinematics(m_, d_);
@@ -233,29 +218,20 @@ class MujocoEngine final : public Engine {
     eom::frame_placements(p_.model, eom_data_, *q_);
     const eom::Vec3 point = eom_data_.oMf[p_.tip].p;
     mj_jac(m_, d_, jacp_.data(), jacr_.data(), point.data(), tip_body_);
-    const int nv = m_->nv;
-    for (int k = 0; k < nv; ++k) {
-      for (int r = 0; r < 3; ++r) {
-        J_(r, k) = jacp_[r * nv + dof_[k]];
-        J_(r + 3, k) = jacr_[r * nv + dof_[k]];
-      }
-    }
+    coordinates_->jacobian_from_mujoco(*q_, jacp_.data(), 3, J_.topRows<3>());
+    coordinates_->jacobian_from_mujoco(*q_, jacr_.data(), 3, J_.bottomRows<3>());
     return J_;
   }
 
  private:
-  const Vector& gather(const std::vector<mjtNum>& mujoco_order, Vector& out) const {
-    for (size_t k = 0; k < dof_.size(); ++k) out[k] = mujoco_order[dof_[k]];
-    return out;
-  }
-
   const Problem& p_;
   eom::Data eom_data_;  // only for the Jacobian's point
   mjModel* m_ = nullptr;
   mjData* d_ = nullptr;
-  std::vector<int> dof_;  // eom coordinate -> MuJoCo dof
+  std::unique_ptr<eom::test::MujocoCoordinates> coordinates_;
   int tip_body_ = 0;
   const Vector* q_ = nullptr;
+  const Vector* v_ = nullptr;
   Vector tau_, qdd_;
   Matrix M_, J_;
   std::vector<mjtNum> dense_, jacp_, jacr_, result_;

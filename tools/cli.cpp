@@ -75,10 +75,10 @@ bool is_glob(const std::string& pattern) {
 // free-flyer root is matched against.
 std::vector<int> locked_by(const Model& model, const std::string& item,
                            const std::string& pattern) {
-  const bool root = model.floating_base && pattern == kFreeFlyerJoint;
+  const bool root = model.floating_base && pattern == model.joint_names[1];
   if (root) {
-    throw InputError("--lock " + item +
-                     ": the free-flyer 'root' of --floating-base cannot be locked; for a base that "
+    throw InputError("--lock " + item + ": the free-flyer '" + pattern +
+                     "' of --floating-base cannot be locked; for a base that "
                      "does not move, use a fixed base (omit --floating-base)");
   }
   std::vector<int> joints;

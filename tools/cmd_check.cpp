@@ -12,6 +12,7 @@
 
 #include <eom/core/errors.hpp>
 #include <eom/parsers/json_model.hpp>
+#include <eom/parsers/mjcf.hpp>
 #include <eom/parsers/urdf.hpp>
 
 #include "cli.hpp"
@@ -37,19 +38,27 @@ struct FileReport {
   double total_mass = 0;
 };
 
-// A JSON model (product of exponentials, DH) is checked by building it: the first problem found is
-// its error; malformed JSON (an error with a line) makes it unreadable.
-void check_json_model(const std::string& text, const UrdfOptions& options, FileReport& report) {
+// A JSON model (product of exponentials, DH) or an MJCF file is checked by building it: the first
+// problem found is its error; malformed JSON or XML makes it unreadable.
+void check_built_model(const std::string& text, const UrdfOptions& options, FileReport& report) {
   try {
     std::vector<Diagnostic> warnings;
-    const Model model = build_json_model(text, report.file, options, &warnings);
+    const Model model = is_mjcf(text) ? build_mjcf_model(text, report.file, options, &warnings)
+                                      : build_json_model(text, report.file, options, &warnings);
     report.warnings = std::move(warnings);
     report.links = static_cast<int>(model.frames.size()) - 1;  // all but "world"
     report.joints = report.moving_joints = model.njoints - 1;
     report.total_mass = model.total_mass;
   } catch (const InputError& e) {
-    report.status = e.line() > 0 ? Status::unreadable : Status::failed;
-    report.errors.push_back({Diagnostic::Severity::error, e.line(), e.message()});
+    // unreadable: malformed JSON (the only JSON error with a line) or XML
+    const bool malformed =
+        is_mjcf(text) ? e.message().rfind("malformed XML", 0) == 0 : e.line() > 0;
+    report.status = malformed ? Status::unreadable : Status::failed;
+    // an error in a file the model includes (MJCF <include>) names that file
+    const bool elsewhere = !e.file().empty() && e.file() != report.file;
+    report.errors.push_back(
+        {Diagnostic::Severity::error, elsewhere ? 0 : e.line(),
+         elsewhere ? e.file() + ":" + std::to_string(e.line()) + ": " + e.message() : e.message()});
   }
 }
 
@@ -61,8 +70,8 @@ FileReport check_file(const std::string& path, const CheckOptions& opt) {
   UrdfDescription urdf;
   try {
     const std::string text = read_robot_file(path);
-    if (is_json_model(text)) {
-      check_json_model(text, options, report);
+    if (is_json_model(text) || is_mjcf(text)) {
+      check_built_model(text, options, report);
       if (report.status == Status::ok && opt.strict && !report.warnings.empty()) {
         report.status = Status::failed;
       }

@@ -128,7 +128,8 @@ std::string carrier(const Model& model, int joint) {
 // The root link, and what "world" means when a URDF link carries that name.
 std::string root_text(const Model& model) {
   if (!model.floating_base) return model.root_link + " (fixed to the world frame)";
-  std::string s = model.root_link + " (moved by the free-flyer joint 'root')";
+  std::string s =
+      model.root_link + " (moved by the free-flyer joint '" + model.joint_names[1] + "')";
   if (model.root_link == "world") {
     s += "; the URDF link named 'world' is the floating body, and world.* (eom fk) its pose, "
          "not the fixed world frame";

@@ -18,6 +18,7 @@
 
 #include "eom/core/errors.hpp"
 #include "eom/multibody/component_names.hpp"
+#include "eom/parsers/mjcf.hpp"
 #include "parsers/index_coordinates.hpp"
 
 namespace eom {
@@ -159,15 +160,8 @@ Model build_chain(const std::string& name, const std::vector<ChainJoint>& chain,
   model.floating_base = options.floating_base;
   auto add = [&model](const std::string& joint_name, const Joint& joint, int parent,
                       const SE3& placement, const Inertia& inertia, JointInfo info) {
-    model.joints.push_back(joint);
-    model.parent.push_back(parent);
-    model.placement.push_back(placement);
-    model.inertia.push_back(inertia);
-    model.joint_names.push_back(joint_name);
-    model.info.push_back(std::move(info));
-    model.nq += joint.nq;
-    model.nv += joint.nv;
-    return model.njoints++;
+    return detail::append_joint(model, joint_name, joint, parent, placement, inertia,
+                                std::move(info));
   };
   add("world", Joint{}, -1, SE3::Identity(), Inertia::Zero(), JointInfo{});
   model.frames.push_back({"world", 0, SE3::Identity()});
@@ -539,6 +533,7 @@ Model load_model(const std::string& path, const UrdfOptions& options,
   const std::string text = read_robot_file(path);
   const std::string file = path == "-" ? "<stdin>" : path;
   if (is_json_model(text)) return build_json_model(text, file, options, warnings);
+  if (is_mjcf(text)) return build_mjcf_model(text, file, options, warnings);
   return build_model(parse_urdf(text, file), options, warnings);
 }
 

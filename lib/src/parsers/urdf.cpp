@@ -20,6 +20,7 @@
 #include "eom/core/errors.hpp"
 #include "parsers/fixed_joints.hpp"
 #include "parsers/index_coordinates.hpp"
+#include "parsers/xml_error.hpp"
 #include "eom/multibody/component_names.hpp"
 
 namespace eom {
@@ -195,15 +196,7 @@ const XMLElement* xacro_evidence(const XMLElement* root, std::string& what) {
 UrdfDescription parse_urdf(const std::string& text, const std::string& file) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    // "XML_ERROR_MISMATCHED_ELEMENT" -> "mismatched element", plus tinyxml2's detail after ": "
-    std::string what = doc.ErrorName();
-    if (what.rfind("XML_ERROR_", 0) == 0) what = what.substr(10);
-    for (char& c : what)
-      c = c == '_' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
-    const size_t colon = detail.find(": ");
-    if (colon != std::string::npos) what += " (" + detail.substr(colon + 2) + ")";
-    throw InputError(file, doc.ErrorLineNum(), 0, "malformed XML: " + what);
+    throw InputError(file, doc.ErrorLineNum(), 0, detail::xml_error(doc));
   }
   const XMLElement* robot = doc.RootElement();
   if (!robot || std::string(robot->Name()) != "robot") {
@@ -299,16 +292,8 @@ class Builder {
 
   int add_joint(const std::string& name, const Joint& joint, int parent, const SE3& placement,
                 JointInfo info) {
-    const int index = model_.njoints++;
-    model_.joints.push_back(joint);
-    model_.parent.push_back(parent);
-    model_.placement.push_back(placement);
-    model_.inertia.push_back(Inertia::Zero());
-    model_.joint_names.push_back(name);
-    model_.info.push_back(std::move(info));
-    model_.nq += joint.nq;
-    model_.nv += joint.nv;
-    return index;
+    return detail::append_joint(model_, name, joint, parent, placement, Inertia::Zero(),
+                                std::move(info));
   }
 
   // the links from `link` down, carried by joint `body` at placement jMl in that joint's frame:
@@ -413,6 +398,19 @@ Model build_model(const UrdfDescription& urdf, const UrdfOptions& options,
 }  // namespace eom
 
 namespace eom::detail {
+
+int append_joint(Model& model, const std::string& name, const Joint& joint, int parent,
+                 const SE3& placement, const Inertia& inertia, JointInfo info) {
+  model.joints.push_back(joint);
+  model.parent.push_back(parent);
+  model.placement.push_back(placement);
+  model.inertia.push_back(inertia);
+  model.joint_names.push_back(name);
+  model.info.push_back(std::move(info));
+  model.nq += joint.nq;
+  model.nv += joint.nv;
+  return model.njoints++;
+}
 
 void index_coordinates(Model& model) {
   model.nv_subtree.assign(model.njoints, 0);

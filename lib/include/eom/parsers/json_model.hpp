@@ -28,7 +28,7 @@ Model build_json_model(const std::string& text, const std::string& file,
                        std::vector<Diagnostic>* warnings = nullptr);
 
 /// Read a robot file ("-" reads stdin) and build its Model, whatever its format: a JSON model
-/// (is_json_model) or URDF.
+/// (is_json_model), MJCF (is_mjcf) or URDF.
 Model load_model(const std::string& path, const UrdfOptions& options = {},
                  std::vector<Diagnostic>* warnings = nullptr);
 
