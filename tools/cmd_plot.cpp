@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,16 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
   figure.width = opt.width;
   figure.panel_height = opt.panel_height;
   const bool several = tables.size() > 1;
+  // tables are told apart in the legend by their file names, or by their paths when two share a
+  // name (a/tau.csv, b/tau.csv)
+  std::vector<std::string> table_names;
+  for (const auto& table : tables) {
+    table_names.push_back(std::filesystem::path(table.file).filename().string());
+  }
+  const std::set<std::string> distinct(table_names.begin(), table_names.end());
+  if (distinct.size() < table_names.size()) {
+    for (size_t t = 0; t < tables.size(); ++t) table_names[t] = tables[t].file;
+  }
   std::vector<std::string> groups;                // panels, in order of appearance
   std::vector<std::vector<std::string>> members;  // per panel: its columns' members
   std::vector<std::vector<std::string>> units;    // per panel: their distinct units
@@ -90,7 +102,7 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
         units[g].push_back(unit);
       }
       PlotCurve curve;
-      curve.label = several ? member + " (" + table.file + ")" : member;
+      curve.label = several ? member + " (" + table_names[t] + ")" : member;
       curve.colour = static_cast<int>(m);
       curve.style = static_cast<int>(t);
       curve.points = table.series.points(static_cast<int>(s));
@@ -111,7 +123,7 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
     }
     for (size_t k = 0; k < table.contacts.size(); ++k) {
       figure.lanes.push_back(
-          {several ? table.contacts[k] + " (" + table.file + ")" : table.contacts[k],
+          {several ? table.contacts[k] + " (" + table_names[t] + ")" : table.contacts[k],
            table.schedules[k].intervals()});
     }
   }

@@ -33,6 +33,7 @@ constexpr PLFLT kAlpha[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.45, 0.8};
 // Line styles per table (PLplot's built-in styles): solid, long dashes, short dashes, ...
 constexpr PLINT kTableStyles[] = {1, 3, 2, 5, 4, 6, 7, 8};
 constexpr PLINT kLimitStyle = 2;
+constexpr double kCharWidth = 6.2;   // points: the mean width of a character at kTextHeight
 constexpr PLFLT kTextHeight = 3.6;   // mm
 constexpr double kMinimumWidth = 3;  // points: a single row's interval stays visible
 
@@ -187,12 +188,11 @@ void draw_panel(plstream& pls, const PlotFigure& figure, const PlotPanel& panel,
   box_widths.assign(n, 1);
   widths.assign(n, 1.5);
   PLFLT legend_width = 0, legend_height = 0;
-  pls.legend(&legend_width, &legend_height, 0,
-             PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.02, 0, 0.06, 0, 0, 1,
-             static_cast<PLINT>(n), 1, static_cast<PLINT>(n), options.data(), 0.6, 0.8, 1.8, 0,
-             text_colours.data(), text_pointers.data(), box_colours.data(), patterns.data(),
-             box_scales.data(), box_widths.data(), colours.data(), styles.data(), widths.data(),
-             nullptr, nullptr, nullptr, nullptr);
+  pls.legend(&legend_width, &legend_height, 0, PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.02, 0,
+             0.06, 0, 0, 1, static_cast<PLINT>(n), 1, static_cast<PLINT>(n), options.data(), 0.6,
+             0.8, 1.8, 0, text_colours.data(), text_pointers.data(), box_colours.data(),
+             patterns.data(), box_scales.data(), box_widths.data(), colours.data(), styles.data(),
+             widths.data(), nullptr, nullptr, nullptr, nullptr);
 }
 
 void draw_lanes(plstream& pls, const PlotFigure& figure, double min_width) {
@@ -210,6 +210,27 @@ void draw_lanes(plstream& pls, const PlotFigure& figure, double min_width) {
   pls.box("bcnst", 0, 0, "bc", 0, 0);
   pls.mtex("b", 2.6, 0.5, 0.5, figure.x_label.c_str());
   pls.mtex("r", 1.5, 0.5, 0.5, figure.band_label.c_str());
+}
+
+// Characters of a label (UTF-8: bytes that do not continue a character)
+size_t characters(const std::string& text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+size_t longest_legend_label(const PlotFigure& figure) {
+  size_t longest = characters(figure.shaded_label);
+  for (const auto& panel : figure.panels) {
+    for (const auto& curve : panel.curves) longest = std::max(longest, characters(curve.label));
+  }
+  return longest;
+}
+
+size_t longest_lane_label(const PlotFigure& figure) {
+  size_t longest = 0;
+  for (const auto& lane : figure.lanes) longest = std::max(longest, characters(lane.label));
+  return longest;
 }
 
 const char* device(ImageFormat format) {
@@ -264,7 +285,11 @@ std::string render_plot(const PlotFigure& figure, ImageFormat format) {
     pls.syax(8, 0);              // numbers as such up to 8 digits, no separate (x10^k) label
     pls.sxax(8, 0);
     pls.width(1);
-    const double left = 0.09, right = 0.80;
+    // margins that fit the lane labels on the left and the legend on the right
+    const double left =
+        std::clamp((30 + kCharWidth * longest_lane_label(figure)) / figure.width, 0.09, 0.3);
+    const double right =
+        std::max(0.45, 1 - (80 + kCharWidth * longest_legend_label(figure)) / figure.width);
     const double min_width = kMinimumWidth * (figure.x_max - figure.x_min) / figure.width;
     pls.vpor(0, 1, 1 - static_cast<double>(top) / height, 1);
     pls.col0(kAxes);

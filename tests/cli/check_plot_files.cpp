@@ -230,9 +230,9 @@ TEST_CASE("plot: several tables overlay, the legend names the files", "[plot]") 
       run("plot " + kData + "arm.csv " + kData + "arm_measured.csv --y 'tau.*' -o '" + out + "'")
           .status == 0);
   const Svg svg = read_svg(out);
-  CHECK(svg.has_text("joint1 (" + kData + "arm.csv)"));
-  CHECK(svg.has_text("joint1 (" + kData + "arm_measured.csv)"));
-  CHECK(svg.has_text("joint2 (" + kData + "arm_measured.csv)"));
+  CHECK(svg.has_text("joint1 (arm.csv)"));
+  CHECK(svg.has_text("joint1 (arm_measured.csv)"));
+  CHECK(svg.has_text("joint2 (arm_measured.csv)"));
   CHECK(svg.count_text("tau (N m)") == 1);  // one panel for both
   CHECK(svg.curves() >= 2);  // the first table's solid curves (the second's are dashes)
 }
