@@ -12,6 +12,7 @@
 #include <eom/parsers/urdf.hpp>
 #include <eom/trajectory/decimation.hpp>
 
+#include "allocations.hpp"
 #include "paths.hpp"
 
 using namespace eom;
@@ -178,4 +179,22 @@ TEST_CASE("points beyond limits", "[plot]") {
   CHECK(out[0].x == 1);
   CHECK(out[1].x == 2);
   CHECK(points_beyond(p, -INFINITY, INFINITY).empty());
+}
+
+TEST_CASE("decimating and recording rows allocates nothing", "[plot]" EOM_ALLOCATION_TAG) {
+  MinMaxDecimator d(3, 64);
+  IntervalRecorder r(16);
+  double y[3] = {0, 0, 0};
+  const long n = test::allocations_during([&] {
+    for (int k = 0; k < 100000; ++k) {  // the width doubles many times, the runs merge
+      y[0] = k % 7;
+      y[1] = -k;
+      y[2] = k % 3 == 0 ? kNaN : 1.0;
+      d.add(k * 0.01, y);
+      r.add(k * 0.01, k % 5 == 0);
+    }
+  });
+  CHECK(n == 0);
+  CHECK(d.rows() == 100000);
+  CHECK(r.intervals().size() <= 16);
 }
