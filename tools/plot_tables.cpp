@@ -38,6 +38,9 @@ std::vector<int> select_columns(const Header& header, int x, const PlotSelection
         if (!is_glob(pattern)) named[c] = true;
       }
     }
+    if (!matched && x >= 0 && pattern == header.names[x]) {
+      throw InputError(file, 1, 0, "--y " + quote_input(pattern) + " is the x axis (--x names it)");
+    }
     if (!matched) {
       throw InputError(
           file, 1, 0,

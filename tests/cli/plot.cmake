@@ -35,3 +35,5 @@ eom_cli_test(NAME plot-bad-format ARGS plot ${P}/arm.csv --format gif -o ${EOM_C
              RC 2 STDERR_REGEX "--format: gif not in")
 eom_cli_test(NAME plot-to-stdout ARGS plot ${P}/arm.csv --format svg -q -o -
              STDOUT_REGEX "<svg")
+eom_cli_test(NAME plot-y-is-x ARGS plot ${P}/arm.csv --y t -o ${EOM_CLI_OUT}/x.svg
+             RC 2 STDERR_REGEX "arm.csv:1: --y 't' is the x axis")
