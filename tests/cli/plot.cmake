@@ -28,7 +28,7 @@ eom_cli_test(NAME plot-no-rows ARGS plot ${P}/empty.csv -o ${EOM_CLI_OUT}/x.svg
 eom_cli_test(NAME plot-unknown-extension ARGS plot ${P}/arm.csv -o ${EOM_CLI_OUT}/x.gif
              RC 2 STDERR_REGEX "does not tell the image format")
 eom_cli_test(NAME plot-over-input ARGS plot ${P}/arm.csv --format svg -o ${P}/arm.csv
-             RC 2 STDERR_REGEX "arm.csv")
+             RC 2 STDERR_REGEX "refusing to replace an input")
 eom_cli_test(NAME plot-stdin-twice ARGS plot - - -o ${EOM_CLI_OUT}/x.svg
              RC 2 STDERR_REGEX "stdin \\(-\\) can be read once only")
 eom_cli_test(NAME plot-bad-format ARGS plot ${P}/arm.csv --format gif -o ${EOM_CLI_OUT}/x.svg
