@@ -46,7 +46,8 @@ std::string trimmed(const std::string& text) {
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
-// Shell-style match of a whole name: '*' any run of characters, '?' any one character.
+}  // namespace
+
 bool glob_match(std::string_view pattern, std::string_view name) {
   size_t p = 0, n = 0, star = std::string_view::npos, resume = 0;
   while (n < name.size()) {
@@ -70,6 +71,8 @@ bool glob_match(std::string_view pattern, std::string_view name) {
 bool is_glob(const std::string& pattern) {
   return pattern.find_first_of("*?") != std::string::npos;
 }
+
+namespace {
 
 // The joints one --lock item names: a joint by name, or by a glob every moving joint but the
 // free-flyer root is matched against.
@@ -375,6 +378,7 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_deriv(app, dispatch);
   register_jac(app, dispatch);
   register_export(app, dispatch);
+  register_plot(app, dispatch);
   // NaN and infinities parse as doubles but mean nothing as a step, a gain, a tolerance or a
   // duration: every number option refuses them when the command line is parsed (1e400 too,
   // which overflows to infinity)

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -75,6 +76,11 @@ void add_separator_option(CLI::App& cmd, std::string& separator);
 std::unique_ptr<TableReader> open_input(const InputOptions& opt,
                                         const std::function<void(const std::string&)>& warn);
 
+/// Shell-style match of a whole name: '*' any run of characters, '?' any one character.
+bool glob_match(std::string_view pattern, std::string_view name);
+/// Whether a pattern holds '*' or '?'.
+bool is_glob(const std::string& pattern);
+
 /// Print "eom <cmd>: warning: <message>" on err.
 void warn(Streams& io, const std::string& command, const std::string& message);
 
@@ -128,5 +134,6 @@ void register_ik(CLI::App& app, Dispatch& dispatch);
 void register_deriv(CLI::App& app, Dispatch& dispatch);
 void register_jac(CLI::App& app, Dispatch& dispatch);
 void register_export(CLI::App& app, Dispatch& dispatch);
+void register_plot(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace eom::cli

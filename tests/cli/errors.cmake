@@ -74,3 +74,6 @@ eom_error_matrix(deriv ARGS deriv @ROBOT@ @TABLE@ -o @OUT@ ROBOT robots/planar_2
                  TABLE trajectories/planar_2r_small.csv DROP q.joint1 BAD_OPTION --order=-1)
 eom_error_matrix(jac ARGS jac @ROBOT@ @TABLE@ --frame @FRAME@ -o @OUT@ ROBOT robots/planar_2r.urdf
                  TABLE trajectories/planar_2r_small.csv FRAME tip DROP q.joint1 BAD_OPTION --task=sideways)
+eom_error_matrix(plot ARGS plot @TABLE@ --robot @ROBOT@ --y q.joint1,q.joint2 --format svg -o @OUT@
+                 ROBOT robots/planar_2r.urdf TABLE trajectories/planar_2r_small.csv DROP q.joint1
+                 BAD_OPTION --width=10)

@@ -1,0 +1,308 @@
+// eom plot's images read back: the SVG parsed with tinyxml2 (curves, legend and axis labels,
+// limit lines, marks of rows beyond a limit, shaded intervals, contact lanes), PNG and PDF by
+// signature and structure, byte-identical reruns, a pipe, and a million rows under a memory
+// limit whose one spike must reach the top of its panel. Expected counts come from the fixtures
+// (tests/data/plot), written by hand.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <tinyxml2.h>
+
+#include "paths.hpp"
+#include "scratch.hpp"
+
+namespace {
+
+const std::string kData = "tests/data/plot/";
+
+struct Result {
+  int status = -1;
+  std::string err;
+};
+
+// eom (paths relative to the source tree) with `args`; `prefix` runs before it in the same shell
+Result run(const std::string& args, const std::string& prefix = "") {
+  const std::string err = eom::test::scratch_path("stderr");
+  const std::string command = "cd '" + eom::test::kSourceDir + "' && " + prefix +
+                              "'" EOM_BINARY "' " + args + " 2> '" + err + "'";
+  INFO(command);
+  // through a script: pipes and subshells as written, no second level of quoting
+  const std::string script = eom::test::scratch_path("command.sh");
+  std::ofstream(script) << "set -o pipefail\n" << command << '\n';
+  const int status = std::system(("bash '" + script + "'").c_str());
+  std::ifstream in(err);
+  return {WEXITSTATUS(status), std::string(std::istreambuf_iterator<char>(in), {})};
+}
+
+std::string bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+struct Point {
+  double x, y;
+};
+
+// What an SVG of PLplot's svg driver holds: stroked polylines, filled polygons, texts
+struct Svg {
+  struct Line {
+    std::string colour;
+    std::vector<Point> points;
+  };
+  std::vector<Line> lines, fills;
+  std::vector<std::string> texts;
+
+  // curves: chains of polylines in a colour other than the axes' black, each starting where the
+  // previous one ended (PLplot cuts long lines into pieces of at most 256 points), of more than
+  // two points in all (a dash or a legend sample has two)
+  std::vector<Line> chains() const {
+    std::vector<Line> out;
+    bool joined = false;
+    for (const auto& l : lines) {
+      if (l.colour == "#000000" || l.points.empty()) continue;
+      joined = !out.empty() && out.back().colour == l.colour &&
+               out.back().points.back().x == l.points.front().x &&
+               out.back().points.back().y == l.points.front().y;
+      if (joined) {
+        out.back().points.insert(out.back().points.end(), l.points.begin() + 1, l.points.end());
+      } else {
+        out.push_back(l);
+      }
+    }
+    out.erase(
+        std::remove_if(out.begin(), out.end(), [](const Line& l) { return l.points.size() <= 2; }),
+        out.end());
+    return out;
+  }
+  int curves() const { return static_cast<int>(chains().size()); }
+  // dashed horizontal lines: many two-point segments at one height, in one colour
+  int dashed_lines() const {
+    std::map<std::pair<std::string, long>, int> segments;
+    for (const auto& l : lines) {
+      if (l.points.size() == 2 && l.points[0].y == l.points[1].y && l.colour != "#000000") {
+        ++segments[{l.colour, static_cast<long>(l.points[0].y * 100)}];
+      }
+    }
+    return static_cast<int>(std::count_if(segments.begin(), segments.end(),
+                                          [](const auto& s) { return s.second >= 5; }));
+  }
+  int count_text(const std::string& text) const {
+    return static_cast<int>(std::count(texts.begin(), texts.end(), text));
+  }
+  bool has_text(const std::string& text) const { return count_text(text) > 0; }
+  int fills_of(const std::string& colour) const {
+    return static_cast<int>(std::count_if(fills.begin(), fills.end(),
+                                          [&](const Line& l) { return l.colour == colour; }));
+  }
+};
+
+std::vector<Point> parse_points(const char* text) {
+  std::vector<Point> out;
+  std::istringstream in(text ? text : "");
+  std::string pair;
+  while (in >> pair) {
+    const size_t comma = pair.find(',');
+    out.push_back({std::stod(pair.substr(0, comma)), std::stod(pair.substr(comma + 1))});
+  }
+  return out;
+}
+
+std::string attribute(const tinyxml2::XMLElement* e, const char* name) {
+  const char* value = e->Attribute(name);
+  return value ? value : "";
+}
+
+// PLplot's svg driver writes lines as <polyline stroke=...> and fills as <polyline stroke="none"
+// fill=...>
+void collect(const tinyxml2::XMLElement* e, Svg& svg) {
+  for (; e; e = e->NextSiblingElement()) {
+    const std::string name = e->Name();
+    if (name == "polyline") {
+      const std::string stroke = attribute(e, "stroke");
+      auto& into = stroke == "none" ? svg.fills : svg.lines;
+      into.push_back(
+          {stroke == "none" ? attribute(e, "fill") : stroke, parse_points(e->Attribute("points"))});
+    } else if (name == "text") {
+      std::string text;
+      for (auto* span = e->FirstChildElement("tspan"); span; span = span->NextSiblingElement()) {
+        if (span->GetText()) text += span->GetText();
+      }
+      if (e->GetText()) text += e->GetText();
+      svg.texts.push_back(text);
+      continue;
+    }
+    collect(e->FirstChildElement(), svg);
+  }
+}
+
+Svg read_svg(const std::string& path) {
+  tinyxml2::XMLDocument doc;
+  REQUIRE(doc.LoadFile(path.c_str()) == tinyxml2::XML_SUCCESS);
+  Svg svg;
+  collect(doc.RootElement(), svg);
+  return svg;
+}
+
+// tab10 colours of the palette in plot_render.cpp: the first two curves, the shading, the lanes
+const std::string kFirst = "#1F77B4", kSecond = "#FF7F0E", kShade = "#FDAE61", kLane = "#4682B4";
+
+}  // namespace
+
+TEST_CASE("plot: panels, curves, units and legend of one table", "[plot]") {
+  const std::string out = eom::test::scratch_path("arm.svg");
+  const Result r = run("plot " + kData + "arm.csv -o '" + out + "'");
+  REQUIRE(r.status == 0);
+  CHECK(r.err ==
+        "eom plot: warning: " + kData + "arm.csv: column label holds no number: not plotted\n");
+  const Svg svg = read_svg(out);
+  CHECK(svg.curves() == 4);  // q and tau of two joints; the text column is not a curve
+  CHECK(svg.has_text("q (rad)"));
+  CHECK(svg.has_text("tau (N m)"));
+  CHECK(svg.has_text("t (s)"));
+  CHECK(svg.count_text("joint1") == 2);  // in the legends of both panels
+  CHECK(svg.count_text("joint2") == 2);
+  CHECK(!svg.has_text("label"));
+  CHECK(svg.dashed_lines() == 0);
+  CHECK(svg.count_text("×") == 0);
+}
+
+TEST_CASE("plot: limits of the robot dashed, rows beyond them marked", "[plot]") {
+  const std::string out = eom::test::scratch_path("limits.svg");
+  const Result r =
+      run("plot " + kData + "arm.csv --robot robots/planar_2r.urdf --y 'tau.*' -o '" + out + "'");
+  REQUIRE(r.status == 0);
+  // tau.joint1 reaches 120 and -130 against an effort limit of 100 N m
+  CHECK(
+      r.err.find("column tau.joint1: 2 rows beyond the effort limit ±100 N m (first on line 4)") !=
+      std::string::npos);
+  const Svg svg = read_svg(out);
+  CHECK(svg.curves() == 2);
+  CHECK(svg.dashed_lines() == 4);  // ±100 for each joint, in its colour
+  CHECK(svg.count_text("×") == 2);
+  CHECK(svg.has_text("tau (N m)"));
+}
+
+TEST_CASE("plot: a jac output's rank-deficient rows shaded", "[plot]") {
+  const std::string jac = eom::test::scratch_path("jac.csv"),
+                    out = eom::test::scratch_path("jac.svg");
+  REQUIRE(
+      run("jac robots/ur5.urdf tests/data/jac/ur5_singular.csv --frame tool0 -q -o '" + jac + "'")
+          .status == 0);
+  const Result r = run("plot '" + jac + "' --y 'sigma.*' --y manipulability -o '" + out + "'");
+  REQUIRE(r.status == 0);
+  const Svg svg = read_svg(out);
+  CHECK(svg.curves() == 7);  // six singular values and the manipulability
+  // three singular rows (t = 1, 3, 5), shaded in both panels, and the legend's box
+  CHECK(svg.fills_of(kShade) == 3 * 2 + 1);
+  CHECK(svg.has_text("rank-deficient"));
+  CHECK(svg.has_text("sigma"));
+  // a threshold above every singular value shades the whole run as one interval
+  const Result all = run("plot '" + jac + "' --y 'sigma.6' --threshold 100 -o '" + out + "'");
+  REQUIRE(all.status == 0);
+  CHECK(read_svg(out).fills_of(kShade) == 1 + 1);
+}
+
+TEST_CASE("plot: the contact schedule as a band", "[plot]") {
+  const std::string out = eom::test::scratch_path("contacts.svg");
+  REQUIRE(run("plot " + kData + "contacts.csv -o '" + out + "'").status == 0);
+  const Svg svg = read_svg(out);
+  CHECK(svg.curves() == 2);         // f.left.fz, f.right.fz; contact.* are the band
+  CHECK(svg.fills_of(kLane) == 4);  // left: 0-0.3 and 0.6; right: 0 and 0.3-0.6
+  CHECK(svg.has_text("left"));
+  CHECK(svg.has_text("right"));
+  CHECK(svg.has_text("f.left (N)"));
+  CHECK(svg.has_text("contact"));
+}
+
+TEST_CASE("plot: several tables overlay, the legend names the files", "[plot]") {
+  const std::string out = eom::test::scratch_path("overlay.svg");
+  REQUIRE(
+      run("plot " + kData + "arm.csv " + kData + "arm_measured.csv --y 'tau.*' -o '" + out + "'")
+          .status == 0);
+  const Svg svg = read_svg(out);
+  CHECK(svg.has_text("joint1 (arm.csv)"));
+  CHECK(svg.has_text("joint1 (arm_measured.csv)"));
+  CHECK(svg.has_text("joint2 (arm_measured.csv)"));
+  CHECK(svg.count_text("tau (N m)") == 1);  // one panel for both
+  CHECK(svg.curves() >= 2);  // the first table's solid curves (the second's are dashes)
+}
+
+TEST_CASE("plot: PNG and PDF are well formed; every format reruns byte for byte", "[plot]") {
+  for (const std::string format : {"svg", "png", "pdf"}) {
+    const std::string a = eom::test::scratch_path("a." + format),
+                      b = eom::test::scratch_path("b." + format);
+    REQUIRE(run("plot " + kData + "arm.csv --robot robots/planar_2r.urdf -q -o '" + a + "'",
+                "unset SOURCE_DATE_EPOCH; ")
+                .status == 0);
+    // a second later: a time stamp would differ
+    REQUIRE(run("plot " + kData + "arm.csv --robot robots/planar_2r.urdf -q -o '" + b + "'",
+                "unset SOURCE_DATE_EPOCH; sleep 1; ")
+                .status == 0);
+    const std::string first = bytes(a);
+    CHECK(first == bytes(b));
+    if (format == "png") {
+      REQUIRE(first.size() > 33);
+      CHECK(first.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+      CHECK(first.compare(12, 4, "IHDR") == 0);
+      const auto byte = [&](int k) { return static_cast<unsigned char>(first[k]); };
+      CHECK(((byte(16) << 24) | (byte(17) << 16) | (byte(18) << 8) | byte(19)) == 1000);
+      CHECK(first.find("IEND") == first.size() - 8);
+    } else if (format == "pdf") {
+      CHECK(first.compare(0, 5, "%PDF-") == 0);
+      CHECK(first.find("/Type /Page") != std::string::npos);
+      CHECK(first.find("startxref") != std::string::npos);
+      CHECK(first.rfind("%%EOF") >= first.size() - 7);
+      CHECK(first.find("/CreationDate (D:19700101000000") != std::string::npos);
+      // the reproducible-builds convention: a day after the epoch
+      REQUIRE(run("plot " + kData + "arm.csv -q -o '" + a + "'", "export SOURCE_DATE_EPOCH=86400; ")
+                  .status == 0);
+      CHECK(bytes(a).find("/CreationDate (D:19700102000000") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("plot: from a pipe", "[plot]") {
+  const std::string out = eom::test::scratch_path("pipe.svg");
+  const Result r = run("plot - --robot robots/ur5.urdf -o '" + out + "'",
+                       "'" EOM_BINARY "' id robots/ur5.urdf trajectories/ur5_wave.csv | ");
+  REQUIRE(r.status == 0);
+  const Svg svg = read_svg(out);
+  CHECK(svg.curves() == 6);
+  CHECK(svg.has_text("shoulder_pan_joint"));
+  CHECK(svg.dashed_lines() >= 1);
+}
+
+TEST_CASE("plot: a million rows in bounded memory, the spike kept", "[plot]") {
+  const std::string out = eom::test::scratch_path("long.svg");
+  // one spike of 1000 at row 654321 among values in [-1, 1]. eom plot to SVG runs in about 15 MB
+  // of address space whatever the rows; the million rows' values alone, held as doubles, would
+  // take 16 MB more (32 MB in a growing vector): 30 MB allows the one and not the other
+  const Result limited =
+      run("plot - -o '" + out + "')",
+          "awk 'BEGIN { print \"t,y.a\"; for (k = 0; k < 1000000; k++) "
+          "printf \"%.3f,%s\\n\", k / 1000, (k == 654321 ? 1000 : sin(k / 1000)) }' | "
+          "(ulimit -v 30000; ");
+  REQUIRE(limited.status == 0);
+  const Svg svg = read_svg(out);
+  REQUIRE(svg.curves() == 1);
+  const Svg::Line curve = svg.chains().front();
+  CHECK(curve.points.size() <= 2000);  // two per bucket at most, 1000 buckets
+  // SVG y grows upwards here (PLplot's transform): the spike is the one point far above the rest
+  std::vector<double> heights;
+  for (const auto& p : curve.points) heights.push_back(p.y);
+  std::sort(heights.begin(), heights.end());
+  const double low = heights.front(), high = heights.back(), median = heights[heights.size() / 2];
+  CHECK((median - low) < 0.01 * (high - low));
+  CHECK(std::count_if(heights.begin(), heights.end(),
+                      [&](double h) { return h > median + 0.5 * (high - low); }) == 1);
+}

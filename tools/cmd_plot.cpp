@@ -1,0 +1,232 @@
+// eom plot: columns of tables drawn as panels over one x axis (doc/plot.md), into SVG, PNG or
+// PDF through PLplot. Tables stream through a min/max decimation (plot_tables.hpp), so memory
+// does not grow with their rows; the image is published by the one output writer.
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <eom/core/errors.hpp>
+#include <eom/io/column_units.hpp>
+
+#include "cli.hpp"
+#include "plot_render.hpp"
+#include "plot_tables.hpp"
+#include "row_output.hpp"
+
+namespace eom::cli {
+namespace {
+
+struct PlotOptions {
+  std::vector<std::string> tables;
+  std::string output = "-", format, from, separator, title;
+  PlotSelection selection;
+  RobotOptions robot;
+  int width = 1000, panel_height = 260;
+  bool quiet = false;
+};
+
+// `value` with its unit: "320 N m"
+std::string with_unit(double value, const std::string& unit) {
+  return number_text(value) + (unit.empty() ? "" : " " + unit);
+}
+
+// The y label of a panel: its group and the units of its columns ("tau (N m, N)")
+std::string panel_label(const std::string& group, const std::vector<std::string>& units) {
+  std::string text;
+  for (const auto& unit : units) {
+    if (!unit.empty()) text += (text.empty() ? "" : ", ") + unit;
+  }
+  return text.empty() ? group : group + " (" + text + ")";
+}
+
+void report_limits(const PlotTable& table, const Model* model, const Notes& notes) {
+  for (size_t s = 0; s < table.columns.size(); ++s) {
+    if (table.over[s] == 0) continue;
+    const ColumnLimits& limits = table.limits[s];
+    const std::string unit = column_unit(table.columns[s], model);
+    const std::string range =
+        limits.lower == -limits.upper
+            ? "±" + with_unit(limits.upper, unit)
+            : "[" + number_text(limits.lower) + ", " + with_unit(limits.upper, unit) + "]";
+    notes.warning(table.file + ": column " + table.columns[s] + ": " +
+                  std::to_string(table.over[s]) + " row" + (table.over[s] == 1 ? "" : "s") +
+                  " beyond the " + limits.what + " limit " + range + " (first on line " +
+                  std::to_string(table.first_over[s]) + ")");
+  }
+}
+
+PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tables,
+                       const Model* model) {
+  PlotFigure figure;
+  figure.width = opt.width;
+  figure.panel_height = opt.panel_height;
+  const bool several = tables.size() > 1;
+  // tables are told apart in the legend by their file names, or by their paths when two share a
+  // name (a/tau.csv, b/tau.csv)
+  std::vector<std::string> table_names;
+  for (const auto& table : tables) {
+    table_names.push_back(std::filesystem::path(table.file).filename().string());
+  }
+  const std::set<std::string> distinct(table_names.begin(), table_names.end());
+  if (distinct.size() < table_names.size()) {
+    for (size_t t = 0; t < tables.size(); ++t) table_names[t] = tables[t].file;
+  }
+  std::vector<std::string> groups;                // panels, in order of appearance
+  std::vector<std::vector<std::string>> members;  // per panel: its columns' members
+  std::vector<std::vector<std::string>> units;    // per panel: their distinct units
+  double x_min = INFINITY, x_max = -INFINITY;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const PlotTable& table = tables[t];
+    x_min = std::min(x_min, table.series.x_min());
+    x_max = std::max(x_max, table.series.x_max());
+    for (size_t s = 0; s < table.columns.size(); ++s) {
+      if (std::isnan(table.series.y_min(static_cast<int>(s)))) continue;
+      const std::string& column = table.columns[s];
+      const std::string group = column_group(column), member = column_member(column);
+      auto g = std::find(groups.begin(), groups.end(), group) - groups.begin();
+      if (g == static_cast<long>(groups.size())) {
+        groups.push_back(group);
+        members.emplace_back();
+        units.emplace_back();
+        figure.panels.emplace_back();
+      }
+      auto& names = members[g];
+      const auto m = std::find(names.begin(), names.end(), member) - names.begin();
+      if (m == static_cast<long>(names.size())) names.push_back(member);
+      const std::string unit = column_unit(column, model);
+      if (std::find(units[g].begin(), units[g].end(), unit) == units[g].end()) {
+        units[g].push_back(unit);
+      }
+      PlotCurve curve;
+      curve.label = several ? member + " (" + table_names[t] + ")" : member;
+      curve.colour = static_cast<int>(m);
+      curve.style = static_cast<int>(t);
+      curve.points = table.series.points(static_cast<int>(s));
+      const ColumnLimits& limits = table.limits[s];
+      curve.marks = points_beyond(curve.points, limits.lower, limits.upper);
+      auto& panel = figure.panels[g];
+      for (double y : {limits.lower, limits.upper}) {
+        const bool known = std::any_of(panel.limits.begin(), panel.limits.end(), [&](auto& l) {
+          return l.y == y && l.colour == curve.colour;
+        });
+        if (std::isfinite(y) && !known) panel.limits.push_back({y, curve.colour});
+      }
+      panel.curves.push_back(std::move(curve));
+    }
+    if (table.jacobian) {
+      const auto& intervals = table.singular.intervals();
+      figure.shaded.insert(figure.shaded.end(), intervals.begin(), intervals.end());
+    }
+    for (size_t k = 0; k < table.contacts.size(); ++k) {
+      figure.lanes.push_back(
+          {several ? table.contacts[k] + " (" + table_names[t] + ")" : table.contacts[k],
+           table.schedules[k].intervals()});
+    }
+  }
+  if (figure.panels.empty() && figure.lanes.empty()) {
+    throw InputError("nothing to plot: no column holds numbers");
+  }
+  for (size_t g = 0; g < groups.size(); ++g)
+    figure.panels[g].y_label = panel_label(groups[g], units[g]);
+  figure.shaded_label = opt.selection.threshold ? "σ min < " + number_text(*opt.selection.threshold)
+                                                : "rank-deficient";
+  figure.band_label = "contact";
+  if (x_min == x_max) {
+    x_min -= 0.5;
+    x_max += 0.5;
+  }
+  figure.x_min = x_min;
+  figure.x_max = x_max;
+  const std::string& x = tables.front().x;
+  figure.x_label = x.empty() ? "row" : x == "t" ? "t (s)" : panel_label(x, {column_unit(x, model)});
+  if (!opt.title.empty()) {
+    figure.title = opt.title;
+  } else {
+    for (const auto& table : tables)
+      figure.title += (figure.title.empty() ? "" : ", ") + table.file;
+  }
+  return figure;
+}
+
+int run_plot(const PlotOptions& opt, Streams& io) {
+  const ImageFormat format = image_format(opt.output, opt.format);
+  check_destinations({opt.output}, "");
+  if (std::count(opt.tables.begin(), opt.tables.end(), "-") > 1) {
+    throw InputError("stdin (-) can be read once only");
+  }
+  const Notes notes{io.err, "plot", opt.quiet};
+  Model model;
+  PlotSelection selection = opt.selection;
+  selection.buckets = opt.width;
+  if (!opt.robot.path.empty()) {
+    model = load_robot(opt.robot, io, "plot", opt.quiet);
+    selection.model = &model;
+  }
+  std::vector<PlotTable> tables;
+  for (const auto& path : opt.tables) {
+    tables.push_back(read_plot_table(path, opt.from, opt.separator, selection, notes));
+    report_limits(tables.back(), selection.model, notes);
+  }
+  const std::string image = render_plot(make_figure(opt, tables, selection.model), format);
+  write_document(opt.output, image, io.out);
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_plot(CLI::App& app, Dispatch& dispatch) {
+  auto [opt, cmd] = add_command<PlotOptions>(
+      app, dispatch, "plot",
+      "Plot columns of tables into an SVG, PNG or PDF image: one panel per group of columns\n"
+      "(tau, v, f.<frame>, sigma, ...) over t or --x, units from the column names, the joints\n"
+      "in the legend. --robot adds the joints' limits as dashed lines and marks the rows beyond\n"
+      "them; an eom jac output shades its rank-deficient rows; contact.<frame> and f.<frame>.*\n"
+      "columns add the contact schedule as a band. Several tables overlay, one line style each.\n"
+      "Tables stream (a pipe works): min/max per point of the width keeps every peak.",
+      {"eom plot trajectories/iiwa14_wave.csv --y 'v.*' -o iiwa_v.svg",
+       "eom id robots/ur5.urdf trajectories/ur5_wave.csv | eom plot - --robot robots/ur5.urdf "
+       "-o ur5_tau.png"},
+      run_plot);
+  reads_files(cmd->add_option("TABLE", opt->tables, "Tables to plot; - reads stdin")->required());
+  cmd->add_option("-o,--output", opt->output,
+                  "Image to write (.svg, .png or .pdf); - writes stdout")
+      ->required();
+  cmd->add_option("--format", opt->format, "Image format when the extension does not tell")
+      ->check(CLI::IsMember({"svg", "png", "pdf"}));
+  cmd->add_option("--from", opt->from, "Input format when the extension does not tell (stdin: csv)")
+      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+  add_separator_option(*cmd, opt->separator);
+  cmd->add_option("--y", opt->selection.y,
+                  "Columns to plot, by name or glob ('tau.*'), comma separated or repeated "
+                  "(default: every numeric column)")
+      ->delimiter(',');
+  cmd->add_option_function<std::string>(
+      "--x",
+      [opt = opt.get()](const std::string& x) {
+        opt->selection.x = x;
+        opt->selection.x_given = true;
+      },
+      "The x axis column (default t, else the row number)");
+  reads_files(cmd->add_option("--robot", opt->robot.path,
+                              "Model whose joint limits are drawn and whose prismatic joints "
+                              "get linear units"));
+  cmd->add_flag("--floating-base", opt->robot.floating_base,
+                "With --robot: the model has a free-flyer root joint");
+  cmd->add_option_function<double>(
+         "--threshold", [opt = opt.get()](double x) { opt->selection.threshold = x; },
+         "An eom jac output: shade where the smallest singular value is below this (default: "
+         "where the rank is deficient)")
+      ->check(kPositive);
+  cmd->add_option("--title", opt->title, "Title (default: the tables' names)");
+  cmd->add_option("--width", opt->width, "Width of the image in points (pixels for PNG)")
+      ->check(CLI::Range(300, 10000));
+  cmd->add_option("--panel-height", opt->panel_height, "Height of one panel in points")
+      ->check(CLI::Range(100, 5000));
+  cmd->add_flag("-q,--quiet", opt->quiet, "Print errors only");
+}
+
+}  // namespace eom::cli

@@ -1,0 +1,196 @@
+#include "plot_tables.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <eom/core/errors.hpp>
+#include <eom/io/column_units.hpp>
+#include <eom/io/table.hpp>
+
+namespace eom::cli {
+namespace {
+
+// Past this many intervals, a condition's runs merge (IntervalRecorder)
+constexpr int kIntervalCapacity = 4096;
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+// The columns --y selects (in the table's order), and which of them it named exactly
+std::vector<int> select_columns(const Header& header, int x, const PlotSelection& selection,
+                                const std::string& file, std::vector<bool>& named) {
+  std::vector<std::string> candidates;
+  std::vector<bool> chosen(header.size(), false);
+  for (int c = 0; c < header.size(); ++c) {
+    // contact.<frame> columns are the contact band, not curves, unless asked for
+    if (c != x && !starts_with(header.names[c], "contact.")) candidates.push_back(header.names[c]);
+  }
+  named.assign(header.size(), false);
+  for (const auto& pattern : selection.y) {
+    bool matched = false;
+    for (int c = 0; c < header.size(); ++c) {
+      if (c == x) continue;
+      const bool by_glob = is_glob(pattern) && glob_match(pattern, header.names[c]) &&
+                           !starts_with(header.names[c], "contact.");
+      if (by_glob || pattern == header.names[c]) {
+        chosen[c] = matched = true;
+        if (!is_glob(pattern)) named[c] = true;
+      }
+    }
+    if (!matched && x >= 0 && pattern == header.names[x]) {
+      throw InputError(file, 1, 0, "--y " + quote_input(pattern) + " is the x axis (--x names it)");
+    }
+    if (!matched) {
+      throw InputError(
+          file, 1, 0,
+          "--y " + quote_input(pattern) + " matches no column" + did_you_mean(candidates, pattern));
+    }
+  }
+  std::vector<int> columns;
+  for (int c = 0; c < header.size(); ++c) {
+    const bool by_default =
+        selection.y.empty() && c != x && !starts_with(header.names[c], "contact.");
+    if (chosen[c] || by_default) columns.push_back(c);
+  }
+  return columns;
+}
+
+ColumnLimits limits_of(const std::string& column, const Model* model) {
+  ColumnLimits limits;
+  if (!model) return limits;
+  const std::string group = column_group(column), coordinate = column_member(column);
+  const auto& names = group == "q" ? model->q_names : model->v_names;
+  const auto it = std::find(names.begin(), names.end(), coordinate);
+  if (it == names.end()) return limits;
+  const auto k = it - names.begin();
+  if (group == "tau") {
+    limits = {-model->effort_limit[k], model->effort_limit[k], "effort"};
+  } else if (group == "v") {
+    limits = {-model->velocity_limit[k], model->velocity_limit[k], "velocity"};
+  } else if (group == "q") {
+    limits = {model->lower_limit[k], model->upper_limit[k], "position"};
+  }
+  return limits;
+}
+
+// The frames of contact.<frame> and f.<frame>.* columns, and per frame those columns
+struct ContactColumns {
+  std::vector<std::string> frames;
+  std::vector<int> flag;                 // contact.<frame>, -1 when absent
+  std::vector<std::vector<int>> forces;  // f.<frame>.*
+};
+
+ContactColumns contact_columns(const Header& header) {
+  ContactColumns out;
+  auto frame_at = [&](const std::string& frame) {
+    const auto it = std::find(out.frames.begin(), out.frames.end(), frame);
+    if (it != out.frames.end()) return static_cast<size_t>(it - out.frames.begin());
+    out.frames.push_back(frame);
+    out.flag.push_back(-1);
+    out.forces.emplace_back();
+    return out.frames.size() - 1;
+  };
+  for (int c = 0; c < header.size(); ++c) {
+    const std::string& name = header.names[c];
+    if (starts_with(name, "contact.")) {
+      out.flag[frame_at(name.substr(8))] = c;
+    } else if (starts_with(name, "f.") && column_group(name).size() > 2) {
+      out.forces[frame_at(column_group(name).substr(2))].push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+PlotTable read_plot_table(const std::string& path, const std::string& from,
+                          const std::string& separator, const PlotSelection& selection,
+                          const Notes& notes) {
+  const auto reader = open_input(InputOptions{path, from, separator},
+                                 [&](const std::string& message) { notes.warning(message); });
+  const Header& header = reader->header();
+  const std::string& file = reader->name();
+  const int x = header.index(selection.x);
+  if (x < 0 && selection.x_given) {
+    throw InputError(
+        file, 1, 0,
+        "--x: no column " + quote_input(selection.x) + did_you_mean(header.names, selection.x));
+  }
+  std::vector<bool> named;
+  const std::vector<int> columns = select_columns(header, x, selection, file, named);
+  // the x column and the columns --y names must be numbers; the rest may hold text (NaN)
+  std::vector<bool> used = named;
+  std::vector<std::string> why(header.size());
+  for (int c = 0; c < header.size(); ++c) {
+    if (named[c]) why[c] = "named by --y";
+  }
+  if (x >= 0) {
+    used[x] = true;
+    why[x] = "the x axis";
+  }
+  reader->read_columns(used, why);
+
+  const int n = static_cast<int>(columns.size());
+  PlotTable table{file,
+                  x >= 0 ? selection.x : "",
+                  {},
+                  {},
+                  std::vector<long long>(n, 0),
+                  std::vector<int>(n, 0),
+                  MinMaxDecimator(n, selection.buckets),
+                  false,
+                  IntervalRecorder(kIntervalCapacity),
+                  {},
+                  {}};
+  for (int c : columns) {
+    table.columns.push_back(header.names[c]);
+    table.limits.push_back(limits_of(header.names[c], selection.model));
+  }
+  // a eom jac output: sigma.1 .. sigma.m and rank
+  int m = 0;
+  while (header.index("sigma." + std::to_string(m + 1)) >= 0) ++m;
+  const int rank = header.index("rank");
+  const int smallest = m > 0 ? header.index("sigma." + std::to_string(m)) : -1;
+  table.jacobian = m > 0 && rank >= 0;
+  const ContactColumns contacts = contact_columns(header);
+  table.contacts = contacts.frames;
+  table.schedules.assign(contacts.frames.size(), IntervalRecorder(kIntervalCapacity));
+
+  std::vector<double> row, values(n);
+  long long rows = 0;
+  while (reader->next(row)) {
+    ++rows;
+    const double at = x >= 0 ? row[x] : static_cast<double>(rows);
+    for (int s = 0; s < n; ++s) {
+      const double v = values[s] = row[columns[s]];
+      if ((v > table.limits[s].upper || v < table.limits[s].lower) && table.over[s]++ == 0) {
+        table.first_over[s] = reader->line();
+      }
+    }
+    table.series.add(at, values.data());
+    if (table.jacobian) {
+      table.singular.add(
+          at, selection.threshold ? row[smallest] < *selection.threshold : row[rank] < m);
+    }
+    for (size_t k = 0; k < contacts.frames.size(); ++k) {
+      bool closed = false;
+      if (contacts.flag[k] >= 0) {
+        closed = row[contacts.flag[k]] == 1;
+      } else {
+        for (int c : contacts.forces[k]) closed = closed || (row[c] != 0 && !std::isnan(row[c]));
+      }
+      table.schedules[k].add(at, closed);
+    }
+  }
+  if (rows == 0) throw InputError(file, 0, 0, "no rows to plot");
+  for (int s = 0; s < n; ++s) {
+    if (std::isnan(table.series.y_min(s))) {
+      notes.warning(file + ": column " + shown_input(table.columns[s]) +
+                    " holds no number: not plotted");
+    }
+  }
+  return table;
+}
+
+}  // namespace eom::cli
