@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # eom export writes URDF that urdfdom's own checker reads: check_urdf (Debian's liburdfdom-tools)
-# parses every file eom exports, from URDF (floating, locked joints), DH, modified DH and
-# product-of-exponentials models, and finds the tree eom exported (its links and joints). That the
-# exported robot has the same dynamics is tests/property/test_urdf_export_properties.cpp.
+# parses every file eom exports, from URDF (floating, locked joints), DH, modified DH,
+# product-of-exponentials and MJCF models, and finds the tree eom exported (its links and
+# joints); eom check reads each back too. That the exported robot has the same dynamics is
+# tests/property/test_urdf_export_properties.cpp.
 # Usage: check_urdf.sh EOM SOURCE_DIR. Exit 77 (skipped) without check_urdf (scripts/deps.sh
 # installs it).
 set -uo pipefail
@@ -15,6 +16,7 @@ needs check_urdf
 # check ROBOT [OPTIONS...]: export, check_urdf, and compare the counts of links and joints
 check() {
   "$eom" export "$@" -q -o exported.urdf || fail "eom export $*"
+  "$eom" check exported.urdf -q || fail "eom check refuses the export of $*"
   check_urdf exported.urdf > report.txt 2>&1 || fail "check_urdf refuses the export of $*: $(cat report.txt)"
   grep -q "Successfully Parsed XML" report.txt || fail "check_urdf on the export of $*: $(cat report.txt)"
   local links joints
@@ -32,6 +34,11 @@ done
 check "$src/robots/solo12.urdf" --floating-base
 check "$src/tests/data/urdf/massless_gripper.urdf" --lock finger_joint_1=0.03,finger_joint_3
 for model in "$src"/tests/data/models/{arm_rp.poe,puma_like.dh,puma_like.mdh}.json; do
+  check "$model"
+done
+# MJCF: a range without an effort (written as the largest double: URDF has no "unlimited"), a
+# free joint, several joints in one body
+for model in "$src"/tests/data/mjcf/{arm,floating,defaults}.xml; do
   check "$model"
 done
 # the textbook's scaled screw axis has no URDF spelling: refused, nothing written

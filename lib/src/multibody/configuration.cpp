@@ -61,7 +61,10 @@ std::uint64_t Rng::next() {
 }
 
 double Rng::uniform(double lo, double hi) {
-  return lo + (hi - lo) * (static_cast<double>(next() >> 11) * 0x1.0p-53);
+  const double u = static_cast<double>(next() >> 11) * 0x1.0p-53;
+  const double width = hi - lo;
+  // limits as wide as a double allows (a joint exported with no limits) overflow the width
+  return std::isfinite(width) ? lo + width * u : lo * (1 - u) + hi * u;
 }
 
 Eigen::VectorXd random_configuration(const Model& model, Rng& rng) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string_view>
 #include <unordered_set>
 
@@ -140,8 +141,10 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
   for (int i = free_root ? 2 : 1; i < model.njoints; ++i) {
     const JointInfo& info = model.info[i];
     const Joint& joint = model.joints[i];
+    // URDF's revolute joint has position limits; one without them is continuous
+    const bool continuous = info.urdf_type == "revolute" && !info.has_limit;
     out << "  <joint name=" << attribute(model.joint_names[i])
-        << " type=" << attribute(info.urdf_type) << ">\n";
+        << " type=" << attribute(continuous ? "continuous" : info.urdf_type) << ">\n";
     out << "    <parent link=" << attribute(body_link[model.parent[i]]) << "/>\n";
     out << "    <child link=" << attribute(body_link[i]) << "/>\n";
     write_origin(out, model.placement[i], "    ");
@@ -149,15 +152,23 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
       out << "    <axis xyz=" << attribute(numbers(joint.axis)) << "/>\n";
     }
     // a <limit> element gave effort and velocity (eom reads them as 0 when absent), and the
-    // position limits of a joint that is not continuous
-    if (info.has_limit || std::isfinite(info.effort)) {
+    // position limits of a joint that is not continuous. URDF has no spelling for "no limit"
+    // (a model from MJCF or JSON with a range and no effort): the largest double stands for it,
+    // which bounds nothing.
+    // A prismatic joint needs its <limit> in URDF: one without position limits (from MJCF or
+    // JSON) gets -+ the largest double (a revolute one is written as continuous).
+    const bool needs_limit = info.urdf_type == "prismatic" && !info.has_limit;
+    if (info.has_limit || needs_limit || std::isfinite(info.effort)) {
+      const auto bound = [](double x) {
+        return number(std::isfinite(x) ? x : std::numeric_limits<double>::max());
+      };
       out << "    <limit";
-      if (info.has_limit) {
-        out << " lower=" << attribute(number(info.lower))
-            << " upper=" << attribute(number(info.upper));
+      if (info.has_limit || needs_limit) {
+        out << " lower=" << attribute(needs_limit ? "-" + bound(INFINITY) : number(info.lower))
+            << " upper=" << attribute(needs_limit ? bound(INFINITY) : number(info.upper));
       }
-      out << " effort=" << attribute(number(info.effort))
-          << " velocity=" << attribute(number(info.velocity)) << "/>\n";
+      out << " effort=" << attribute(bound(info.effort))
+          << " velocity=" << attribute(bound(info.velocity)) << "/>\n";
     }
     if (info.damping != 0 || info.friction != 0) {
       out << "    <dynamics damping=" << attribute(number(info.damping))
