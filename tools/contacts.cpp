@@ -387,11 +387,13 @@ void RedundancyTally::summarize(nlohmann::json& table) const {
 }
 
 ContactFdRows::ContactFdRows(const Model& model, const ContactSet& contacts, const Header& header,
-                             const std::string& file)
+                             const std::string& file, double kp, double kd)
     : fd_(model, contacts),
       activity_(model, contacts, header, file),
       columns_(contact_force_columns(model, contacts)),
-      redundancy_(file) {}
+      redundancy_(file) {
+  fd_.set_baumgarte(kp, kd);
+}
 
 const Eigen::VectorXd& ContactFdRows::compute(const Sample& s, ConstVec tau) {
   activity_.apply(s, fd_.jacobian());

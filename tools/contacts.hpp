@@ -138,8 +138,9 @@ class RedundancyTally {
 /// accelerations and contact forces (ContactForwardDynamics), the rank of the contacts reported.
 class ContactFdRows {
  public:
+  /// kp and kd: Baumgarte stabilisation (ContactForwardDynamics::set_baumgarte; 0, 0: none).
   ContactFdRows(const Model& model, const ContactSet& contacts, const Header& header,
-                const std::string& file);
+                const std::string& file, double kp, double kd);
 
   /// f.<frame>.*, written after the accelerations.
   const std::vector<std::string>& columns() const { return columns_; }

@@ -3,7 +3,8 @@
 // weights), a one-leg hopper upright (foot: the total weight, leg: the body's weight) and tilted
 // (a residual), the drift of a spinning box's corner (the centripetal acceleration), a planar arm
 // held at its tip (the contact takes the whole load), constrained forward dynamics (the box stays
-// on its corners, a slack hopper's body falls along its leg at g), impacts (a rod falling flat onto
+// on its corners, a slack hopper's body falls along its leg at g; Baumgarte stabilisation pulls a
+// drifted box back), impacts (a rod falling flat onto
 // one end, the box landing flat on its four corners), the contact ranks of the box, the parsing of
 // contact texts and no allocation per row.
 
@@ -330,6 +331,33 @@ TEST_CASE("impacts on redundant contacts: the box lands flat on its four corners
   CHECK(impact.energy_loss_generalized() == Approx(2 * 9.0 / 2).epsilon(1e-12));
 }
 
+TEST_CASE("Baumgarte stabilisation pulls a drifted box back onto its corners", "[contacts]") {
+  // the box's corners are anchored where they are on the first solve (the base at z = 0.05);
+  // raised 0.01 m and moving up at 0.5 m/s, with kp = 100 and kd = 10 the corners (and the box,
+  // which does not turn) accelerate at -kd 0.5 - kp 0.01 = -6 m/s^2, and the four corners share
+  // m (a + g) = 2 (9.81 - 6) N
+  const Model box = floating("box_corners_centred.urdf");
+  ContactForwardDynamics fd(box, corners(box));
+  fd.set_baumgarte(100, 10);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(6);
+  fd.solve(base_pose(box, 0.05), zero, zero);
+  CHECK(fd.accelerations().norm() < 1e-12);
+  Eigen::VectorXd up = zero;
+  up[2] = 0.5;
+  fd.solve(base_pose(box, 0.06), up, zero);
+  Eigen::VectorXd expected = zero;
+  expected[2] = -6;
+  CHECK_THAT(fd.accelerations(), AllClose(expected, 1e-12));
+  const double share = 2 * (kG - 6) / 4;
+  CHECK_THAT(fd.forces(), AllClose(vertical_forces(share, share, share, share), 1e-12));
+  // a contact let go and taken again is anchored anew: where it is, no error
+  for (int k = 0; k < 4; ++k) fd.jacobian().set_active(k, false);
+  fd.solve(base_pose(box, 0.06), zero, zero);
+  for (int k = 0; k < 4; ++k) fd.jacobian().set_active(k, true);
+  fd.solve(base_pose(box, 0.06), zero, zero);
+  CHECK(fd.accelerations().norm() < 1e-12);
+}
+
 TEST_CASE("contact ranks of a rigid box: points of one body constrain it as a rigid body",
           "[contacts][rank]") {
   // the box has no joints: J_c = J_c,b, nothing is internal. One corner fixes a point (3), two a
@@ -361,6 +389,8 @@ TEST_CASE("contact Jacobians, dynamics, impacts and ranks allocate nothing per r
   ContactForwardDynamics fd(box, set);
   ContactImpact impact(box, set);
   ContactRankAnalysis ranks(box, set);
+  ContactForwardDynamics stabilised(box, set);
+  stabilised.set_baumgarte(100, 10);
   const Eigen::VectorXd q = base_pose(box, 0.05, 0.1);
   const Eigen::VectorXd v = Eigen::VectorXd::Constant(6, 0.3);
   const Eigen::VectorXd b = static_load(box, q);
@@ -375,6 +405,7 @@ TEST_CASE("contact Jacobians, dynamics, impacts and ranks allocate nothing per r
       fd.solve(q, v, b);
       impact.solve(q, v, 0.5);
       ranks.compute(q);
+      stabilised.solve(q, v, b);
     }
   });
   CHECK(n == 0);

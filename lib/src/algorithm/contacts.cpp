@@ -390,7 +390,9 @@ ContactForwardDynamics::ContactForwardDynamics(const Model& model, const Contact
       inertia_(model, contacts),
       a_(model.nv),
       f_(contacts.size()),
-      rhs_(contacts.size()) {}
+      rhs_(contacts.size()),
+      anchors_(contacts.contacts.size()),
+      anchored_(contacts.contacts.size(), 0) {}
 
 void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
   ContactJacobian& jacobian = inertia_.jacobian();
@@ -403,8 +405,42 @@ void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
   // the contacts' acceleration J a + drift must vanish
   rhs_ = -jacobian.drift();
   rhs_.noalias() -= jacobian.jacobian() * a_;
+  // Baumgarte: the contacts' acceleration is -kd J v - kp e instead
+  if (kd_ != 0) rhs_.noalias() -= kd_ * (jacobian.jacobian() * v);
+  subtract_position_error();
   rank_ = inertia_.solve(rhs_, f_);
   a_.noalias() += inertia_.inverse_mass_jacobian() * f_;
+}
+
+void ContactForwardDynamics::subtract_position_error() {
+  ContactJacobian& jacobian = inertia_.jacobian();
+  const ContactSet& set = jacobian.contacts();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const int contact = static_cast<int>(k);
+    if (!jacobian.active(contact)) {
+      anchored_[k] = 0;
+      continue;
+    }
+    const SE3& placement = jacobian.placement(contact);
+    if (!anchored_[k]) {
+      anchors_[k] = placement;
+      anchored_[k] = 1;
+    }
+    if (kp_ == 0) continue;
+    const SE3& anchor = anchors_[k];
+    const Contact& c = set.contacts[k];
+    const int row = set.offset(contact);
+    const Vec3 moved = placement.p - anchor.p;
+    if (c.kind == ContactKind::normal) {
+      rhs_[row] -= kp_ * c.normal.dot(moved);
+      continue;
+    }
+    rhs_.segment<3>(row) -= kp_ * moved;
+    // the rotation from the anchor, in world axes (the rows of J_c are world angular velocity)
+    if (c.kind == ContactKind::frame) {
+      rhs_.segment<3>(row + 3) -= kp_ * (anchor.R * log3(anchor.R.transpose() * placement.R));
+    }
+  }
 }
 
 ContactRankAnalysis::ContactRankAnalysis(const Model& model, const ContactSet& contacts,

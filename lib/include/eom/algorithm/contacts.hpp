@@ -266,16 +266,34 @@ class ContactForwardDynamics {
   /// definite.
   void solve(ConstVec q, ConstVec v, ConstVec tau);
 
+  /// Baumgarte stabilisation (J. Baumgarte, "Stabilization of constraints and integrals of
+  /// motion in dynamical systems", 1972): hold J_c a + drift = -kd J_c v - kp e instead of 0,
+  /// so that a drifted contact returns to where it was. e is each active contact's position
+  /// error from its anchor, the placement of its frame on the first solve() of the run of calls
+  /// in which it is active (set then, forgotten when it is inactive): p - p0 for a point, its
+  /// component along the normal for 1d, and with R0 log3(R0^T R) for a 6d contact. kp = kd = 0
+  /// (the default) holds the contacts' accelerations at zero.
+  void set_baumgarte(double kp, double kd) {
+    kp_ = kp;
+    kd_ = kd;
+  }
+
   const Eigen::VectorXd& accelerations() const { return a_; }  // nv
   const Eigen::VectorXd& forces() const { return f_; }         // stacked as ContactSet::offset
   /// The number of independent constraints of the active contacts (the rank of J_c).
   int rank() const { return rank_; }
 
  private:
+  // rhs_ -= kp e, anchoring the contacts that have just become active
+  void subtract_position_error();
+
   const Model& model_;
   ContactSpaceInertia inertia_;
   Eigen::VectorXd a_, f_, rhs_;
   int rank_ = 0;
+  double kp_ = 0, kd_ = 0;
+  std::vector<SE3> anchors_;  // per contact, while anchored
+  std::vector<char> anchored_;
 };
 
 /// What the active contacts constrain (ETH notes section 2.10.4): rank J_c, the independent
