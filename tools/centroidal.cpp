@@ -1,10 +1,11 @@
 #include "centroidal.hpp"
 
-#include <limits>
 #include <optional>
 
 #include <eom/algorithm/centroidal.hpp>
 #include <eom/algorithm/dynamics.hpp>
+
+#include "cli.hpp"
 
 namespace eom::cli {
 
@@ -51,21 +52,40 @@ double* CentroidalRows::velocity(ConstVec q, ConstVec v, double* out) {
   return out;
 }
 
-double* CentroidalRows::dynamics(ConstVec q, ConstVec v, ConstVec a, double* out) {
+double* CentroidalRows::dynamics(ConstVec q, ConstVec v, ConstVec a, double t, int line,
+                                 double* out) {
   out = velocity(q, v, out);
-  return point(zero_moment_point(environment_wrench(model_, data_, q, v, a), ground_), out);
+  const Force wrench = environment_wrench(model_, data_, q, v, a);
+  return point(zero_moment_point(wrench, ground_), no_zmp_, t, line, out);
 }
 
-double* CentroidalRows::pressure(const ContactJacobian& contacts, ConstVec f, double* out) const {
-  return point(zero_moment_point(total_contact_wrench(contacts, f), ground_), out);
+double* CentroidalRows::pressure(const ContactJacobian& contacts, ConstVec f, double t, int line,
+                                 double* out) {
+  return point(zero_moment_point(total_contact_wrench(contacts, f), ground_), no_cop_, t, line,
+               out);
 }
 
-double* CentroidalRows::point(const std::optional<Eigen::Vector2d>& p, double* out) const {
-  // no point where nothing presses on the ground (a robot in flight): NaN, not a made-up point
-  const double none = std::numeric_limits<double>::quiet_NaN();
-  *out++ = p ? p->x() : none;
-  *out++ = p ? p->y() : none;
+double* CentroidalRows::point(const std::optional<Eigen::Vector2d>& p, RowTally& undefined,
+                              double t, int line, double* out) const {
+  // no point where nothing presses on the ground (a robot in flight): 0, 0 as cop.<frame> of an
+  // unloaded contact (a table cell cannot hold NaN), and the rows said on stderr
+  if (!p) undefined.count(t, line);
+  *out++ = p ? p->x() : 0.0;
+  *out++ = p ? p->y() : 0.0;
   return out;
+}
+
+void CentroidalRows::finish(const Notes& notes, const std::string& file) const {
+  const auto say = [&](const RowTally& tally, const char* what) {
+    if (tally.rows == 0) return;
+    notes.warning(file + ": " + what + " is undefined in " + std::to_string(tally.rows) +
+                  (tally.rows == 1 ? " row" : " rows") +
+                  " (nothing presses on the ground: the vertical force is not positive), "
+                  "written as 0, 0: first at t=" +
+                  number_text(tally.first_t) + " (line " + std::to_string(tally.first_line) + ")");
+  };
+  say(no_zmp_, "zmp");
+  say(no_cop_, "cop");
 }
 
 }  // namespace eom::cli

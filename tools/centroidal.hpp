@@ -13,6 +13,9 @@
 #include <eom/algorithm/contacts.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/multibody/model.hpp>
+#include <eom/trajectory/row_statistics.hpp>
+
+#include "row_output.hpp"
 
 namespace eom::cli {
 
@@ -36,18 +39,24 @@ class CentroidalRows {
   double* position(ConstVec q, double* out);
   /// com, its velocity and the momentum at (q, v).
   double* velocity(ConstVec q, ConstVec v, double* out);
-  /// The same and the ZMP of the motion (q, v, a).
-  double* dynamics(ConstVec q, ConstVec v, ConstVec a, double* out);
+  /// The same and the ZMP of the motion (q, v, a) of the row at (t, line).
+  double* dynamics(ConstVec q, ConstVec v, ConstVec a, double t, int line, double* out);
   /// The centre of pressure of the contact forces f of `contacts` (active at its last compute).
-  double* pressure(const ContactJacobian& contacts, ConstVec f, double* out) const;
+  double* pressure(const ContactJacobian& contacts, ConstVec f, double t, int line, double* out);
+
+  /// The rows without a ZMP or centre of pressure (nothing pressing on the ground) on stderr.
+  void finish(const Notes& notes, const std::string& file) const;
 
  private:
-  double* point(const std::optional<Eigen::Vector2d>& p, double* out) const;
+  // the point, or 0, 0 counted in `undefined` when there is none
+  double* point(const std::optional<Eigen::Vector2d>& p, RowTally& undefined, double t, int line,
+                double* out) const;
 
   const Model& model_;
   const double ground_;
   Data data_;
   std::vector<std::string> columns_;
+  RowTally no_zmp_, no_cop_;
 };
 
 }  // namespace eom::cli

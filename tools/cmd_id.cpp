@@ -85,14 +85,16 @@ class IdTask final : public RowTask {
       limits_.observe(tau_, s.t, s.line);
     }
     if (!centroidal_) return;
-    out = centroidal_->dynamics(s.q, v, a, out);
-    if (contact_rows_)
-      centroidal_->pressure(contact_rows_->jacobian(), contact_rows_->forces(), out);
+    out = centroidal_->dynamics(s.q, v, a, s.t, s.line, out);
+    if (contact_rows_) {
+      centroidal_->pressure(contact_rows_->jacobian(), contact_rows_->forces(), s.t, s.line, out);
+    }
   }
 
   int finish(const Notes& notes) override {
     const bool failing = opt_.fail_on_limit && limits_.exceeded();
     report_limits(limits_, model_, file_, notes, failing);
+    if (centroidal_) centroidal_->finish(notes, file_);
     const int contacts = contact_rows_ ? contact_rows_->finish(notes) : kExitOk;
     return failing ? kExitFailure : contacts;
   }

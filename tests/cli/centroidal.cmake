@@ -29,3 +29,9 @@ eom_cli_test(NAME id-ground-needs-centroidal
              ARGS id tests/data/urdf/box_corners_shifted.urdf
                   tests/data/id/contacts/box_shifted_stand.csv --floating-base --static --ground 1
              RC 2 STDERR_REGEX "--ground requires --centroidal")
+# the rod falling freely (a = g): nothing presses on the ground, no ZMP: 0, 0 and the rows said
+eom_cli_test(NAME id-centroidal-free-fall
+             ARGS id tests/data/urdf/rod.urdf tests/data/centroidal/rod_free_fall.csv
+                  --floating-base --centroidal
+             STDOUT_REGEX ",zmp.x,zmp.y\n0,.*,0,0\n"
+             STDERR_REGEX "rod_free_fall.csv: zmp is undefined in 1 row \\(nothing presses on the ground: the vertical force is not positive\\), written as 0, 0: first at t=0 \\(line 2\\)")

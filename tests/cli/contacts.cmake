@@ -129,7 +129,8 @@ eom_cli_test(NAME fd-contacts-baumgarte
              ARGS fd tests/data/urdf/box_corners_centred.urdf ${contact_fd_data}/box_drift.csv
                   --floating-base --contacts front_left,front_right,rear_left,rear_right
                   --baumgarte 100,10
-             STDOUT ${contact_fd_data}/box_drift.out.csv COMPARE numeric ATOL 1e-12)
+             STDOUT ${contact_fd_data}/box_drift.out.csv COMPARE numeric ATOL 1e-12
+             STDERR_REGEX "box_drift.csv: the active contacts are redundant in 2 rows")
 eom_cli_test(NAME fd-baumgarte-needs-contacts
              ARGS fd tests/data/urdf/box_corners_centred.urdf ${contact_fd_data}/box_drift.csv
                   --floating-base --baumgarte 100,10
