@@ -359,6 +359,12 @@ const CLI::Validator kNonNegative(
       return x && *x < 0 ? text + " must not be negative" : std::string();
     },
     "NONNEGATIVE");
+const CLI::Validator kUnitInterval(
+    [](std::string& text) {
+      const std::optional<double> x = number_in(text);
+      return x && !(*x >= 0 && *x <= 1) ? text + " is not between 0 and 1" : std::string();
+    },
+    "0..1");
 
 void warn(Streams& io, const std::string& command, const std::string& message) {
   io.err << "eom " << command << ": warning: " << message << '\n';
@@ -377,6 +383,7 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_ik(app, dispatch);
   register_deriv(app, dispatch);
   register_jac(app, dispatch);
+  register_impact(app, dispatch);
   register_export(app, dispatch);
   register_plot(app, dispatch);
   // NaN and infinities parse as doubles but mean nothing as a step, a gain, a tolerance or a

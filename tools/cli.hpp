@@ -87,7 +87,7 @@ void warn(Streams& io, const std::string& command, const std::string& message);
 /// Checks of number options, by their value's sign, with messages that read (CLI11's own print
 /// their range up to DBL_MAX in 309 digits). Every number option refuses NaN and infinities
 /// besides (register_commands).
-extern const CLI::Validator kPositive, kNonNegative;
+extern const CLI::Validator kPositive, kNonNegative, kUnitInterval;
 
 /// A subcommand with its description and copy-pasteable examples, which end its --help.
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
@@ -133,6 +133,7 @@ void register_sim(CLI::App& app, Dispatch& dispatch);
 void register_ik(CLI::App& app, Dispatch& dispatch);
 void register_deriv(CLI::App& app, Dispatch& dispatch);
 void register_jac(CLI::App& app, Dispatch& dispatch);
+void register_impact(CLI::App& app, Dispatch& dispatch);
 void register_export(CLI::App& app, Dispatch& dispatch);
 void register_plot(CLI::App& app, Dispatch& dispatch);
 

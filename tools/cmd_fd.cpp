@@ -27,6 +27,7 @@ struct FdOptions {
   bool partials = false;  // dqdd/dq and dqdd/dv
   bool minv = false;      // dqdd/dtau = M^-1
   ContactOptions contacts;
+  std::vector<double> baumgarte{0, 0};  // --baumgarte KP,KD
 };
 
 // The tau columns a row reads: every coordinate's, or with contacts on a floating base the
@@ -49,7 +50,9 @@ class FdTask final : public RowTask {
         data_(model),
         tau_(Eigen::VectorXd::Zero(model.nv)),
         term_(model.nv) {
-    if (!contacts.contacts.empty()) contact_rows_.emplace(model, contacts, in, file);
+    if (!contacts.contacts.empty()) {
+      contact_rows_.emplace(model, contacts, in, file, opt.baumgarte[0], opt.baumgarte[1]);
+    }
     // the state beside its accelerations, so that the output is eom id's input
     for (const char* prefix : {"q", "v"}) {
       for (auto& n : coordinate_columns(model, prefix, prefix[0] == 'q' ? Space::q : Space::v)) {
@@ -139,6 +142,9 @@ int run_fd(const FdOptions& opt, Streams& io) {
                      " is not available with --contacts (which solves with M from CRBA and a "
                      "Cholesky factor)");
   }
+  if (contacts.contacts.empty() && (opt.baumgarte[0] != 0 || opt.baumgarte[1] != 0)) {
+    throw InputError("--baumgarte needs --contacts");
+  }
   const RowCommand command{
       "fd", 1, {}, [&](const Header& header, const std::string& file, const Notes&) {
         return std::make_unique<FdTask>(model, friction, contacts, opt, header, file);
@@ -172,6 +178,12 @@ void register_fd(CLI::App& app, Dispatch& dispatch) {
                 "2 nv^2 columns");
   cmd->add_flag("--minv", opt->minv, "Also write Minv.<row>.<col> = dqdd/dtau: nv^2 columns");
   add_contact_options(*cmd, opt->contacts, false);
+  cmd->add_option("--baumgarte", opt->baumgarte,
+                  "KP,KD: hold the contacts' accelerations at -KD J_c v - KP e, e their drift "
+                  "from where each became active (Baumgarte stabilisation; default 0,0)")
+      ->delimiter(',')
+      ->expected(2)
+      ->check(kNonNegative);
 }
 
 }  // namespace eom::cli

@@ -1,11 +1,14 @@
 // eom fk: world placements of frames for every row of a table of configurations.
 
 #include <algorithm>
+#include <optional>
 
 #include <eom/multibody/data.hpp>
 #include <eom/core/errors.hpp>
 #include <eom/algorithm/kinematics.hpp>
+#include <eom/io/columns.hpp>
 
+#include "centroidal.hpp"
 #include "cli.hpp"
 #include "row_engine.hpp"
 
@@ -15,15 +18,30 @@ namespace {
 struct FkOptions {
   RowOptions rows;
   std::vector<std::string> frames;  // empty: every frame
+  CentroidalOptions centroidal;
 };
+
+// Whether a table gives velocities: any v.* column (then all must be there)
+bool has_velocities(const Header& header) {
+  return std::any_of(header.names.begin(), header.names.end(),
+                     [](const std::string& name) { return name.rfind("v.", 0) == 0; });
+}
 
 class FkTask final : public RowTask {
  public:
-  FkTask(const Model& model, const std::vector<int>& frames)
-      : model_(model), frames_(frames), data_(model) {
+  FkTask(const Model& model, const std::vector<int>& frames, bool centroidal, const Header& in,
+         const std::string& file)
+      : model_(model), frames_(frames), data_(model), v_(model.nv) {
     for (int f : frames) {
       append(columns, pose_columns(model.frames[f].name));
     }
+    if (!centroidal) return;
+    if (has_velocities(in)) {
+      v_columns_ = bind_columns(in, coordinate_columns(model, "v", Space::v), file);
+      inputs = v_columns_;
+    }
+    centroidal_.emplace(model, 0.0, !v_columns_.empty(), false, false);
+    append(columns, centroidal_->columns());
   }
 
   void compute(const Sample& s, double* out) override {
@@ -33,12 +51,22 @@ class FkTask final : public RowTask {
           pose_vector(data_.oMi[model_.frames[f].parent] * model_.frames[f].placement);
       for (int c = 0; c < 7; ++c) *out++ = pose[c];
     }
+    if (!centroidal_) return;
+    if (v_columns_.empty()) {
+      centroidal_->position(s.q, out);
+      return;
+    }
+    gather(s.row, v_columns_, v_);
+    centroidal_->velocity(s.q, v_, out);
   }
 
  private:
   const Model& model_;
   const std::vector<int>& frames_;
   Data data_;
+  std::vector<int> v_columns_;  // with --centroidal, when the table gives v
+  Eigen::VectorXd v_;
+  std::optional<CentroidalRows> centroidal_;
 };
 
 int run_fk(const FkOptions& opt, Streams& io) {
@@ -46,15 +74,16 @@ int run_fk(const FkOptions& opt, Streams& io) {
   std::vector<int> frames;
   RowCommand command;
   command.name = "fk";
-  command.make_task = [&](const Header&, const std::string&, const Notes&) {
-    return std::make_unique<FkTask>(model, frames);
+  command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
+    return std::make_unique<FkTask>(model, frames, opt.centroidal.enabled, header, file);
   };
   if (opt.frames.empty()) {
     for (size_t k = 0; k < model.frames.size(); ++k) frames.push_back(static_cast<int>(k));
     return run_rows(opt.rows, model, command, io);
   }
-  // only the joints that move the chosen frames need columns
-  command.joints.assign(model.njoints, false);
+  // only the joints that move the chosen frames need columns (every joint moves the centre of
+  // mass)
+  command.joints.assign(model.njoints, opt.centroidal.enabled);
   for (const auto& name : opt.frames) {
     const int f = require_frame_option(model, "--frames", name);
     if (std::find(frames.begin(), frames.end(), f) != frames.end()) {
@@ -86,6 +115,7 @@ void register_fk(CLI::App& app, Dispatch& dispatch) {
                   "Frames to report, comma separated (default: all links); only the joints that "
                   "move them need q columns")
       ->delimiter(',');
+  add_centroidal_options(*cmd, opt->centroidal, false);
 }
 
 }  // namespace eom::cli

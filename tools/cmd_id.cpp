@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "centroidal.hpp"
 #include "cli.hpp"
 #include "contacts.hpp"
 #include "forces.hpp"
@@ -27,6 +28,7 @@ struct IdOptions {
   bool fail_on_limit = false;
   bool power = false;  // power.<joint> = tau v and power.total
   ContactOptions contacts;
+  CentroidalOptions centroidal;
 };
 
 // tau (and its terms) of one sample
@@ -53,8 +55,58 @@ class IdTask final : public RowTask {
       columns = contact_rows_->columns();
       const std::vector<int>& more = contact_rows_->inputs();
       inputs.insert(inputs.end(), more.begin(), more.end());
-      return;
+    } else {
+      add_torque_columns(model, opt);
     }
+    if (opt.centroidal.enabled) {
+      centroidal_.emplace(model, opt.centroidal.ground, true, true, contact_rows_.has_value());
+      append(columns, centroidal_->columns());
+    }
+  }
+
+  void compute(const Sample& s, double* out) override {
+    using Column = Eigen::Ref<const Eigen::VectorXd>;
+    const Column v = opt_.static_pose ? Column(zero_) : Column(s.dq.col(0));
+    const Column a = opt_.static_pose ? Column(zero_) : Column(s.dq.col(1));
+    tau_ = rnea(model_, data_, s.q, v, a);
+    if (opt_.forces.friction) {
+      friction_torque(friction_, v, friction_term_);
+      tau_ += friction_term_;
+    }
+    if (!wrenches_.empty()) {
+      wrenches_.term(model_, data_, s.q, s.row, external_term_);
+      tau_ += external_term_;
+    }
+    if (contact_rows_) {
+      out = contact_rows_->compute(s, tau_, out);
+      limits_.observe(contact_rows_->torques(), s.t, s.line);
+    } else {
+      out = write_torques(s, v, a, out);
+      limits_.observe(tau_, s.t, s.line);
+    }
+    if (!centroidal_) return;
+    out = centroidal_->dynamics(s.q, v, a, s.t, s.line, out);
+    if (contact_rows_) {
+      centroidal_->pressure(contact_rows_->jacobian(), contact_rows_->forces(), s.t, s.line, out);
+    }
+  }
+
+  int finish(const Notes& notes) override {
+    const bool failing = opt_.fail_on_limit && limits_.exceeded();
+    report_limits(limits_, model_, file_, notes, failing);
+    if (centroidal_) centroidal_->finish(notes, file_);
+    const int contacts = contact_rows_ ? contact_rows_->finish(notes) : kExitOk;
+    return failing ? kExitFailure : contacts;
+  }
+
+  void summarize(nlohmann::json& table) const override {
+    table["effort_limits"] = limits_json(limits_, model_);
+    table["fail_on_limit"] = opt_.fail_on_limit;
+    if (contact_rows_) contact_rows_->summarize(table);
+  }
+
+ private:
+  void add_torque_columns(const Model& model, const IdOptions& opt) {
     auto add = [&](const char* prefix) {
       for (auto& n : coordinate_columns(model, prefix, Space::tau)) columns.push_back(std::move(n));
     };
@@ -72,25 +124,9 @@ class IdTask final : public RowTask {
     }
   }
 
-  void compute(const Sample& s, double* out) override {
+  // tau, its terms and power: the columns without contacts
+  double* write_torques(const Sample& s, ConstVec v, ConstVec a, double* out) {
     const int nv = model_.nv;
-    using Column = Eigen::Ref<const Eigen::VectorXd>;
-    const Column v = opt_.static_pose ? Column(zero_) : Column(s.dq.col(0));
-    const Column a = opt_.static_pose ? Column(zero_) : Column(s.dq.col(1));
-    tau_ = rnea(model_, data_, s.q, v, a);
-    if (opt_.forces.friction) {
-      friction_torque(friction_, v, friction_term_);
-      tau_ += friction_term_;
-    }
-    if (!wrenches_.empty()) {
-      wrenches_.term(model_, data_, s.q, s.row, external_term_);
-      tau_ += external_term_;
-    }
-    if (contact_rows_) {
-      contact_rows_->compute(s, tau_, out);
-      limits_.observe(contact_rows_->torques(), s.t, s.line);
-      return;
-    }
     auto put = [&](const Eigen::VectorXd& x) {
       for (int i = 0; i < nv; ++i) *out++ = x[i];
     };
@@ -114,23 +150,9 @@ class IdTask final : public RowTask {
       }
       *out++ = total;
     }
-    limits_.observe(tau_, s.t, s.line);
+    return out;
   }
 
-  int finish(const Notes& notes) override {
-    const bool failing = opt_.fail_on_limit && limits_.exceeded();
-    report_limits(limits_, model_, file_, notes, failing);
-    const int contacts = contact_rows_ ? contact_rows_->finish(notes) : kExitOk;
-    return failing ? kExitFailure : contacts;
-  }
-
-  void summarize(nlohmann::json& table) const override {
-    table["effort_limits"] = limits_json(limits_, model_);
-    table["fail_on_limit"] = opt_.fail_on_limit;
-    if (contact_rows_) contact_rows_->summarize(table);
-  }
-
- private:
   const Model& model_;
   const Friction& friction_;
   const IdOptions& opt_;
@@ -141,6 +163,7 @@ class IdTask final : public RowTask {
   Eigen::VectorXd zero_;  // v and a of --static
   Eigen::VectorXd tau_, term_, friction_term_, external_term_;
   std::optional<ContactIdRows> contact_rows_;
+  std::optional<CentroidalRows> centroidal_;
 };
 
 int run_id(const IdOptions& opt, Streams& io) {
@@ -188,6 +211,7 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
                 "Exit 1, writing no output file, when a torque exceeds its URDF effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
   add_contact_options(*cmd, opt->contacts, true);
+  add_centroidal_options(*cmd, opt->centroidal, true);
 }
 
 }  // namespace eom::cli

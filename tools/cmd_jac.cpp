@@ -43,10 +43,13 @@ void check_positive(const char* option, double value) {
 
 JacSettings settle(const Model& model, const JacOptions& opt) {
   JacSettings s;
-  s.frame = require_frame_option(model, "--frame", opt.frame);
+  if (opt.frame.empty() && opt.contacts.specs.empty()) {
+    throw InputError("--frame is required (or --contacts)");
+  }
+  if (!opt.frame.empty()) s.frame = require_frame_option(model, "--frame", opt.frame);
   // a Jacobian without columns has no singular values to report
   if (model.nv == 0) {
-    throw InputError("--frame " + opt.frame +
+    throw InputError((opt.frame.empty() ? "--contacts" : "--frame " + opt.frame) +
                      ": the model has no joint coordinates (every joint is fixed), so its "
                      "Jacobian has no columns to analyse");
   }
@@ -152,7 +155,9 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
 int run_jac(const JacOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows, io, "jac");
   const JacSettings settings = settle(model, opt);
+  const ContactSet contacts = load_contacts(model, opt.contacts);
   if (opt.sample > 0) {
+    if (!contacts.contacts.empty()) throw InputError("--sample is not available with --contacts");
     if (!opt.rows.tables.empty()) {
       throw InputError("--sample draws its configurations: give no TABLE");
     }
@@ -163,14 +168,20 @@ int run_jac(const JacOptions& opt, Streams& io) {
   command.name = "jac";
   command.order = opt.jdot || opt.dynamics ? 1 : 0;
   if (!opt.dynamics) {
-    // only the joints that move the frame need columns
+    // only the joints that move the frame and the contacts need columns
     command.joints.assign(model.njoints, false);
-    for (int i = model.frames[settings.frame].parent; i > 0; i = model.parent[i]) {
-      command.joints[i] = true;
+    std::vector<int> frames;
+    if (!opt.frame.empty()) frames.push_back(settings.frame);
+    for (const Contact& contact : contacts.contacts) frames.push_back(contact.frame);
+    for (int f : frames) {
+      for (int i = model.frames[f].parent; i > 0; i = model.parent[i]) command.joints[i] = true;
     }
   }
-  command.make_task = [&](const Header&, const std::string& file, const Notes&) {
-    return make_jac_task(model, opt, settings, file);
+  command.make_task = [&](const Header& header, const std::string& file, const Notes&) {
+    std::unique_ptr<RowTask> task;
+    if (!opt.frame.empty()) task = make_jac_task(model, opt, settings, file);
+    if (contacts.contacts.empty()) return task;
+    return with_contact_ranks(std::move(task), model, contacts, settings.tolerance, header, file);
   };
   return run_rows(opt.rows, model, command, io);
 }
@@ -201,7 +212,8 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   add_robot_options(*cmd, opt->rows.robot);
   add_row_options(*cmd, opt->rows, true);
   cmd->get_option("TABLE")->required(false);
-  cmd->add_option("--frame", opt->frame, "The frame (a link name)")->required();
+  CLI::Option* frame = cmd->add_option(
+      "--frame", opt->frame, "The frame (a link name); required unless --contacts is given");
   cmd->add_flag("--jacobian", opt->jacobian,
                 "Write the Jacobian's task rows as J.<row>.<coordinate> (rows vx vy vz wx wy wz, "
                 "coordinates the velocity coordinates: joint names, root.vx..root.wz)");
@@ -255,6 +267,16 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--seed", opt->seed, "Seed of --sample (default 1)");
   cmd->add_option("--worst", opt->worst, "Configurations --sample writes (default 5)")
       ->check(kPositive);
+  for (const char* name : {"--jacobian", "--reference", "--jdot", "--analytical", "--task",
+                           "--nullspace", "--threshold", "--measure", "--fail-on-singular",
+                           "--dynamics", "--inverse", "--sample", "--seed", "--worst"}) {
+    cmd->get_option(name)->needs(frame);
+  }
+  add_contact_options(*cmd, opt->contacts, false);
+  cmd->get_option("--contacts")
+      ->description(
+          "Also write contact.rank, contact.base_rank, contact.internal and contact.full of "
+          "these contacts (FRAME[:1d|:3d|:6d],...; the rank rule of --tol and --abs-tol)");
 }
 
 }  // namespace eom::cli

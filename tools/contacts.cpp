@@ -117,9 +117,11 @@ ContactActivity::ContactActivity(const Model& model, const ContactSet& contacts,
     columns_.push_back(c);
     if (c >= 0) inputs_.push_back(c);
   }
+  const std::vector<std::string>& ranks = contact_rank_columns();
   for (const auto& name : header.names) {
     if (name.rfind("contact.", 0) != 0) continue;
     const int frame = model.frame_index(name.substr(8));
+    if (frame < 0 && std::find(ranks.begin(), ranks.end(), name) != ranks.end()) continue;
     if (frame < 0 || contacts.find(frame) < 0) {
       throw InputError(file, 1, header.index(name) + 1,
                        "column " + shown_input(name) + ": " + quote_input(name.substr(8)) +
@@ -300,31 +302,103 @@ void ContactIdRows::summarize(nlohmann::json& table) const {
   table["contacts"]["friction"] = friction;
 }
 
+const std::vector<std::string>& contact_rank_columns() {
+  static const std::vector<std::string> names{"contact.rank", "contact.base_rank",
+                                              "contact.internal", "contact.full"};
+  return names;
+}
+
+namespace {
+
+class ContactRankTask final : public RowTask {
+ public:
+  ContactRankTask(std::unique_ptr<RowTask> frame_task, const Model& model,
+                  const ContactSet& contacts, const RankTolerance& tolerance, const Header& header,
+                  const std::string& file)
+      : frame_task_(std::move(frame_task)),
+        analysis_(model, contacts, tolerance),
+        activity_(model, contacts, header, file) {
+    if (frame_task_) {
+      columns = frame_task_->columns;
+      inputs = frame_task_->inputs;
+    }
+    append(columns, contact_rank_columns());
+    inputs.insert(inputs.end(), activity_.inputs().begin(), activity_.inputs().end());
+  }
+
+  void compute(const Sample& s, double* out) override {
+    if (frame_task_) {
+      frame_task_->compute(s, out);
+      out += frame_task_->columns.size();
+    }
+    activity_.apply(s, analysis_.jacobian());
+    analysis_.compute(s.q);
+    *out++ = analysis_.rank();
+    *out++ = analysis_.base_rank();
+    *out++ = analysis_.internal();
+    *out = analysis_.fully_constrained() ? 1 : 0;
+  }
+
+  int finish(const Notes& notes) override {
+    return frame_task_ ? frame_task_->finish(notes) : kExitOk;
+  }
+
+  void summarize(nlohmann::json& table) const override {
+    if (frame_task_) frame_task_->summarize(table);
+  }
+
+ private:
+  std::unique_ptr<RowTask> frame_task_;
+  ContactRankAnalysis analysis_;
+  ContactActivity activity_;
+};
+
+}  // namespace
+
+std::unique_ptr<RowTask> with_contact_ranks(std::unique_ptr<RowTask> frame_task, const Model& model,
+                                            const ContactSet& contacts,
+                                            const RankTolerance& tolerance, const Header& header,
+                                            const std::string& file) {
+  return std::make_unique<ContactRankTask>(std::move(frame_task), model, contacts, tolerance,
+                                           header, file);
+}
+
+void RedundancyTally::count(int rank, int constraints, int line) {
+  if (rank >= constraints) return;
+  ++redundant_rows_;
+  if (lowest_rank_ < 0 || rank < lowest_rank_) {
+    lowest_rank_ = rank;
+    lowest_rank_constraints_ = constraints;
+    lowest_rank_line_ = line;
+  }
+}
+
+void RedundancyTally::finish(const Notes& notes, const std::string& what) const {
+  if (redundant_rows_ == 0) return;
+  notes.warning(file_ + ": the active contacts are redundant in " +
+                std::to_string(redundant_rows_) + (redundant_rows_ == 1 ? " row" : " rows") +
+                " (rank as low as " + std::to_string(lowest_rank_) + " of " +
+                std::to_string(lowest_rank_constraints_) + " constraints, line " +
+                std::to_string(lowest_rank_line_) + "): " + what);
+}
+
+void RedundancyTally::summarize(nlohmann::json& table) const {
+  table["contacts"] = {{"redundant_rows", redundant_rows_}, {"lowest_rank", lowest_rank_}};
+}
+
 ContactFdRows::ContactFdRows(const Model& model, const ContactSet& contacts, const Header& header,
-                             const std::string& file)
-    : file_(file),
-      fd_(model, contacts),
+                             const std::string& file, double kp, double kd)
+    : fd_(model, contacts),
       activity_(model, contacts, header, file),
-      columns_(contact_force_columns(model, contacts)) {}
+      columns_(contact_force_columns(model, contacts)),
+      redundancy_(file) {
+  fd_.set_baumgarte(kp, kd);
+}
 
 const Eigen::VectorXd& ContactFdRows::compute(const Sample& s, ConstVec tau) {
   activity_.apply(s, fd_.jacobian());
   fd_.solve(s.q, s.dq.col(0), tau);
-  const ContactSet& set = fd_.jacobian().contacts();
-  int constraints = 0;
-  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
-    if (fd_.jacobian().active(static_cast<int>(k))) {
-      constraints += constraint_count(set.contacts[k].kind);
-    }
-  }
-  if (fd_.rank() < constraints) {
-    ++redundant_rows_;
-    if (lowest_rank_ < 0 || fd_.rank() < lowest_rank_) {
-      lowest_rank_ = fd_.rank();
-      lowest_rank_constraints_ = constraints;
-      lowest_rank_line_ = s.line;
-    }
-  }
+  redundancy_.count(fd_.rank(), fd_.jacobian().active_size(), s.line);
   return fd_.accelerations();
 }
 
@@ -335,19 +409,8 @@ double* ContactFdRows::write_forces(double* out) const {
 }
 
 int ContactFdRows::finish(const Notes& notes) const {
-  if (redundant_rows_ > 0) {
-    notes.warning(file_ + ": the active contacts are redundant in " +
-                  std::to_string(redundant_rows_) + (redundant_rows_ == 1 ? " row" : " rows") +
-                  " (rank as low as " + std::to_string(lowest_rank_) + " of " +
-                  std::to_string(lowest_rank_constraints_) + " constraints, line " +
-                  std::to_string(lowest_rank_line_) +
-                  "): their forces are the least-norm ones that hold them");
-  }
+  redundancy_.finish(notes, "their forces are the least-norm ones that hold them");
   return kExitOk;
-}
-
-void ContactFdRows::summarize(nlohmann::json& table) const {
-  table["contacts"] = {{"redundant_rows", redundant_rows_}, {"lowest_rank", lowest_rank_}};
 }
 
 }  // namespace eom::cli

@@ -3,6 +3,7 @@
 // does the mathematics).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,9 @@ class ContactIdRows {
   double* compute(const Sample& s, ConstVec b, double* out);
   /// The joint torques of the last row (nv; zero on the free-flyer).
   const Eigen::VectorXd& torques() const { return id_.torques(); }
+  /// The contacts and forces of the last row (the placements of its active contacts).
+  const ContactJacobian& jacobian() const { return id_.jacobian(); }
+  const Eigen::VectorXd& forces() const { return id_.forces(); }
 
   /// The worst residual on stderr; kExitFailure when it exceeds --fail-on-residual.
   int finish(const Notes& notes) const;
@@ -100,12 +104,43 @@ class ContactIdRows {
   std::vector<RowTally> slipping_, pulling_;
 };
 
+/// The columns eom jac --contacts writes: contact.rank, contact.base_rank, contact.internal and
+/// contact.full (ContactRankAnalysis). ContactActivity lets them pass as inputs (unless a frame has
+/// that name), so that a table eom jac wrote can be read again.
+const std::vector<std::string>& contact_rank_columns();
+
+/// eom jac --contacts: the contact ranks of each row written after the columns of `frame_task`
+/// (none when null), which it runs first; finish() and summarize() are its.
+std::unique_ptr<RowTask> with_contact_ranks(std::unique_ptr<RowTask> frame_task, const Model& model,
+                                            const ContactSet& contacts,
+                                            const RankTolerance& tolerance, const Header& header,
+                                            const std::string& file);
+
+/// The rows of a table whose active contacts are redundant (rank of J_c below their constraints),
+/// for eom fd --contacts and eom impact.
+class RedundancyTally {
+ public:
+  explicit RedundancyTally(const std::string& file) : file_(file) {}
+  /// One row: the rank of its active contacts and their constraints.
+  void count(int rank, int constraints, int line);
+  /// Redundant rows on stderr, `what` saying how the solution was chosen.
+  void finish(const Notes& notes, const std::string& what) const;
+  /// redundant_rows and lowest_rank (-1 when no row is redundant) into table["contacts"].
+  void summarize(nlohmann::json& table) const;
+
+ private:
+  const std::string file_;
+  int lowest_rank_ = -1, lowest_rank_constraints_ = 0, lowest_rank_line_ = 0;
+  long redundant_rows_ = 0;
+};
+
 /// eom fd --contacts on the rows of one table: the active contacts of each row held, the
 /// accelerations and contact forces (ContactForwardDynamics), the rank of the contacts reported.
 class ContactFdRows {
  public:
+  /// kp and kd: Baumgarte stabilisation (ContactForwardDynamics::set_baumgarte; 0, 0: none).
   ContactFdRows(const Model& model, const ContactSet& contacts, const Header& header,
-                const std::string& file);
+                const std::string& file, double kp, double kd);
 
   /// f.<frame>.*, written after the accelerations.
   const std::vector<std::string>& columns() const { return columns_; }
@@ -118,15 +153,13 @@ class ContactFdRows {
 
   /// Redundant contacts (rank below the active constraints) on stderr.
   int finish(const Notes& notes) const;
-  void summarize(nlohmann::json& table) const;
+  void summarize(nlohmann::json& table) const { redundancy_.summarize(table); }
 
  private:
-  const std::string file_;
   ContactForwardDynamics fd_;
   ContactActivity activity_;
   std::vector<std::string> columns_;
-  int lowest_rank_ = -1, lowest_rank_constraints_ = 0, lowest_rank_line_ = 0;
-  long redundant_rows_ = 0;
+  RedundancyTally redundancy_;
 };
 
 }  // namespace eom::cli

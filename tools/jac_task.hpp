@@ -11,6 +11,7 @@
 #include <eom/algorithm/frame_jacobian.hpp>
 #include <eom/trajectory/singular_intervals.hpp>
 
+#include "contacts.hpp"
 #include "row_engine.hpp"
 
 namespace eom::cli {
@@ -19,7 +20,7 @@ struct JacOptions {
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();  // not given
 
   RowOptions rows;
-  std::string frame;
+  std::string frame;  // empty: only the contacts' ranks (--contacts)
   bool jacobian = false;
   std::string reference = "local-world-aligned";
   bool jdot = false;
@@ -36,6 +37,7 @@ struct JacOptions {
   int sample = 0;
   std::uint64_t seed = 1;
   int worst = 5;
+  ContactOptions contacts;  // --contacts: their ranks per row
 };
 
 // Everything the options say, checked once: what the analysis computes, and the scan.

@@ -122,3 +122,20 @@ eom_cli_test(NAME fd-contacts-unknown-frame
              ARGS fd tests/data/urdf/hopper.urdf ${contact_fd_data}/hopper_fd.csv --floating-base
                   --contacts fot
              RC 2 STDERR_REGEX "--contacts: unknown frame 'fot'.*did you mean 'foot'")
+# --baumgarte KP,KD: the box's corners anchored where they are on the first row (the base at
+# z = 0.05); on the second, raised 0.01 m and moving up at 0.5 m/s, KP = 100 and KD = 10 pull it
+# down at -10 0.5 - 100 0.01 = -6 m/s^2, each corner carrying 2 (9.81 - 6) / 4 = 1.905 N
+eom_cli_test(NAME fd-contacts-baumgarte
+             ARGS fd tests/data/urdf/box_corners_centred.urdf ${contact_fd_data}/box_drift.csv
+                  --floating-base --contacts front_left,front_right,rear_left,rear_right
+                  --baumgarte 100,10
+             STDOUT ${contact_fd_data}/box_drift.out.csv COMPARE numeric ATOL 1e-12
+             STDERR_REGEX "box_drift.csv: the active contacts are redundant in 2 rows")
+eom_cli_test(NAME fd-baumgarte-needs-contacts
+             ARGS fd tests/data/urdf/box_corners_centred.urdf ${contact_fd_data}/box_drift.csv
+                  --floating-base --baumgarte 100,10
+             RC 2 STDERR_REGEX "--baumgarte needs --contacts")
+eom_cli_test(NAME fd-baumgarte-negative
+             ARGS fd tests/data/urdf/box_corners_centred.urdf ${contact_fd_data}/box_drift.csv
+                  --floating-base --contacts front_left --baumgarte 100,-1
+             RC 2 STDERR_REGEX "--baumgarte: -1 must not be negative")

@@ -3,7 +3,9 @@
 // forces and the residual hold the weight), the equations of motion with a contact Jacobian built
 // frame by frame, min-torque never needing more torque than min-norm, the same forces 1000 km
 // from the origin, and constrained forward dynamics giving back the motion and forces of the
-// inverse dynamics (with J_c a + dJ_c v = 0 after it).
+// inverse dynamics (with J_c a + dJ_c v = 0 after it); impacts that stop the contacts
+// (J_c v+ = -e J_c v-), lose the same energy in generalized coordinates and in contact space, and
+// change v only by what the contacts' impulses do (M (v+ - v-) = J_c^T p).
 
 #include <catch2/catch.hpp>
 
@@ -191,4 +193,40 @@ TEST_CASE("id --contacts then fd --contacts gives back a and f, and the contacts
   }
   // a stance of every floating robot with points only (no 6d) is checked on the quadrupeds
   if (robot.name.find("solo12") != std::string::npos) CHECK(checked > 0);
+}
+
+TEST_CASE("an impact stops the contacts (J_c v+ = -e J_c v-), the two energy losses agree",
+          "[property][contacts][impact]") {
+  const TestModel robot = GENERATE(from_range(floating_models()));
+  INFO(robot.name);
+  Stance stance(robot, 400);
+  auto& [model, set, data, rng] = stance;
+  ContactImpact impact(model, set);
+  ContactJacobian contacts(model, set);
+  for (int k = 0; k < 5; ++k) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd v = random_tangent(model, rng);
+    for (const double e : {0.0, 0.3, 1.0}) {
+      INFO("e = " << e);
+      impact.solve(q, v, e);
+      contacts.compute(q);
+      const Eigen::MatrixXd& J = contacts.jacobian();
+      const Eigen::VectorXd& after = impact.velocities();
+      const double scale = 1 + (J * v).norm();
+      CHECK_THAT(J * after, AllClose(-e * J * v, kTolReference * scale));
+      // the impulses alone change the momentum
+      const Eigen::MatrixXd& M = crba(model, data, q);
+      CHECK_THAT(M * (after - v),
+                 AllClose(J.transpose() * impact.impulses(), kTolReference * (1 + (M * v).norm())));
+      // the two expressions of the notes are equal but for round-off, of the order of |M| |v|^2
+      // (the products by M); so is the kinetic energy lost, 1/2 v-^T M v- - 1/2 v+^T M v+; e = 1
+      // loses nothing
+      const double roundoff = kTolRoundoff * (1 + M.norm() * v.squaredNorm());
+      CHECK(std::abs(impact.energy_loss() - impact.energy_loss_generalized()) <= roundoff);
+      const double lost = 0.5 * (v.dot(M * v) - after.dot(M * after));
+      CHECK(std::abs(impact.energy_loss() - lost) <= roundoff);
+      CHECK(impact.energy_loss() >= 0);
+      if (e == 1) CHECK(std::abs(impact.energy_loss()) <= roundoff);
+    }
+  }
 }

@@ -138,6 +138,14 @@ ContactJacobian::ContactJacobian(const Model& model, const ContactSet& contacts)
       drift_(Eigen::VectorXd::Zero(contacts.size())),
       zero_(Eigen::VectorXd::Zero(model.nv)) {}
 
+int ContactJacobian::active_size() const {
+  int rows = 0;
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    if (active_[k]) rows += constraint_count(contacts_.contacts[k].kind);
+  }
+  return rows;
+}
+
 void ContactJacobian::compute(ConstVec q) { stack(q, zero_, false); }
 
 void ContactJacobian::compute(ConstVec q, ConstVec v) { stack(q, v, true); }
@@ -169,6 +177,28 @@ void ContactJacobian::stack(ConstVec q, ConstVec v, bool with_drift) {
     }
     row += rows;
   }
+}
+
+Force total_contact_wrench(const ContactJacobian& jacobian, ConstVec f) {
+  const ContactSet& set = jacobian.contacts();
+  Force total = Force::Zero();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const int contact = static_cast<int>(k);
+    if (!jacobian.active(contact)) continue;
+    const Contact& c = set.contacts[k];
+    const int row = set.offset(contact);
+    Force wrench;  // at the frame origin
+    if (c.kind == ContactKind::normal) {
+      wrench.lin = f[row] * c.normal;
+    } else {
+      wrench.lin = f.segment<3>(row);
+      if (c.kind == ContactKind::frame) wrench.ang = f.segment<3>(row + 3);
+    }
+    // carried to the world origin: n_o = n + p x f
+    total.lin += wrench.lin;
+    total.ang += wrench.ang + jacobian.placement(contact).p.cross(wrench.lin);
+  }
+  return total;
 }
 
 PseudoInverseSolver::PseudoInverseSolver(int rows, int cols)
@@ -336,37 +366,141 @@ void ContactInverseDynamics::finish(ConstVec q, ConstVec b) {
   tau_.head(unactuated_).setZero();
 }
 
-ContactForwardDynamics::ContactForwardDynamics(const Model& model, const ContactSet& contacts)
+ContactSpaceInertia::ContactSpaceInertia(const Model& model, const ContactSet& contacts)
     : model_(model),
       data_(model),
       jacobian_(model, contacts),
       llt_(model.nv),
       solver_(contacts.size()),
       Minv_Jt_(model.nv, contacts.size()),
-      contact_inertia_inv_(contacts.size(), contacts.size()),
-      a_(model.nv),
-      f_(contacts.size()),
-      rhs_(contacts.size()) {}
+      contact_inertia_inv_(contacts.size(), contacts.size()) {}
 
-void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
-  jacobian_.compute(q, v);
-  const Eigen::MatrixXd& J = jacobian_.jacobian();
+void ContactSpaceInertia::compute(ConstVec q) {
   llt_.compute(crba(model_, data_, q));
   if (llt_.info() != Eigen::Success) {
     throw NumericalError("the mass matrix is not positive definite at this configuration");
   }
+  Minv_Jt_ = jacobian_.jacobian().transpose();
+  llt_.solveInPlace(Minv_Jt_);
+  contact_inertia_inv_.noalias() = jacobian_.jacobian() * Minv_Jt_;
+}
+
+ContactForwardDynamics::ContactForwardDynamics(const Model& model, const ContactSet& contacts)
+    : model_(model),
+      inertia_(model, contacts),
+      a_(model.nv),
+      f_(contacts.size()),
+      rhs_(contacts.size()),
+      anchors_(contacts.contacts.size()),
+      anchored_(contacts.contacts.size(), 0) {}
+
+void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
+  ContactJacobian& jacobian = inertia_.jacobian();
+  jacobian.compute(q, v);
+  inertia_.compute(q);
   // a_0 = M^-1 (tau - h), the motion without contacts
   a_ = tau;
-  a_ -= nonlinear_effects(model_, data_, q, v);
-  llt_.solveInPlace(a_);
-  Minv_Jt_ = J.transpose();
-  llt_.solveInPlace(Minv_Jt_);
-  contact_inertia_inv_.noalias() = J * Minv_Jt_;
+  a_ -= nonlinear_effects(model_, inertia_.data(), q, v);
+  inertia_.mass_factor().solveInPlace(a_);
   // the contacts' acceleration J a + drift must vanish
-  rhs_ = -jacobian_.drift();
-  rhs_.noalias() -= J * a_;
-  rank_ = solver_.solve(contact_inertia_inv_, rhs_, f_);
-  a_.noalias() += Minv_Jt_ * f_;
+  rhs_ = -jacobian.drift();
+  rhs_.noalias() -= jacobian.jacobian() * a_;
+  // Baumgarte: the contacts' acceleration is -kd J v - kp e instead
+  if (kd_ != 0) rhs_.noalias() -= kd_ * (jacobian.jacobian() * v);
+  subtract_position_error();
+  rank_ = inertia_.solve(rhs_, f_);
+  a_.noalias() += inertia_.inverse_mass_jacobian() * f_;
+}
+
+void ContactForwardDynamics::subtract_position_error() {
+  ContactJacobian& jacobian = inertia_.jacobian();
+  const ContactSet& set = jacobian.contacts();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const int contact = static_cast<int>(k);
+    if (!jacobian.active(contact)) {
+      anchored_[k] = 0;
+      continue;
+    }
+    const SE3& placement = jacobian.placement(contact);
+    if (!anchored_[k]) {
+      anchors_[k] = placement;
+      anchored_[k] = 1;
+    }
+    if (kp_ == 0) continue;
+    const SE3& anchor = anchors_[k];
+    const Contact& c = set.contacts[k];
+    const int row = set.offset(contact);
+    const Vec3 moved = placement.p - anchor.p;
+    if (c.kind == ContactKind::normal) {
+      rhs_[row] -= kp_ * c.normal.dot(moved);
+      continue;
+    }
+    rhs_.segment<3>(row) -= kp_ * moved;
+    // the rotation from the anchor, in world axes (the rows of J_c are world angular velocity)
+    if (c.kind == ContactKind::frame) {
+      rhs_.segment<3>(row + 3) -= kp_ * (anchor.R * log3(anchor.R.transpose() * placement.R));
+    }
+  }
+}
+
+ContactRankAnalysis::ContactRankAnalysis(const Model& model, const ContactSet& contacts,
+                                         RankTolerance tolerance)
+    : floating_(model.floating_base),
+      tolerance_(tolerance),
+      jacobian_(model, contacts),
+      svd_(contacts.size(), model.nv),
+      base_svd_(contacts.size(), floating_ ? 6 : 0),
+      base_(contacts.size(), floating_ ? 6 : 0) {}
+
+int ContactRankAnalysis::rank_of(const Eigen::JacobiSVD<Eigen::MatrixXd>& svd) const {
+  const auto& sigma = svd.singularValues();
+  if (sigma.size() == 0) return 0;
+  const double threshold = tolerance_.threshold(sigma[0]);
+  int rank = 0;
+  for (Eigen::Index i = 0; i < sigma.size(); ++i) rank += sigma[i] > threshold ? 1 : 0;
+  return rank;
+}
+
+void ContactRankAnalysis::compute(ConstVec q) {
+  jacobian_.compute(q);
+  const Eigen::MatrixXd& J = jacobian_.jacobian();
+  svd_.compute(J);
+  rank_ = rank_of(svd_);
+  base_rank_ = 0;
+  if (floating_) {
+    base_ = J.leftCols(6);
+    base_svd_.compute(base_);
+    base_rank_ = rank_of(base_svd_);
+  }
+}
+
+ContactImpact::ContactImpact(const Model& model, const ContactSet& contacts)
+    : inertia_(model, contacts),
+      v_after_(model.nv),
+      p_(contacts.size()),
+      approach_(contacts.size()),
+      lambda_approach_(contacts.size()),
+      change_(model.nv),
+      momentum_(model.nv) {}
+
+void ContactImpact::solve(ConstVec q, ConstVec v, double restitution) {
+  ContactJacobian& jacobian = inertia_.jacobian();
+  jacobian.compute(q);
+  inertia_.compute(q);
+  // the contacts' velocity just before, J_c v-, and Lambda J_c v- (least norm when redundant)
+  approach_.noalias() = jacobian.jacobian() * v;
+  rank_ = inertia_.solve(approach_, lambda_approach_);
+  // (+ 0: an inactive contact's impulse, -(1 + e) 0, prints as 0, not -0)
+  p_ = -(1 + restitution) * lambda_approach_;
+  p_.array() += 0.0;
+  v_after_ = v;
+  v_after_.noalias() += inertia_.inverse_mass_jacobian() * p_;
+  energy_loss_contact_ = 0.5 * (1 - restitution * restitution) * approach_.dot(lambda_approach_);
+  // ETH eq. 3.71, 1/2 du^T M du for e = 0; with restitution the loss is (1 - e) / (1 + e) times
+  // it (du = (1 + e) times the inelastic change). crba fills M whole.
+  change_ = v_after_ - v;
+  momentum_.noalias() = inertia_.mass_matrix() * change_;
+  energy_loss_generalized_ = 0.5 * (1 - restitution) / (1 + restitution) * change_.dot(momentum_);
 }
 
 }  // namespace eom
