@@ -20,7 +20,7 @@ namespace {
 
 // central differences of step 1e-5: truncation error ~1e-10 of the third derivative, round-off
 // ~1e-16 / 1e-5 = 1e-11 of the values; 1e-6 relative leaves room for both
-constexpr double kStep = 1e-5;
+constexpr double kTimeStep = 1e-5;
 constexpr double kTolDifference = 1e-6;
 
 // the state at time t along q(t) = q (+) (t v + t^2 / 2 a), whose body velocity is v + t a up to
@@ -57,14 +57,14 @@ TEST_CASE("centroidal momentum: l = m c_dot, and the environment's wrench is dh/
     const double mass = data.mass;
     const Vec3 com = data.com;
     // l = m dc/dt
-    const Vec3 ahead = center_of_mass(model, data, path.at(kStep));
-    const Vec3 behind = center_of_mass(model, data, path.at(-kStep));
-    const Vec3 com_velocity = (ahead - behind) / (2 * kStep);
+    const Vec3 ahead = center_of_mass(model, data, path.at(kTimeStep));
+    const Vec3 behind = center_of_mass(model, data, path.at(-kTimeStep));
+    const Vec3 com_velocity = (ahead - behind) / (2 * kTimeStep);
     CHECK_THAT(h.lin, AllClose(mass * com_velocity, kTolDifference * (1 + h.lin.norm())));
     // dh_o/dt = W_environment + (m g, c x m g)
-    const Vec6 rate = (momentum_about_origin(model, data, path.at(kStep), path.velocity(kStep)) -
-                       momentum_about_origin(model, data, path.at(-kStep), path.velocity(-kStep))) /
-                      (2 * kStep);
+    const Vec6 rate = (momentum_about_origin(model, data, path.at(kTimeStep), path.velocity(kTimeStep)) -
+                       momentum_about_origin(model, data, path.at(-kTimeStep), path.velocity(-kTimeStep))) /
+                      (2 * kTimeStep);
     const Force wrench = environment_wrench(model, data, path.q, path.v, path.a);
     const Vec3 weight = mass * model.gravity;
     Vec6 expected;

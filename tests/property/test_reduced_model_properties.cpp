@@ -46,8 +46,6 @@ Eigen::VectorXd select(const Eigen::VectorXd& x, const std::vector<int>& index) 
   return out;
 }
 
-double magnitude(const Eigen::MatrixXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
-
 // the full model's rnea, M and frame placements with the locked joints held at q (v = a = 0 on
 // them) against the reduced model's
 void check_reduction(const Model& full, const std::vector<int>& locked, unsigned seed) {

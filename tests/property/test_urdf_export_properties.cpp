@@ -29,8 +29,6 @@ using namespace eom::test;
 
 namespace {
 
-double magnitude(const Eigen::MatrixXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
-
 // write `model`, load the text back (with the free-flyer it could not write), compare
 void check_round_trip(const Model& model, unsigned seed) {
   std::ostringstream urdf;

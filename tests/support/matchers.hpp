@@ -71,4 +71,7 @@ inline bool is_symmetric_positive_definite(const Eigen::MatrixXd& M, double tol)
   return Eigen::LLT<Eigen::MatrixXd>(M).info() == Eigen::Success;
 }
 
+/// The largest |entry| of x, 0 for an empty matrix: the scale of a relative tolerance.
+inline double magnitude(const Eigen::MatrixXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
+
 }  // namespace eom::test

@@ -25,6 +25,13 @@ struct TestModel {
   }
 };
 
+/// A URDF of tests/data/urdf with a free-flyer at its root.
+inline Model load_floating_test_urdf(const std::string& file) {
+  UrdfOptions options;
+  options.floating_base = true;
+  return load_urdf(kDataDir + "/urdf/" + file, options);
+}
+
 inline std::vector<TestModel> test_models() {
   std::vector<std::string> paths;
   for (const auto& dir : {kRobotsDir, kDataDir + "/robots"}) {

@@ -15,27 +15,18 @@
 #include <eom/parsers/urdf.hpp>
 
 #include "matchers.hpp"
+#include "models.hpp"
 #include "paths.hpp"
 
 using namespace eom;
 using namespace eom::test;
-
-namespace {
-
-Model floating(const std::string& file) {
-  UrdfOptions options;
-  options.floating_base = true;
-  return load_urdf(kDataDir + "/urdf/" + file, options);
-}
-
-}  // namespace
 
 TEST_CASE("a single body's momentum: m v and I_c w, in world axes", "[centroidal]") {
   // the rod (m = 2, I_c = diag(0.01, 1/6, 1/6)) at (1, 2, 3), turned a quarter turn about z: its x
   // axis is world y. Body twist: 1 m/s along its x, 2 rad/s about its z (world z) and 3 about its
   // x (world y). Then l = m (0, 1, 0) = (0, 2, 0), and about the centre (its origin)
   // k = R I_c R^T w = (0, 0.01 * 3, 2 / 6): world y is its x axis (0.01), world z its z (1/6).
-  const Model rod = floating("rod.urdf");
+  const Model rod = load_floating_test_urdf("rod.urdf");
   Data data(rod);
   Eigen::VectorXd q(7);
   q << 1, 2, 3, 0, 0, std::sin(M_PI / 4), std::cos(M_PI / 4);
@@ -51,7 +42,7 @@ TEST_CASE("the zero moment point of a box and the centre of pressure of its corn
           "[centroidal]") {
   // the 2 kg box with its centre of mass shifted (box_corners_shifted.urdf) stands on its corners,
   // which are on the ground z = 0 (the base 0.05 m above it)
-  const Model box = floating("box_corners_shifted.urdf");
+  const Model box = load_floating_test_urdf("box_corners_shifted.urdf");
   Data data(box);
   Eigen::VectorXd q = Eigen::VectorXd::Zero(7);
   q[2] = 0.05;

@@ -21,7 +21,7 @@ using eom::Diagnostic;
 constexpr auto kError = Diagnostic::Severity::error;
 constexpr auto kWarning = Diagnostic::Severity::warning;
 
-std::string read_text(const std::string& path) {
+std::string file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in);
   std::ostringstream text;
@@ -30,7 +30,7 @@ std::string read_text(const std::string& path) {
 }
 
 eom::UrdfDescription fixture(const std::string& name) {
-  return eom::parse_urdf(read_text(eom::test::kDataDir + "/urdf/" + name), name);
+  return eom::parse_urdf(file_text(eom::test::kDataDir + "/urdf/" + name), name);
 }
 
 struct Expected {

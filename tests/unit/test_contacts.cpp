@@ -22,6 +22,7 @@
 
 #include "allocations.hpp"
 #include "matchers.hpp"
+#include "models.hpp"
 #include "paths.hpp"
 
 using namespace eom;
@@ -30,12 +31,6 @@ using namespace eom::test;
 namespace {
 
 constexpr double kG = 9.81;
-
-Model floating(const std::string& file) {
-  UrdfOptions options;
-  options.floating_base = true;
-  return load_urdf(kDataDir + "/urdf/" + file, options);
-}
 
 // the free-flyer at (x, y, z), turned by `angle` about world x
 Eigen::VectorXd base_pose(const Model& model, double z, double angle = 0, double x = 0) {
@@ -68,7 +63,7 @@ Eigen::VectorXd vertical_forces(double a, double b, double c, double d) {
 }  // namespace
 
 TEST_CASE("contact texts: kinds, normals, weights and what is refused", "[contacts]") {
-  const Model box = floating("box_corners_centred.urdf");
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   const ContactSet set =
       parse_contacts(box, {"front_left", "front_right:1d", "rear_left:6d"}, Vec3(0, 0.6, 0.8));
   REQUIRE(set.contacts.size() == 3);
@@ -114,7 +109,7 @@ TEST_CASE("a box on its four corners: a quarter each, the lever rule, shares by 
           "[contacts]") {
   const double weight = 2 * kG;
   for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
-    const Model box = floating("box_corners_centred.urdf");
+    const Model box = load_floating_test_urdf("box_corners_centred.urdf");
     // far from the origin too: the contact rows are world-aligned at each corner
     for (const double x : {0.0, 1e6}) {
       const Eigen::VectorXd q = base_pose(box, 0.05, 0, x);
@@ -128,7 +123,7 @@ TEST_CASE("a box on its four corners: a quarter each, the lever rule, shares by 
   }
   // centre of mass 0.05 forward, corners 0.2 forward and back: (1 +- 0.05 / 0.2) / 4 of the
   // weight; the least-norm forces are f_i = W / 4 (1 + x_i x_c / a^2), which is the lever rule
-  const Model shifted = floating("box_corners_shifted.urdf");
+  const Model shifted = load_floating_test_urdf("box_corners_shifted.urdf");
   const Eigen::VectorXd q = base_pose(shifted, 0.05);
   ContactInverseDynamics id(shifted, corners(shifted), ContactForceRule::min_norm);
   id.solve(q, static_load(shifted, q));
@@ -139,7 +134,7 @@ TEST_CASE("a box on its four corners: a quarter each, the lever rule, shares by 
   // weights 2 on the diagonal front_left / rear_right, 1 on the other: by the box's symmetry
   // under a half turn (which swaps the corners of each diagonal) no moment arises, and the
   // least weighted norm makes f_i / w_i equal: W / 3 on the heavy diagonal, W / 6 on the other
-  const Model box = floating("box_corners_centred.urdf");
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   ContactSet set = corners(box);
   parse_contact_weight(box, "front_left=2", set);
   parse_contact_weight(box, "rear_right=2", set);
@@ -159,7 +154,7 @@ TEST_CASE("a box on its four corners: a quarter each, the lever rule, shares by 
 }
 
 TEST_CASE("a one-leg hopper: upright it stands, tilted it cannot", "[contacts]") {
-  const Model hopper = floating("hopper.urdf");
+  const Model hopper = load_floating_test_urdf("hopper.urdf");
   const ContactSet foot = parse_contacts(hopper, {"foot"}, Vec3::UnitZ());
   const int knee = hopper.joints[hopper.joint_index("knee")].idx_v;
   for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
@@ -205,7 +200,7 @@ TEST_CASE("the centre of pressure is where the force alone gives the moment", "[
 }
 
 TEST_CASE("the drift of a spinning box's corner is its centripetal acceleration", "[contacts]") {
-  const Model box = floating("box_corners_centred.urdf");
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   ContactJacobian J(box, corners(box));
   Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
   v[5] = 2;  // 2 rad/s about z
@@ -243,7 +238,7 @@ TEST_CASE("constrained forward dynamics: the box stays, the hopper's body falls 
           "[contacts]") {
   // the box at rest on four corners: it stays, and the redundant corners (12 constraints of a
   // rigid body: rank 6) share its weight by least norm, a quarter each
-  const Model box = floating("box_corners_centred.urdf");
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   ContactForwardDynamics held(box, corners(box));
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(6);
   held.solve(base_pose(box, 0.05), zero, zero);
@@ -252,7 +247,7 @@ TEST_CASE("constrained forward dynamics: the box stays, the hopper's body falls 
   CHECK_THAT(held.forces(), AllClose(vertical_forces(w, w, w, w), 1e-12));
   CHECK(held.rank() == 6);
 
-  const Model hopper = floating("hopper.urdf");
+  const Model hopper = load_floating_test_urdf("hopper.urdf");
   const ContactSet foot = parse_contacts(hopper, {"foot"}, Vec3::UnitZ());
   ContactForwardDynamics fd(hopper, foot);
   const Eigen::VectorXd upright = base_pose(hopper, 0.5);
@@ -284,7 +279,7 @@ TEST_CASE("a rod falling flat onto one end: 3v/4, 3v/(2L), a quarter of the ener
   // the end moves at -v + P / m + P (L/2)^2 / I = -v + 4 P / m, so P = (1 + e) m v / 4: the
   // centre keeps -v (3 - e) / 4 (3v/4 down for e = 0), the rod spins at (1 + e) 3v / (2L), and
   // the energy lost is (1 - e^2) m v^2 / 8 of m v^2 / 2: a quarter for e = 0 (3/4 kept).
-  const Model rod = floating("rod.urdf");
+  const Model rod = load_floating_test_urdf("rod.urdf");
   const ContactSet end = parse_contacts(rod, {"end_right"}, Vec3::UnitZ());
   ContactImpact impact(rod, end);
   const double m = 2, L = 1, v = 2;
@@ -319,7 +314,7 @@ TEST_CASE("impacts on redundant contacts: the box lands flat on its four corners
           "[contacts][impact]") {
   // 12 constraints of rank 6: the box stops dead (every corner's velocity is the base's), each
   // corner takes a quarter of the momentum m v by least norm, and all of m v^2 / 2 is lost
-  const Model box = floating("box_corners_centred.urdf");
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   ContactImpact impact(box, corners(box));
   Eigen::VectorXd before = Eigen::VectorXd::Zero(6);
   before[2] = -3;
@@ -336,7 +331,7 @@ TEST_CASE("Baumgarte stabilisation pulls a drifted box back onto its corners", "
   // raised 0.01 m and moving up at 0.5 m/s, with kp = 100 and kd = 10 the corners (and the box,
   // which does not turn) accelerate at -kd 0.5 - kp 0.01 = -6 m/s^2, and the four corners share
   // m (a + g) = 2 (9.81 - 6) N
-  const Model box = floating("box_corners_centred.urdf");
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   ContactForwardDynamics fd(box, corners(box));
   fd.set_baumgarte(100, 10);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(6);
@@ -363,7 +358,7 @@ TEST_CASE("contact ranks of a rigid box: points of one body constrain it as a ri
   // the box has no joints: J_c = J_c,b, nothing is internal. One corner fixes a point (3), two a
   // line about which the box can still turn (5), three or four the whole box (6: fully
   // constrained, ETH notes section 2.10.4)
-  const Model box = floating("box_corners_centred.urdf");
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   ContactRankAnalysis ranks(box, corners(box));
   const int expected[] = {3, 5, 6, 6};
   for (int active = 1; active <= 4; ++active) {
@@ -379,7 +374,7 @@ TEST_CASE("contact ranks of a rigid box: points of one body constrain it as a ri
 
 TEST_CASE("contact Jacobians, dynamics, impacts and ranks allocate nothing per row",
           "[contacts]" EOM_ALLOCATION_TAG) {
-  const Model box = floating("box_corners_shifted.urdf");
+  const Model box = load_floating_test_urdf("box_corners_shifted.urdf");
   ContactSet set = parse_contacts(
       box, {"front_left:6d", "front_right:1d", "rear_left", "rear_right"}, Vec3::UnitZ());
   ContactJacobian J(box, set);

@@ -16,6 +16,7 @@
 #include "allocations.hpp"
 #include "matchers.hpp"
 #include "paths.hpp"
+#include "vectors.hpp"
 
 using namespace eom;
 using namespace eom::test;
@@ -42,13 +43,6 @@ struct Analysed {
     return to_string(analysis.lost_description(k), model.frames[frame].name);
   }
 };
-
-Eigen::VectorXd vec(std::initializer_list<double> x) {
-  Eigen::VectorXd v(x.size());
-  int k = 0;
-  for (double e : x) v[k++] = e;
-  return v;
-}
 
 // the world axis of joint `name` (a revolute joint about a coordinate axis of its frame)
 Vec3 joint_axis(const Model& model, const Data& data, const std::string& name) {

@@ -13,7 +13,7 @@ using namespace eom;
 using namespace eom::test;
 
 namespace {
-const double kPi = std::acos(-1.0);
+const double kHalfTurn = std::acos(-1.0);
 Mat3 rot_z90() {
   Mat3 R;
   R << 0, -1, 0, 1, 0, 0, 0, 0, 1;
@@ -24,17 +24,17 @@ Mat3 rot_z90() {
 TEST_CASE("rpy follows URDF: R = Rz(yaw) Ry(pitch) Rx(roll)", "[spatial]") {
   Mat3 Rx;
   Rx << 1, 0, 0, 0, 0, -1, 0, 1, 0;
-  CHECK_THAT(rpy_to_matrix(Vec3(kPi / 2, 0, 0)), AllClose(Rx, kTolRoundoff));
-  CHECK_THAT(rpy_to_matrix(Vec3(0, 0, kPi / 2)), AllClose(rot_z90(), kTolRoundoff));
+  CHECK_THAT(rpy_to_matrix(Vec3(kHalfTurn / 2, 0, 0)), AllClose(Rx, kTolRoundoff));
+  CHECK_THAT(rpy_to_matrix(Vec3(0, 0, kHalfTurn / 2)), AllClose(rot_z90(), kTolRoundoff));
   // roll then yaw: x axis stays x under roll, then goes to y under yaw
-  const Mat3 R = rpy_to_matrix(Vec3(kPi / 2, 0, kPi / 2));
+  const Mat3 R = rpy_to_matrix(Vec3(kHalfTurn / 2, 0, kHalfTurn / 2));
   CHECK_THAT(R * Vec3::UnitX(), AllClose(Vec3::UnitY(), kTolRoundoff));
   CHECK_THAT(R * Vec3::UnitY(), AllClose(Vec3::UnitZ(), kTolRoundoff));
   const Vec3 rpy(0.3, -0.7, 2.1);
   CHECK_THAT(matrix_to_rpy(rpy_to_matrix(rpy)), AllClose(rpy, kTolRoundoff));
   // near and at gimbal lock (pitch +-pi/2: Baxter's URDF writes 1.57079632679) roll and yaw are
   // not separately well determined, but the rotation they rebuild must be the same one
-  for (const double pitch : {1.57079632679, kPi / 2, -kPi / 2 + 1e-9, 1.2, -1.0}) {
+  for (const double pitch : {1.57079632679, kHalfTurn / 2, -kHalfTurn / 2 + 1e-9, 1.2, -1.0}) {
     const Mat3 near_lock = rpy_to_matrix(Vec3(1.57079632679, pitch, -0.4));
     CHECK_THAT(rpy_to_matrix(matrix_to_rpy(near_lock)), AllClose(near_lock, kTolRoundoff));
   }
@@ -115,14 +115,14 @@ TEST_CASE("spatial inertia", "[spatial]") {
 }
 
 TEST_CASE("exponential and logarithm maps", "[spatial]") {
-  CHECK_THAT(exp3(Vec3(0, 0, kPi / 2)), AllClose(rot_z90(), kTolRoundoff));
+  CHECK_THAT(exp3(Vec3(0, 0, kHalfTurn / 2)), AllClose(rot_z90(), kTolRoundoff));
   CHECK_THAT(exp3(Vec3(1e-9, 0, 0)), AllClose(Mat3::Identity(), 1e-8));
   const Vec3 w(0.3, -1.1, 0.8);
   CHECK_THAT(log3(exp3(w)), AllClose(w, kTolRoundoff));
   // a pure translation integrates to itself; a screw about z by pi/2 with unit pitch
   const SE3 T = exp6(Motion{Vec3(1, 2, 3), Vec3::Zero()});
   CHECK_THAT(T.p, AllClose(Vec3(1, 2, 3), kTolRoundoff));
-  const SE3 S = exp6(Motion{Vec3(0, 0, 1), Vec3(0, 0, kPi / 2)});
+  const SE3 S = exp6(Motion{Vec3(0, 0, 1), Vec3(0, 0, kHalfTurn / 2)});
   CHECK_THAT(S.p, AllClose(Vec3(0, 0, 1), kTolRoundoff));
   CHECK_THAT(S.R, AllClose(rot_z90(), kTolRoundoff));
   const Motion xi{Vec3(0.5, -0.2, 0.9), Vec3(0.7, 0.4, -1.3)};

@@ -76,7 +76,7 @@ std::string convert(const std::string& text, Format from, Format to) {
   return out.str();
 }
 
-using Row = std::vector<std::string>;
+using TextRow = std::vector<std::string>;
 
 }  // namespace
 
@@ -87,9 +87,9 @@ TEST_CASE("CSV fields as written: numbers, text, quotes, empty fields", "[table]
       " 2 ,\"\",\"two\nlines\",\"0.25\",nan\n",
       Format::csv);
   REQUIRE(f.rows.size() == 2);
-  CHECK(f.rows[0] == Row{"number:1700000000123456789", "text:base_link", "text:a, \"b\"",
+  CHECK(f.rows[0] == TextRow{"number:1700000000123456789", "text:base_link", "text:a, \"b\"",
                          "number:+1.50", "empty:"});
-  CHECK(f.rows[1] == Row{"number:2", "text:", "text:two\nlines", "number:0.25", "text:nan"});
+  CHECK(f.rows[1] == TextRow{"number:2", "text:", "text:two\nlines", "number:0.25", "text:nan"});
 }
 
 TEST_CASE("JSON fields as written: strings, literals, null, arrays", "[table][json][fields]") {
@@ -97,13 +97,13 @@ TEST_CASE("JSON fields as written: strings, literals, null, arrays", "[table][js
       "{\"t\":1700000000123456789,\"s\":\"a \\\"q\\\"\",\"b\":true,\"n\":null,"
       "\"arr\":[1, \"x]\", {\"k\": 2}],\"e\":{}}\n";
   const Fields f = read_fields(text, Format::ndjson);
-  CHECK(f.names == Row{"t", "s", "b", "n", "arr", "e"});
+  CHECK(f.names == TextRow{"t", "s", "b", "n", "arr", "e"});
   REQUIRE(f.rows.size() == 1);
-  CHECK(f.rows[0] == Row{"number:1700000000123456789", "text:a \"q\"", "literal:true",
+  CHECK(f.rows[0] == TextRow{"number:1700000000123456789", "text:a \"q\"", "literal:true",
                          "empty:", "json:[1,\"x]\",{\"k\":2}]", "json:{}"});
   // the columns form too
   const Fields columns = read_fields("{\"t\": [1, 2.50], \"s\": [\"a\", null]}", Format::json);
-  CHECK(columns.rows == std::vector<Row>{{"number:1", "text:a"}, {"number:2.50", "empty:"}});
+  CHECK(columns.rows == std::vector<TextRow>{{"number:1", "text:a"}, {"number:2.50", "empty:"}});
 }
 
 TEST_CASE("nested JSON objects are columns named with dots", "[table][json][fields]") {
@@ -113,9 +113,9 @@ TEST_CASE("nested JSON objects are columns named with dots", "[table][json][fiel
       "{\"q\":{\"a\":0.25},\"header\":{\"frame_id\":\"base\",\"stamp\":{\"nanosec\":6,\"sec\":"
       "1700000000}}}\n";
   const Fields f = read_fields(rows, Format::ndjson);
-  CHECK(f.names == Row{"header.stamp.sec", "header.stamp.nanosec", "header.frame_id", "q.a"});
+  CHECK(f.names == TextRow{"header.stamp.sec", "header.stamp.nanosec", "header.frame_id", "q.a"});
   REQUIRE(f.rows.size() == 2);
-  CHECK(f.rows[1] == Row{"number:1700000000", "number:6", "text:base", "number:0.25"});
+  CHECK(f.rows[1] == TextRow{"number:1700000000", "number:6", "text:base", "number:0.25"});
   // written flat, read back as the same columns
   const std::string flat = convert(rows, Format::ndjson, Format::ndjson);
   CHECK(flat.substr(0, flat.find('\n')) ==
@@ -130,9 +130,9 @@ TEST_CASE("nested JSON objects in the columns form are columns named with dots",
       "{\"t\": [0, 0.5], \"header\": {\"stamp\": {\"sec\": [1, 2], \"nanosec\": [5, 6]}},"
       " \"q\": {\"a\": [0.1, 0.2]}, \"note\": [\"x\", {}]}",
       Format::json);
-  CHECK(f.names == Row{"t", "header.stamp.sec", "header.stamp.nanosec", "q.a", "note"});
+  CHECK(f.names == TextRow{"t", "header.stamp.sec", "header.stamp.nanosec", "q.a", "note"});
   CHECK(f.rows ==
-        std::vector<Row>{{"number:0", "number:1", "number:5", "number:0.1", "text:x"},
+        std::vector<TextRow>{{"number:0", "number:1", "number:5", "number:0.1", "text:x"},
                          {"number:0.5", "number:2", "number:6", "number:0.2", "json:{}"}});
 }
 
@@ -149,7 +149,7 @@ TEST_CASE("objects nested deeper than any stack: one long column name, no recurs
   REQUIRE(f.names.size() == 2);
   CHECK(f.names[1].size() == 2 * depth + 1);
   CHECK(f.names[1].substr(f.names[1].size() - 5) == "a.a.b");
-  CHECK(f.rows == std::vector<Row>{{"number:0", "number:1"}});
+  CHECK(f.rows == std::vector<TextRow>{{"number:0", "number:1"}});
 }
 
 TEST_CASE("nested keys: the errors name the flattened column", "[table][json][errors]") {
@@ -192,18 +192,18 @@ TEST_CASE("CSV separators: detected from the header, or given", "[table][csv][se
   const Fields semicolons =
       read_fields("\xEF\xBB\xBFt;q.a;label\r\n0;1.5;\"a;b\"\r\n", Format::csv);
   CHECK(semicolons.separator == ';');
-  CHECK(semicolons.names == Row{"t", "q.a", "label"});
-  CHECK(semicolons.rows == std::vector<Row>{{"number:0", "number:1.5", "text:a;b"}});
+  CHECK(semicolons.names == TextRow{"t", "q.a", "label"});
+  CHECK(semicolons.rows == std::vector<TextRow>{{"number:0", "number:1.5", "text:a;b"}});
   const Fields tabs = read_fields("t\tq.a\tlabel\n0\t 1.5 \tx y\n", Format::csv);
   CHECK(tabs.separator == '\t');
-  CHECK(tabs.rows == std::vector<Row>{{"number:0", "number:1.5", "text:x y"}});
+  CHECK(tabs.rows == std::vector<TextRow>{{"number:0", "number:1.5", "text:x y"}});
   // commas win ties and headers of one column; separators inside quotes do not count
   CHECK(read_fields("a;b,c\n1;2,3\n", Format::csv).separator == ',');
   CHECK(read_fields("t\n1\n", Format::csv).separator == ',');
   CHECK(read_fields("\"a;b;c\",d\n1,2\n", Format::csv).separator == ',');
   // given: a semicolon header read with commas is one column
   const Fields forced = read_fields("t;x\n1;2\n", Format::csv, eom::ReadOptions{','});
-  CHECK(forced.names == Row{"t;x"});
+  CHECK(forced.names == TextRow{"t;x"});
   CHECK(read_fields("{\"t;x\":1}\n", Format::ndjson).separator == ',');  // JSON has none
 }
 

@@ -12,18 +12,10 @@
 #include "allocations.hpp"
 #include "matchers.hpp"
 #include "paths.hpp"
+#include "vectors.hpp"
 
 using namespace eom;
 using namespace eom::test;
-
-namespace {
-Eigen::VectorXd vec(std::initializer_list<double> x) {
-  Eigen::VectorXd v(x.size());
-  int k = 0;
-  for (double e : x) v[k++] = e;
-  return v;
-}
-}  // namespace
 
 TEST_CASE("task-space inertia at a singular configuration is truncated and flagged",
           "[task_space]") {

@@ -1,10 +1,11 @@
 #include "eom/io/model_dot.hpp"
 
-#include <charconv>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "eom/io/table.hpp"
 
 namespace eom {
 namespace {
@@ -21,11 +22,6 @@ std::string quoted(std::string_view text) {
     out += c;
   }
   return out + '"';
-}
-
-std::string number(double x) {
-  char buffer[32];
-  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, x).ptr);
 }
 
 }  // namespace
@@ -45,7 +41,9 @@ void write_dot(const Model& model, std::ostream& out) {
   for (const Frame& f : model.frames) {
     std::string label = f.name;
     if (const auto it = moved_by.find(f.name); it != moved_by.end()) {
-      label += "\n" + number(model.inertia[it->second].m) + " kg";
+      label += "\n";
+      append_number(label, model.inertia[it->second].m);
+      label += " kg";
     }
     out << "  " << quoted(f.name) << " [label=" << quoted(label)
         << (f.name == "world" ? ", shape=ellipse" : "") << "];\n";
@@ -55,8 +53,11 @@ void write_dot(const Model& model, std::ostream& out) {
     const Joint& joint = model.joints[i];
     std::string label = model.joint_names[i] + "\n" + info.urdf_type;
     if (joint.nv == 1) {
-      label += "\naxis " + number(joint.axis.x()) + " " + number(joint.axis.y()) + " " +
-               number(joint.axis.z());
+      label += "\naxis";
+      for (int k = 0; k < 3; ++k) {
+        label += ' ';
+        append_number(label, joint.axis[k]);
+      }
     }
     const std::string parent = info.parent_link.empty() ? "world" : info.parent_link;
     out << "  " << quoted(parent) << " -> " << quoted(info.child_link)

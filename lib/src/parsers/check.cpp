@@ -83,7 +83,7 @@ struct Body {
 };
 
 // relative round-off of principal moments (URDF numbers carry 6 to 9 significant digits)
-constexpr double kRoundOff = 1e-9;
+constexpr double kMomentRoundOff = 1e-9;
 
 // a link on the current path of the depth-first search for cycles
 struct PathStep {
@@ -218,7 +218,7 @@ class Checker {
     const UrdfLink& link = urdf_.links[index];
     const Vec3 lambda = principal_moments(link.inertia);
     if (!lambda.allFinite()) return;
-    const double tolerance = kRoundOff * body_scale(lambda, body);
+    const double tolerance = kMomentRoundOff * body_scale(lambda, body);
     const bool definite = lambda[0] >= -tolerance;
     // sorted, so a + b >= c is the only inequality that can fail
     const bool triangle = lambda[0] + lambda[1] >= lambda[2] - tolerance;
@@ -243,7 +243,7 @@ class Checker {
     }
     // an indefinite link merged into a moving body: the body is what the dynamics use
     const Vec3 combined = principal_moments(body->inertia.I_c);
-    const double body_tolerance = kRoundOff * body_scale(combined, body);
+    const double body_tolerance = kMomentRoundOff * body_scale(combined, body);
     if (combined[0] < -body_tolerance) {
       error(line, who + defect + ", and so is the body it is merged by fixed joints into (" +
                       body_name(*body) + "; eigenvalues " + moments(combined, body_tolerance) +

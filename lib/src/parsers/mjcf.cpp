@@ -56,9 +56,9 @@ Mat3 z_to(const Vec3& z) {
   return rotation(axis, std::atan2(s, n.z()));
 }
 
-class Reader {
+class MjcfReader {
  public:
-  Reader(const std::string& file, const UrdfOptions& options, std::vector<Diagnostic>* warnings)
+  MjcfReader(const std::string& file, const UrdfOptions& options, std::vector<Diagnostic>* warnings)
       : main_file_(file), options_(options), warnings_(warnings) {}
 
   Model read(const std::string& text) {
@@ -935,7 +935,7 @@ bool is_mjcf(std::string_view text) {
 
 Model build_mjcf_model(const std::string& text, const std::string& file, const UrdfOptions& options,
                        std::vector<Diagnostic>* warnings) {
-  return Reader(file, options, warnings).read(text);
+  return MjcfReader(file, options, warnings).read(text);
 }
 
 }  // namespace eom
