@@ -54,7 +54,7 @@ eom_cli_test(NAME mjcf-bad-included-massless ARGS info ${B}/massless_included.xm
 # the closed forms of scripts/make_ball_tables.py (Euler's equations about the pivot)
 set(ball ${M}/ball_pendulum.xml)
 eom_cli_test(NAME mjcf-ball-info ARGS info ${M}/ball_chain.xml
-             STDOUT_REGEX "nq: 13  nv: 10.*\nshoulder +ball +- +0 +0 [^\n]*\nelbow +continuous +0 1 0 +4 +3 ")
+             STDOUT_REGEX "nq: 13  nv: 10.*\n +shoulder +ball +- +0 +0 [^\n]*\n +elbow +continuous +0 1 0 +4 +3 ")
 eom_cli_test(NAME mjcf-ball-dot ARGS info ${M}/ball_chain.xml --format dot
              STDOUT_REGEX "\"world\" -> \"link1\" \\[label=\"shoulder.nball\"\\];")
 # v and a derived from q on SO(3): the differences log(R_i^T R_j) of this motion are exactly
@@ -78,4 +78,4 @@ eom_cli_test(NAME mjcf-ball-export ARGS export ${M}/ball_chain.xml RC 2
 # IK through ball joints: the tool's pose at q = (shoulder 0.1 0.2 0.3 0.9, elbow 0.5, wrist
 # 0.3 -0.2 0.1 0.9, tip 0 0.4 0.1 0.9; renormalised) from eom fk, reached from the neutral seed
 eom_cli_test(NAME mjcf-ball-ik ARGS ik ${M}/ball_chain.xml ${M}/ball_chain_tool.csv --frame tool
-             STDOUT_REGEX "\n0(,[^,]+){13},1,[0-9.e-]+,[0-9.e-]+,[0-9]+,0\n$")
+             STDOUT_REGEX "\n0,[^\n]*,1,[0-9.e-]+,[0-9.e-]+,[0-9]+,0\n$")
