@@ -13,9 +13,12 @@
 #include <eom/algorithm/kinematics.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
+#include <eom/parsers/json_model.hpp>
 #include <eom/parsers/mjcf.hpp>
+#include <eom/solvers/ik.hpp>
 
 #include "matchers.hpp"
+#include "paths.hpp"
 #include "tolerances.hpp"
 
 using namespace eom;
@@ -137,4 +140,37 @@ TEST_CASE("a ball joint's configuration space is SO(3)", "[property][ball]") {
   // the neutral configuration is the identity quaternion: the body in its file pose
   const Eigen::VectorXd q0 = neutral(ball);
   CHECK(q0.head<4>() == Eigen::Vector4d(0, 0, 0, 1));
+}
+
+TEST_CASE("IK through ball joints reaches every reachable pose", "[property][ball][ik]") {
+  // three ball joints and a hinge: 10 dofs for a 6-d pose; from the neutral seed, restarts at
+  // random orientations of the ball joints where the descent stalls
+  const Model model = load_model(kDataDir + "/mjcf/ball_chain.xml");
+  Data data(model);
+  IkSolver solver(model);
+  IkProblem problem;
+  problem.frame = model.require_frame("tool");
+  IkOptions options;
+  options.timeout = 0;
+  options.position_tolerance = options.orientation_tolerance = 1e-8;
+  Rng rng(3);
+  const int samples = 100;
+  int converged = 0;
+  for (int s = 0; s < samples; ++s) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    frame_placements(model, data, q);
+    problem.target = data.oMf[problem.frame];
+    options.random_seed = s;
+    const IkResult& r = solver.solve(problem, neutral(model), options);
+    converged += r.converged();
+    for (int j = 1; j < model.njoints; ++j) {
+      if (has_quaternion(model.joints[j])) {
+        CHECK(r.q.segment<4>(model.joints[j].idx_q).norm() == Approx(1).epsilon(1e-12));
+      }
+    }
+    // the solution's pose is the target's
+    frame_placements(model, data, r.q);
+    CHECK_THAT(data.oMf[problem.frame].p, AllClose(problem.target.p, 1e-7));
+  }
+  CHECK(converged == samples);
 }
