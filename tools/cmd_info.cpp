@@ -41,7 +41,7 @@ std::string cell_text(double x) {
 }
 
 std::string axis_text(const Joint& j) {
-  if (j.kind == JointKind::floating) return "-";
+  if (has_quaternion(j)) return "-";  // free and ball joints turn about every axis
   std::ostringstream s;
   s << std::setprecision(4) << j.axis.x() << ' ' << j.axis.y() << ' ' << j.axis.z();
   // a JSON model's scaled screw axis: the motion per unit of q
@@ -78,7 +78,7 @@ nlohmann::ordered_json info_json(const Model& model, const std::string& file) {
     nlohmann::ordered_json e;
     e["name"] = model.joint_names[i];
     e["type"] = info.urdf_type;
-    if (jt.kind != JointKind::floating) e["axis"] = {jt.axis.x(), jt.axis.y(), jt.axis.z()};
+    if (!has_quaternion(jt)) e["axis"] = {jt.axis.x(), jt.axis.y(), jt.axis.z()};
     if (jt.scale != 1) e["scale"] = jt.scale;
     // null: the world frame (for a joint) or fixed to it (for a frame), never a joint's name
     e["parent_link"] = info.parent_link.empty() ? nlohmann::ordered_json(nullptr)

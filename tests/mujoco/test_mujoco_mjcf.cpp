@@ -57,7 +57,7 @@ void check_close(const A& actual, const B& expected, double tol, const char* wha
 }
 
 // a random configuration: 1-DoF joints within their limits (else a turn), free joints anywhere
-// within a metre with any orientation
+// within a metre with any orientation, ball joints at any orientation
 Eigen::VectorXd random_q(const Model& model, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1, 1);
   Eigen::VectorXd q(model.nq);
@@ -68,8 +68,10 @@ Eigen::VectorXd random_q(const Model& model, std::mt19937& rng) {
       const double hi = std::isfinite(model.upper_limit[j.idx_q]) ? model.upper_limit[j.idx_q] : 3;
       q[j.idx_q] = lo + (hi - lo) * (u(rng) + 1) / 2;
     } else {
-      for (int k = 0; k < 3; ++k) q[j.idx_q + k] = u(rng);
-      q.segment<4>(j.idx_q + 3) = Eigen::Vector4d(u(rng), u(rng), u(rng), u(rng)).normalized();
+      // the position of a free joint, then the quaternion (x y z w) ending the block
+      for (int k = 0; k < j.nq - 4; ++k) q[j.idx_q + k] = u(rng);
+      q.segment<4>(j.idx_q + j.nq - 4) =
+          Eigen::Vector4d(u(rng), u(rng), u(rng), u(rng)).normalized();
     }
   }
   return q;
@@ -156,8 +158,9 @@ const std::string kMjcf = kDataDir + "/mjcf/";
 }  // namespace
 
 TEST_CASE("MuJoCo: eom loads the project's MJCF files as MuJoCo does", "[mujoco]") {
-  for (const char* file : {"pendulum.xml", "orientations.xml", "euler_fixed_axes.xml",
-                           "defaults.xml", "arm.xml", "floating.xml"}) {
+  for (const char* file :
+       {"pendulum.xml", "orientations.xml", "euler_fixed_axes.xml", "defaults.xml", "arm.xml",
+        "floating.xml", "ball_chain.xml", "ball_free.xml"}) {
     compare(kMjcf + file);
   }
 }

@@ -2,6 +2,7 @@
 // every test robot, fixed and floating, and with locked joints: the same coordinates in the same
 // order, the same frames where they were, the same rnea and mass matrix at random states.
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -72,7 +73,17 @@ void check_round_trip(const Model& model, unsigned seed) {
 
 TEST_CASE("an exported URDF loads back into the same model", "[property]") {
   for (const TestModel& tm : test_models()) {
-    SECTION(tm.name) { check_round_trip(tm.load(), tm.seed); }
+    SECTION(tm.name) {
+      const Model model = tm.load();
+      const bool ball = std::any_of(model.joints.begin() + 1, model.joints.end(), is_spherical);
+      if (!ball) {
+        check_round_trip(model, tm.seed);
+      } else {
+        // URDF has no ball joint: refused, naming the first
+        std::ostringstream urdf;
+        CHECK_THROWS_WITH(write_urdf(model, urdf), Catch::Contains("is a ball joint: URDF has no"));
+      }
+    }
   }
 }
 

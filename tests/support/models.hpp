@@ -1,5 +1,6 @@
 // The models the property tests run on: every shipped robot and every reference robot, fixed
-// base and (when the root body has mass) floating base, with a seed each.
+// base and (when the root body has mass) floating base, and the MJCF models with ball joints (one
+// floating by its <freejoint>), with a seed each.
 #pragma once
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <eom/parsers/json_model.hpp>
 #include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
@@ -16,12 +18,12 @@ namespace eom::test {
 struct TestModel {
   std::string name;
   std::string path;
-  bool floating_base = false;
+  bool floating_base = false;  // --floating-base (an MJCF model floats by its own <freejoint>)
   unsigned seed = 0;
   Model load() const {
     UrdfOptions options;
     options.floating_base = floating_base;
-    return load_urdf(path, options);
+    return load_model(path, options);
   }
 };
 
@@ -47,6 +49,9 @@ inline std::vector<TestModel> test_models() {
     out.push_back({name, p, false, seed++});
     // a floating base needs a base with mass, else M is singular (eom check warns about it)
     if (out.back().load().inertia[0].m > 0) out.push_back({name + " (floating)", p, true, seed++});
+  }
+  for (const char* mjcf : {"ball_chain", "ball_free"}) {
+    out.push_back({mjcf, kDataDir + "/mjcf/" + mjcf + ".xml", false, seed++});
   }
   return out;
 }

@@ -9,7 +9,8 @@
 // diag(R, 1) on a free joint's block (1 elsewhere): qvel = T v, and since the power tau . v is the
 // same number, qfrc = T tau (T is orthogonal), M_eom = T^T M_mujoco T, and
 // qacc = T a + (R (w x v_lin), 0): MuJoCo's linear acceleration is the derivative of the world
-// velocity R v_lin.
+// velocity R v_lin. A ball joint's qpos is (qw, qx, qy, qz), eom's q (qx, qy, qz, qw); both
+// take its v as the body-frame angular velocity, so v, a and tau are the same numbers.
 #pragma once
 
 #include <stdexcept>
@@ -41,11 +42,12 @@ class MujocoCoordinates {
       }
       if (id < 0) throw std::runtime_error("MuJoCo has no joint " + model.joint_names[i]);
       const Joint& j = model.joints[i];
-      const bool free = m->jnt_type[id] == mjJNT_FREE;
-      if (free != (j.nv == 6) || (!free && j.nv != 1)) {
+      const bool free = m->jnt_type[id] == mjJNT_FREE, ball = m->jnt_type[id] == mjJNT_BALL;
+      if (j.nv != (free ? 6 : ball ? 3 : 1) || j.nq != (free ? 7 : ball ? 4 : 1)) {
         throw std::runtime_error("joint " + model.joint_names[i] + ": not the same kind");
       }
-      blocks_.push_back({j.idx_q, j.idx_v, j.nv, m->jnt_qposadr[id], m->jnt_dofadr[id], free});
+      blocks_.push_back(
+          {j.idx_q, j.idx_v, j.nv, m->jnt_qposadr[id], m->jnt_dofadr[id], free, ball});
     }
   }
 
@@ -53,9 +55,13 @@ class MujocoCoordinates {
   void state_to_mujoco(const Eigen::VectorXd& q, const Eigen::VectorXd& v, mjtNum* qpos,
                        mjtNum* qvel) const {
     for (const Block& b : blocks_) {
+      if (b.ball) {
+        qpos[b.qpos] = q[b.q + 3];  // w first
+        for (int k = 0; k < 3; ++k) qpos[b.qpos + 1 + k] = q[b.q + k];
+      }
       if (!b.free) {
-        qpos[b.qpos] = q[b.q];
-        qvel[b.dof] = v[b.v];
+        if (!b.ball) qpos[b.qpos] = q[b.q];
+        for (int k = 0; k < b.nv; ++k) qvel[b.dof + k] = v[b.v + k];
         continue;
       }
       for (int k = 0; k < 3; ++k) qpos[b.qpos + k] = q[b.q + k];
@@ -72,7 +78,7 @@ class MujocoCoordinates {
                               const Eigen::VectorXd& a, mjtNum* qacc) const {
     for (const Block& b : blocks_) {
       if (!b.free) {
-        qacc[b.dof] = a[b.v];
+        for (int k = 0; k < b.nv; ++k) qacc[b.dof + k] = a[b.v + k];
         continue;
       }
       const Mat3 R = rotation(q, b);
@@ -87,7 +93,7 @@ class MujocoCoordinates {
                                 const mjtNum* qacc, Eigen::VectorXd& a) const {
     for (const Block& b : blocks_) {
       if (!b.free) {
-        a[b.v] = qacc[b.dof];
+        for (int k = 0; k < b.nv; ++k) a[b.v + k] = qacc[b.dof + k];
         continue;
       }
       const Mat3 R = rotation(q, b);
@@ -102,7 +108,7 @@ class MujocoCoordinates {
   void force_to_mujoco(const Eigen::VectorXd& q, const Eigen::VectorXd& tau, mjtNum* qfrc) const {
     for (const Block& b : blocks_) {
       if (!b.free) {
-        qfrc[b.dof] = tau[b.v];
+        for (int k = 0; k < b.nv; ++k) qfrc[b.dof + k] = tau[b.v + k];
         continue;
       }
       Eigen::Map<Vec3>(qfrc + b.dof) = rotation(q, b) * tau.segment<3>(b.v);
@@ -114,7 +120,7 @@ class MujocoCoordinates {
   void force_from_mujoco(const Eigen::VectorXd& q, const mjtNum* qfrc, Eigen::VectorXd& tau) const {
     for (const Block& b : blocks_) {
       if (!b.free) {
-        tau[b.v] = qfrc[b.dof];
+        for (int k = 0; k < b.nv; ++k) tau[b.v + k] = qfrc[b.dof + k];
         continue;
       }
       tau.segment<3>(b.v) = rotation(q, b).transpose() * Eigen::Map<const Vec3>(qfrc + b.dof);
@@ -158,7 +164,7 @@ class MujocoCoordinates {
   struct Block {
     int q, v, nv;   // eom's q and v index, and dofs
     int qpos, dof;  // MuJoCo's
-    bool free;
+    bool free, ball;
   };
 
   static Mat3 rotation(const Eigen::VectorXd& q, const Block& b) {

@@ -10,6 +10,7 @@
 #include <eom/core/errors.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
+#include <eom/parsers/json_model.hpp>
 #include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
@@ -80,10 +81,12 @@ TEST_CASE("christoffel_symbols: (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2 by ce
 
 TEST_CASE("christoffel_symbols contract with v into coriolis_matrix, fixed and floating base",
           "[christoffel]") {
-  for (const bool floating : {false, true}) {
-    UrdfOptions options;
-    options.floating_base = floating;
-    const Model model = load_urdf(test::kRobotsDir + "/solo12.urdf", options);
+  UrdfOptions floating;
+  floating.floating_base = true;
+  // and ball joints on a free body (MJCF)
+  for (const Model& model : {load_urdf(test::kRobotsDir + "/solo12.urdf"),
+                             load_urdf(test::kRobotsDir + "/solo12.urdf", floating),
+                             load_model(test::kDataDir + "/mjcf/ball_free.xml")}) {
     const int nv = model.nv;
     TimeDerivativeData series(model, 0);
     Rng rng(5);

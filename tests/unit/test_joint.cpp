@@ -57,6 +57,55 @@ TEST_CASE("quaternion deviation: | |quaternion| - 1 |, 0 without a quaternion", 
   CHECK(quaternion_deviation(revolute, q) == 0.0);
 }
 
+TEST_CASE("a ball joint: a unit quaternion, three rotational dofs, no axis", "[joint]") {
+  const Joint ball = Joint::make(JointKind::ball, Vec3::UnitZ(), 2, 1, true);
+  CHECK(ball.nq == 4);
+  CHECK(ball.nv == 3);
+  CHECK_FALSE(ball.bounded);  // no limits, whatever was asked
+  CHECK(is_spherical(ball));
+  CHECK(has_quaternion(ball));
+  CHECK(quaternion_offset(ball) == 0);
+  CHECK(quaternion_offset(Joint::make(JointKind::floating, Vec3::UnitZ(), 0, 0, false)) == 3);
+  CHECK(quaternion_offset(Joint::make(JointKind::planar, Vec3::UnitZ(), 0, 0, false)) == -1);
+  CHECK_FALSE(is_floating(ball));
+  CHECK_FALSE(is_one_dof(ball));
+  for (int k = 0; k < 4; ++k) CHECK_FALSE(coordinate_is_angle(ball, k));
+  // S = (0; 1): angular columns, spatial.hpp's linear-first order
+  Eigen::Matrix<double, 6, 3> S = Eigen::Matrix<double, 6, 3>::Zero();
+  S.bottomRows<3>().setIdentity();
+  CHECK(ball.S == S);
+  CHECK(joint_suffixes(JointKind::ball, Space::q) ==
+        std::vector<std::string>{"qx", "qy", "qz", "qw"});
+  CHECK(joint_suffixes(JointKind::ball, Space::v) == std::vector<std::string>{"wx", "wy", "wz"});
+  CHECK(joint_suffixes(JointKind::ball, Space::tau) == std::vector<std::string>{"mx", "my", "mz"});
+
+  Eigen::VectorXd q = Eigen::VectorXd::Constant(6, 7.0);
+  joint_neutral(ball, q);
+  CHECK(q.segment<4>(2) == Eigen::Vector4d(0, 0, 0, 1));
+  // a quarter turn about x: q = (sin(pi/4), 0, 0, cos(pi/4)) turns y to z about the joint origin
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(4);
+  v[1] = M_PI / 2;
+  Eigen::VectorXd q1 = q;
+  joint_integrate(ball, q, v, q1);
+  CHECK(q1.segment<4>(2).isApprox(Eigen::Vector4d(std::sqrt(0.5), 0, 0, std::sqrt(0.5)), 1e-15));
+  const SE3 M = joint_transform(ball, q1);
+  CHECK(M.p == Vec3::Zero());
+  CHECK((M.R * Vec3::UnitY()).isApprox(Vec3::UnitZ(), 1e-15));
+  Eigen::VectorXd back = Eigen::VectorXd::Zero(4);
+  joint_difference(ball, q, q1, back);
+  CHECK(back.isApprox(v, 1e-15));
+  // a scaled quaternion is renormalised, a zero one refused
+  q1.segment<4>(2) *= 3;
+  CHECK(quaternion_deviation(ball, q1) == Approx(2));
+  CHECK(joint_normalize(ball, q1));
+  CHECK(q1.segment<4>(2).norm() == Approx(1).epsilon(1e-15));
+  q1.segment<4>(2).setZero();
+  CHECK_FALSE(joint_normalize(ball, q1));
+  // the moment of a force, S^T f
+  const Force f{Vec3(1, 2, 3), Vec3(4, 5, 6)};
+  CHECK(joint_force(ball, f).head<3>() == Vec3(4, 5, 6));
+}
+
 TEST_CASE("pivot rule: positive beyond 1e-12 of the scale", "[joint][pivot]") {
   CHECK(detail::kPivotTolerance == 1e-12);
   CHECK(detail::pivot_positive(2e-12, 1.0));

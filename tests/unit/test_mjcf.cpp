@@ -187,7 +187,11 @@ TEST_CASE("MJCF refusals name the element, the file and the line", "[mjcf]") {
     return std::string("loaded");
   };
   using Catch::Matchers::Contains;
-  CHECK_THAT(refusal("ball"), Contains("ball.xml:4: ball joints are not supported"));
+  CHECK_THAT(refusal("ball_axis"),
+             Contains("ball_axis.xml:4: <joint type=\"ball\" axis>: a ball joint turns about "
+                      "every axis, it has none"));
+  CHECK_THAT(refusal("ball_range"),
+             Contains("ball_range.xml:5: <joint type=\"ball\" range>: a ball joint's limit"));
   CHECK_THAT(refusal("armature"), Contains("armature.xml:7: <joint armature> is not supported"));
   CHECK_THAT(refusal("weld"), Contains("weld.xml:9: <weld> equality constraints"));
   CHECK_THAT(refusal("gravcomp"), Contains("gravcomp.xml:3: <body gravcomp>"));

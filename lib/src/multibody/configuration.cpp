@@ -67,6 +67,13 @@ double Rng::uniform(double lo, double hi) {
   return std::isfinite(width) ? lo + width * u : lo * (1 - u) + hi * u;
 }
 
+Eigen::Vector4d random_unit_quaternion(Rng& rng) {
+  // uniform rotation: a normalised 4-D Gaussian would need Box-Muller; Shoemake's method is exact
+  const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * M_PI), u3 = rng.uniform(0, 2 * M_PI);
+  const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+  return {a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3)};
+}
+
 Eigen::VectorXd random_configuration(const Model& model, Rng& rng) {
   Eigen::VectorXd q = neutral(model);
   for (int i = 1; i < model.njoints; ++i) {
@@ -79,15 +86,8 @@ Eigen::VectorXd random_configuration(const Model& model, Rng& rng) {
       q[iq] = finite ? rng.uniform(model.lower_limit[iq], model.upper_limit[iq])
                      : (coordinate_is_angle(j, k) ? rng.uniform(-M_PI, M_PI) : rng.uniform(-1, 1));
     }
-    if (has_quaternion(j)) {
-      // uniform rotation: a normalised 4-D Gaussian would need Box-Muller; Shoemake's method is
-      // exact
-      const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * M_PI),
-                   u3 = rng.uniform(0, 2 * M_PI);
-      const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
-      q.segment<4>(j.idx_q + 3) << a * std::sin(u2), a * std::cos(u2), b * std::sin(u3),
-          b * std::cos(u3);
-    }
+    if (has_quaternion(j))
+      q.segment<4>(j.idx_q + quaternion_offset(j)) = random_unit_quaternion(rng);
   }
   return q;
 }

@@ -47,6 +47,14 @@ Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool b
       j.bounded = false;
       j.S = Mat6::Identity();
       break;
+    case JointKind::ball:
+      // rotation about the child origin: S = (0; 1), spatial.hpp's linear-first order
+      j.nq = 4;
+      j.nv = 3;
+      j.bounded = false;
+      j.S.setZero(6, 3);
+      j.S.bottomRows<3>().setIdentity();
+      break;
   }
   if (j.nv == 1) {
     j.S = j.s.vector();
@@ -99,6 +107,8 @@ SE3 joint_transform(const Joint& j, ConstVec q) {
       return {axis_rotation(j.axis, q[i + 2]), q[i] * j.e1 + q[i + 1] * j.e2};
     case JointKind::floating:
       return {quaternion_at(q, i + 3).normalized().toRotationMatrix(), q.segment<3>(i)};
+    case JointKind::ball:
+      return {quaternion_at(q, i).normalized().toRotationMatrix(), Vec3::Zero()};
   }
   return {};
 }
@@ -119,6 +129,10 @@ SE3 joint_placement(const Joint& j, const SE3& placement, ConstVec q) {
     case JointKind::prismatic:
       // translation only: R is the placement's
       M.p += placement.R * (j.axis * (j.scale * q[i]));
+      break;
+    case JointKind::ball:
+      // rotation only: the origin stays at the placement's
+      M.R = placement.R * quaternion_at(q, i).normalized().toRotationMatrix();
       break;
     case JointKind::planar:
     case JointKind::floating:
@@ -148,6 +162,11 @@ void joint_column(const Joint& j, int k, const SE3& aMc, Motion& out) {
     case JointKind::planar:
       out = aMc.act(Motion::from(j.S.col(k)));
       return;
+    case JointKind::ball:
+      // rotation about child axis k through the child origin: [p x e_k; e_k]
+      out.ang = aMc.R.col(k);
+      out.lin = aMc.p.cross(out.ang);
+      return;
     case JointKind::floating: {
       // S = 1: translation along, then rotation about, the child axes
       const Vec3 e = aMc.R.col(k % 3);
@@ -175,6 +194,9 @@ Vec6 joint_force(const Joint& j, const Force& f) {
       break;
     case JointKind::floating:  // S = 1
       t << f.lin, f.ang;
+      break;
+    case JointKind::ball:  // S = (0; 1): the moment
+      t.head<3>() = f.ang;
       break;
   }
   return t;
@@ -215,6 +237,15 @@ void joint_integrate(const Joint& j, ConstVec q, ConstVec v, VecRef q_out) {
       store_quaternion(r.normalized(), q_out, iq + 3);
       return;
     }
+    case JointKind::ball: {
+      // q (+) w = q * exp(w): child-frame angular velocity, the right perturbation on SO(3)
+      const Eigen::Quaterniond q0 = quaternion_at(q, iq).normalized();
+      Eigen::Quaterniond r(q0.toRotationMatrix() * exp3(v.segment<3>(iv)));
+      // keep the quaternion on the side of the input, so integrate is continuous in v
+      if (r.coeffs().dot(q0.coeffs()) < 0) r.coeffs() *= -1;
+      store_quaternion(r.normalized(), q_out, iq);
+      return;
+    }
   }
 }
 
@@ -250,19 +281,26 @@ void joint_difference(const Joint& j, ConstVec q0, ConstVec q1, VecRef v_out) {
       v_out.segment<6>(iv) = log6(M0.inverse() * M1).vector();
       return;
     }
+    case JointKind::ball: {
+      const Mat3 R0 = quaternion_at(q0, iq).normalized().toRotationMatrix();
+      const Mat3 R1 = quaternion_at(q1, iq).normalized().toRotationMatrix();
+      v_out.segment<3>(iv) = log3(R0.transpose() * R1);
+      return;
+    }
   }
 }
 
 void joint_neutral(const Joint& j, VecRef q_out) {
   q_out.segment(j.idx_q, j.nq).setZero();
-  if (j.kind == JointKind::floating) q_out[j.idx_q + 6] = 1;
+  if (has_quaternion(j)) q_out[j.idx_q + quaternion_offset(j) + 3] = 1;  // w of the identity
 }
 
 bool joint_normalize(const Joint& j, VecRef q) {
-  if (j.kind != JointKind::floating) return true;
-  const double n = q.segment<4>(j.idx_q + 3).norm();
+  if (!has_quaternion(j)) return true;
+  const int i = j.idx_q + quaternion_offset(j);
+  const double n = q.segment<4>(i).norm();
   if (!(n > 1e-12) || !std::isfinite(n)) return false;
-  q.segment<4>(j.idx_q + 3) /= n;
+  q.segment<4>(i) /= n;
   return true;
 }
 
@@ -282,6 +320,7 @@ bool coordinate_is_angle(const Joint& j, int k) {
       return k == 2;
     case JointKind::prismatic:
     case JointKind::floating:
+    case JointKind::ball:
       return false;
   }
   return false;
@@ -289,7 +328,7 @@ bool coordinate_is_angle(const Joint& j, int k) {
 
 double quaternion_deviation(const Joint& j, ConstVec q) {
   if (!has_quaternion(j)) return 0;
-  return std::abs(q.segment<4>(j.idx_q + 3).norm() - 1);
+  return std::abs(q.segment<4>(j.idx_q + quaternion_offset(j)).norm() - 1);
 }
 
 std::vector<std::string> joint_suffixes(JointKind kind, Space space) {
@@ -305,6 +344,10 @@ std::vector<std::string> joint_suffixes(JointKind kind, Space space) {
       if (space == Space::q) return to_strings(kPoseComponents);
       if (space == Space::v) return to_strings(kTwistComponents);
       return to_strings(kWrenchComponents);
+    case JointKind::ball:  // the rotational halves of the free-flyer's
+      if (space == Space::q) return to_strings(kQuaternionComponents);
+      if (space == Space::v) return {kTwistComponents.begin() + 3, kTwistComponents.end()};
+      return {kWrenchComponents.begin() + 3, kWrenchComponents.end()};
   }
   return {};
 }

@@ -622,7 +622,6 @@ class MjcfReader {
     info.parent_link = placed.parent;
     info.child_link = body;
     const char* given = e->Attribute("name");
-    if (type == "ball") fail(e, "ball joints are not supported");
     if (type == "free") {
       if (count > 1) fail(e, "a free joint must be its body's only joint");
       if (placed.parent != "world") {
@@ -639,14 +638,22 @@ class MjcfReader {
                     SE3::Identity(), std::move(info));
       return {index, SE3::Identity()};
     }
-    if (type != "hinge" && type != "slide") {
+    if (type != "hinge" && type != "slide" && type != "ball") {
       fail(e, "<joint type=\"" + shown_input(type) + "\">: expected hinge, slide, ball or free");
     }
-    const bool hinge = type == "hinge";
+    const bool hinge = type == "hinge", ball = type == "ball";
+    // a ball joint turns about every axis through its pos: an axis on it is a mistake (one from a
+    // <default> class is meant for the class's hinges and slides, and MuJoCo ignores it)
+    if (ball && e->Attribute("axis")) {
+      fail(e, "<joint type=\"ball\" axis>: a ball joint turns about every axis, it has none");
+    }
     const Vec3 pos = fixed<3>(e, "pos", cls, Vec3::Zero());
-    const Vec3 axis = fixed<3>(e, "axis", cls, Vec3::UnitZ());
+    const Vec3 axis = ball ? Vec3::UnitZ() : fixed<3>(e, "axis", cls, Vec3::UnitZ());
     if (axis.norm() < 1e-10) fail(e, "<joint axis>: zero axis");
-    const double ref = hinge ? angle(number(e, "ref", cls, 0)) : number(e, "ref", cls, 0);
+    // MuJoCo reads ref for slide and hinge joints only: a ball joint's qpos0 is the identity
+    const double ref = ball    ? 0
+                       : hinge ? angle(number(e, "ref", cls, 0))
+                               : number(e, "ref", cls, 0);
     if (number(e, "armature", cls, 0) != 0) fail(e, "<joint armature> is not supported");
     if (number(e, "stiffness", cls, 0) != 0) springs_ = true;
     info.damping = number(e, "damping", cls, 0);
@@ -666,7 +673,16 @@ class MjcfReader {
            "limited (as MuJoCo requires)");
     }
     info.has_limit = limited == "true" || (limited == "auto" && has_range);
-    info.urdf_type = !hinge ? "prismatic" : info.has_limit ? "revolute" : "continuous";
+    if (ball && info.has_limit) {
+      // MuJoCo's ball limit is a cone on the rotation angle, a constraint eom does not model
+      fail(e,
+           "<joint type=\"ball\" range>: a ball joint's limit (a cone on its rotation angle) is "
+           "not supported; set limited=\"false\" or remove the range");
+    }
+    info.urdf_type = ball             ? "ball"
+                     : !hinge         ? "prismatic"
+                     : info.has_limit ? "revolute"
+                                      : "continuous";
     if (info.has_limit) {
       const Eigen::Vector2d range = fixed<2>(e, "range", cls, Eigen::Vector2d::Zero());
       info.lower = hinge ? angle(range[0]) : range[0];
@@ -689,10 +705,12 @@ class MjcfReader {
       offset.p = -ref * axis.normalized();
     }
     const std::string name = given ? given : "joint" + std::to_string(id);
+    const JointKind kind = ball    ? JointKind::ball
+                           : hinge ? JointKind::revolute
+                                   : JointKind::prismatic;
     const int index =
         add_joint(unique_joint(e, name),
-                  Joint::make(hinge ? JointKind::revolute : JointKind::prismatic, axis.normalized(),
-                              model_.nq, model_.nv, info.has_limit),
+                  Joint::make(kind, axis.normalized(), model_.nq, model_.nv, info.has_limit),
                   carrier, joint_frame * offset, std::move(info));
     return {index, back};
   }

@@ -440,6 +440,10 @@ void index_coordinates(Model& model) {
       model.velocity_limit[j.idx_v] = info.velocity;
       model.lower_limit[j.idx_q] = info.lower;
       model.upper_limit[j.idx_q] = info.upper;
+    } else if (is_spherical(j)) {
+      // MJCF damping and frictionloss act on each of the three dofs (MuJoCo's dof_damping)
+      model.damping.segment(j.idx_v, j.nv).setConstant(info.damping);
+      model.friction.segment(j.idx_v, j.nv).setConstant(info.friction);
     }
     auto names = [&](Space space, std::vector<std::string>& out) {
       const auto suffixes = joint_suffixes(j.kind, space);

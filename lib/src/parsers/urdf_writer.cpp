@@ -76,6 +76,11 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
                        " per unit of q (a scaled screw axis): a URDF joint moves 1, so the model "
                        "cannot be written as URDF");
     }
+    if (is_spherical(model.joints[i])) {
+      throw InputError("joint '" + model.joint_names[i] +
+                       "' is a ball joint: URDF has no ball (spherical) joint, so the model cannot "
+                       "be written as URDF");
+    }
   }
   std::vector<std::string> left_out;
   // A URDF link's frame is its joint's frame. A frame of the model that sits there (every child

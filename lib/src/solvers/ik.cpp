@@ -158,13 +158,18 @@ void preferred_configuration(const Model& model, const Eigen::VectorXd& seed,
 }
 
 // A random start for a restart: uniform within the limits of the 1-DoF joints that matter (the
-// support), within a turn (a metre) of the seed where a joint has no limits; the rest keep the
+// support), within a turn (a metre) of the seed where a joint has no limits, a uniformly random
+// orientation for a ball joint (unbounded); the rest (a free-flyer's, a planar joint's) keep the
 // seed.
 void random_restart(const Model& model, const std::vector<int>& support,
                     const Eigen::VectorXd& seed, Rng& rng, Eigen::VectorXd& q) {
   q = seed;
   for (int i : support) {
     const Joint& j = model.joints[i];
+    if (is_spherical(j)) {
+      q.segment<4>(j.idx_q + quaternion_offset(j)) = random_unit_quaternion(rng);
+      continue;
+    }
     if (!is_one_dof(j)) continue;
     const int iq = j.idx_q;
     const double lo = model.lower_limit[iq], hi = model.upper_limit[iq];

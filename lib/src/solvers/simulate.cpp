@@ -225,7 +225,7 @@ struct Simulator::Impl {
 
   // d delta / dt = dexp^-1_{-delta}(v) = v + 1/2 [delta, v] + 1/12 [delta, [delta, v]] + O(delta^4)
   // (Bernoulli numbers; B3 = 0, so this keeps order 5) for the joints of several dofs, whose
-  // groups (SE(3), SE(2)) do not commute; [x, y] is the spatial cross product (ad).
+  // groups (SE(3), SE(2), SO(3)) do not commute; [x, y] is the spatial cross product (ad).
   void dexp_inv(ConstVec delta, ConstVec v, VecRef out) const {
     out = v;
     for (int i = 1; i < model.njoints; ++i) {

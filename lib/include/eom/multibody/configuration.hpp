@@ -35,8 +35,11 @@ class Rng {
   std::uint64_t state_;
 };
 
+/// A uniformly random rotation as a unit quaternion (x, y, z, w): Shoemake's method, exact.
+Eigen::Vector4d random_unit_quaternion(Rng& rng);
 /// A random configuration: bounded joints uniform within their limits, unbounded angles in
-/// [-pi, pi], floating positions in [-1, 1]^3 with a uniformly random orientation. (nq)
+/// [-pi, pi], floating positions in [-1, 1]^3, uniformly random orientations of floating and ball
+/// joints. (nq)
 Eigen::VectorXd random_configuration(const Model& model, Rng& rng);
 /// A vector of nv entries uniform in [-scale, scale].
 Eigen::VectorXd random_tangent(const Model& model, Rng& rng, double scale = 1.0);

@@ -23,6 +23,7 @@ enum class JointKind {
   prismatic,  // translation scale * q along a unit axis; nq = nv = 1
   planar,  // motion in the plane normal to the axis; q = (x, y, theta), v = (vx, vy, w): see below
   floating,  // free 6-DoF; q = (x, y, z, qx, qy, qz, qw), v = body twist (linear, angular)
+  ball,      // spherical, 3 rotational DoF; q = (qx, qy, qz, qw), v = child-frame angular velocity
 };
 
 /// A moving joint: its kind, axis and where its coordinates sit in q and v.
@@ -38,7 +39,7 @@ struct Joint {
   Vec3 axis = Vec3::UnitX();  // unit, in the joint frame
   Vec3 e1 = Vec3::UnitY();    // planar only: in-plane basis, e1 x e2 = axis
   Vec3 e2 = Vec3::UnitZ();
-  bool bounded = true;   // false for continuous and floating rotation
+  bool bounded = true;   // false for continuous, floating and ball rotation
   int axis_index = -1;   // revolute/prismatic along +-x, +-y, +-z: 0, 1, 2 (else -1)
   double axis_sign = 1;  // ... and the sign of that coordinate axis
   Motion s;              // 1-DoF kinds: the single column of S, as a motion
@@ -65,8 +66,18 @@ inline bool is_one_dof(const Joint& joint) {
 inline bool is_revolute(const Joint& joint) { return joint.kind == JointKind::revolute; }
 /// A free 6-DoF joint: S = 1, so it passes any wrench and moves its body anywhere.
 inline bool is_floating(const Joint& joint) { return joint.kind == JointKind::floating; }
-/// q holds a unit quaternion, at q[idx_q + 3 .. idx_q + 6] as x y z w (floating joints).
-inline bool has_quaternion(const Joint& joint) { return joint.kind == JointKind::floating; }
+/// A ball (spherical) joint: turns its body about every axis through the joint origin, without
+/// limits; q a unit quaternion, v the child-frame angular velocity, one damping per coordinate.
+inline bool is_spherical(const Joint& joint) { return joint.kind == JointKind::ball; }
+/// Where the joint's unit quaternion (x y z w) starts in its q block: 3 for a floating joint (after
+/// the position), 0 for a ball joint, -1 for the kinds without one.
+inline int quaternion_offset(const Joint& joint) {
+  if (joint.kind == JointKind::floating) return 3;
+  if (joint.kind == JointKind::ball) return 0;
+  return -1;
+}
+/// q holds a unit quaternion, at q[idx_q + quaternion_offset(joint) ...] as x y z w.
+inline bool has_quaternion(const Joint& joint) { return quaternion_offset(joint) >= 0; }
 /// Whether coordinate k of the joint's q block is an angle, q and q + 2 pi one pose (sampled over a
 /// turn when it has no limits): an unscaled revolute joint's q, a planar joint's theta.
 bool coordinate_is_angle(const Joint& joint, int k);
@@ -114,7 +125,7 @@ void joint_integrate(const Joint& joint, ConstVec q, ConstVec v, VecRef q_out);
 void joint_difference(const Joint& joint, ConstVec q0, ConstVec q1, VecRef v_out);
 /// The neutral (zero) configuration of this joint's block.
 void joint_neutral(const Joint& joint, VecRef q_out);
-/// Make the block valid: renormalise a floating joint's quaternion. False if it cannot be (a zero
+/// Make the block valid: renormalise a floating or ball joint's quaternion. False if it cannot be (a zero
 /// or non-finite quaternion).
 bool joint_normalize(const Joint& joint, VecRef q);
 
@@ -122,7 +133,7 @@ bool joint_normalize(const Joint& joint, VecRef q);
 enum class Space { q, v, tau };
 /// Names of a joint kind's coordinates in q, v or tau: empty for the 1-DoF kinds (whose columns
 /// are just q.<joint>), x y z qx qy qz qw / vx vy vz wx wy wz / fx fy fz mx my mz for floating,
-/// x y theta / vx vy w / fx fy m for planar.
+/// x y theta / vx vy w / fx fy m for planar, qx qy qz qw / wx wy wz / mx my mz for ball.
 std::vector<std::string> joint_suffixes(JointKind kind, Space space);
 
 }  // namespace eom

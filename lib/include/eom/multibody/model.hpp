@@ -23,8 +23,8 @@ struct Frame {
 
 /// What the URDF said about a moving joint, kept for reports (eom info) and friction/limits.
 struct JointInfo {
-  std::string
-      urdf_type;  // revolute, continuous, prismatic, planar, floating; "free-flyer" for root
+  // revolute, continuous, prismatic, planar, floating, ball (MJCF); "free-flyer" for root
+  std::string urdf_type;
   std::string parent_link, child_link;
   double lower = -INFINITY, upper = INFINITY;  // position limits (1-DoF joints), +-inf when absent
   double effort = INFINITY, velocity = INFINITY;
