@@ -157,7 +157,7 @@ const std::string kMjcf = kDataDir + "/mjcf/";
 
 TEST_CASE("MuJoCo: eom loads the project's MJCF files as MuJoCo does", "[mujoco]") {
   for (const char* file : {"pendulum.xml", "orientations.xml", "euler_fixed_axes.xml",
-                           "defaults.xml", "arm.xml", "floating.xml"}) {
+                           "defaults.xml", "arm.xml", "floating.xml", "armature.xml"}) {
     compare(kMjcf + file);
   }
 }
@@ -234,4 +234,15 @@ TEST_CASE("MuJoCo: a fullinertia with products of inertia, to MuJoCo's diagonali
   // moments are up to ~1e-6 relative away from the file's (eom loads the file's numbers
   // exactly); here M and tau differ by up to 4e-7 (1e-10 for every other model)
   compare(kMjcf + "fullinertia.xml", 1e-6);
+}
+
+TEST_CASE("MuJoCo: mesh geoms, and boxes and ellipsoids given by fromto", "[mujoco]") {
+  // MuJoCo 2.2 keeps a mesh's vertices in single precision and re-centres them there: its mesh
+  // masses and inertias are ~1e-8 relative away from the file's exact numbers (eom computes in
+  // double), even for vertices exact in single precision (mesh.xml); 1e-10 for every other model
+  constexpr double float_tol = 1e-7;
+  compare(kMjcf + "mesh.xml", float_tol);
+  // MuJoCo 2.2's default ("legacy") rule on a mesh that is not star-shaped, and the exact one
+  compare(kMjcf + "mesh_nonconvex.xml", float_tol);
+  compare(kMjcf + "mesh_nonconvex_exact.xml", float_tol);
 }

@@ -7,9 +7,11 @@
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/algorithm/kinematics.hpp>
+#include <eom/parsers/json_model.hpp>
 
 #include "matchers.hpp"
 #include "models.hpp"
+#include "paths.hpp"
 #include "tolerances.hpp"
 
 using namespace eom;
@@ -140,5 +142,26 @@ TEST_CASE("frame Jacobian is the derivative of the frame placement", "[property]
     const Vec3 omega(W(2, 1), W(0, 2), W(1, 0));
     CHECK_THAT(Jv.head<3>(), AllClose(pdot, 1e-7, 1e-7));
     CHECK_THAT(Jv.tail<3>(), AllClose(omega, 1e-7, 1e-7));
+  }
+}
+
+TEST_CASE("armature on a free joint on the world: rnea = M a + nle, aba inverts it, T = 1/2 v'Mv",
+          "[property][dynamics][armature]") {
+  // the free-flyer on the world is solved directly by aba (no pivot D): its armature there
+  const Model model = load_model(kDataDir + "/mjcf/armature.xml");
+  REQUIRE(model.floating_base);
+  REQUIRE(model.armature[0] > 0);
+  Data data(model);
+  for (const auto& [q, v, a] : random_states(model, 23)) {
+    const Eigen::VectorXd tau = rnea(model, data, q, v, a);
+    const Eigen::MatrixXd M = crba(model, data, q);
+    const Eigen::VectorXd nle = nonlinear_effects(model, data, q, v);
+    CHECK_THAT(tau, AllClose(M * a + nle, scaled(kTolRoundoff, 10 * tau.cwiseAbs().maxCoeff())));
+    const double conditioning = M.norm() * M.inverse().norm();
+    CHECK_THAT(aba(model, data, q, v, tau), AllClose(a, scaled(kTolRoundoff, conditioning)));
+    CHECK_THAT(forward_dynamics_crba(model, data, q, v, tau),
+               AllClose(a, scaled(kTolRoundoff, conditioning)));
+    CHECK(kinetic_energy(model, data, q, v) ==
+          Approx(0.5 * v.dot(M * v)).epsilon(1e-12).margin(1e-12));
   }
 }
