@@ -146,9 +146,9 @@ TEST_CASE("JSON PoE: an optional armature per joint adds to M's diagonal", "[jso
   CHECK(rnea(model, data, q, v, Eigen::VectorXd::Constant(1, 4))[0] ==
         Approx(2.5 * 4 + 2 * 9.81).epsilon(1e-15));
   std::string negative = text;
-  negative.replace(negative.find("0.5}"), 3, "-1");
+  negative.replace(negative.find("0.5}"), 3, "-0.25");
   CHECK_THROWS_WITH(build_json_model(negative, "geared.json"),
-                    "geared.json: joints[0].armature: must be non-negative, not -1");
+                    "geared.json: joints[0].armature: must be non-negative, not -0.25");
 }
 
 TEST_CASE("JSON models: refusals name the JSON path", "[json_model]") {

@@ -236,7 +236,7 @@ TEST_CASE("MJCF armature: on each of a joint's dofs, from the element or its def
   const Model model = load_model(kMjcf + "armature.xml");
   REQUIRE(model.nv == 9);
   Eigen::VectorXd expected(9);
-  expected << 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.25, 0.05, 1.5;  // base (free), hip, knee, slide
+  expected << 0, 0, 0, 0, 0, 0, 0.25, 0.05, 1.5;  // base (free), hip, knee, slide
   CHECK(model.armature == expected);
   CHECK(model.info[model.joint_index("hip")].armature == 0.25);
   // <freejoint> is MuJoCo's free joint with armature 0, whatever the joint defaults say; a
@@ -252,6 +252,12 @@ TEST_CASE("MJCF armature: on each of a joint's dofs, from the element or its def
       <joint name="j" armature="-1"/><geom size="0.1"/></body></worldbody></mujoco>)",
                                      "neg.xml"),
                     Catch::Contains("neg.xml:2: <joint armature> is negative"));
+  // MuJoCo's free-joint armature acts on the world-frame translation: refused
+  CHECK_THROWS_WITH(build_mjcf_model(R"(<mujoco><worldbody><body name="b">
+      <joint name="f" type="free" armature="0.1"/><geom size="0.1"/></body></worldbody></mujoco>)",
+                                     "free.xml"),
+                    Catch::Contains("free.xml:2: <joint type=\"free\" armature>: armature on a "
+                                    "free joint is not supported"));
 }
 
 namespace {
@@ -299,7 +305,7 @@ TEST_CASE("MJCF mesh geoms: a cube mesh (binary or ASCII STL, OBJ) weighs as the
   for (const char* file : {"cube.stl", "cube_ascii.stl", "cube.obj"}) {
     for (const char* compiler : {"", "exactmeshinertia=\"true\""}) {
       INFO(file << " " << compiler);
-      const Model model = mesh_model(std::string("<mesh file=\"") + file + "\"/>",
+      const Model model = mesh_model(std::string("<mesh name=\"cube\" file=\"") + file + "\"/>",
                                      R"(<geom type="mesh" mesh="cube"/>)", compiler);
       const Inertia& body = model.inertia[1];
       CHECK(body.m == Approx(m).epsilon(1e-14));

@@ -645,10 +645,17 @@ class Reader {
     info.child_link = body;
     const char* given = e->Attribute("name");
     if (type == "ball") fail(e, "ball joints are not supported");
-    // on each of the joint's dofs, a free joint's six too (MuJoCo's dof_armature); <freejoint> is
-    // MuJoCo's shortcut for a free joint with armature 0, whatever the defaults say
+    // on each of the joint's dofs (MuJoCo's dof_armature); <freejoint> is MuJoCo's shortcut for a
+    // free joint with armature 0, whatever the defaults say
     info.armature = free_tag ? 0 : number(e, "armature", cls, 0);
     if (info.armature < 0) fail(e, "<joint armature> is negative");
+    if (type == "free" && info.armature != 0) {
+      // MuJoCo adds it on the world-frame translation of qvel: in eom's body-frame twist that is
+      // a (dv/dt + w x v), not a constant on M's diagonal
+      fail(e,
+           "<joint type=\"free\" armature>: armature on a free joint is not supported (MuJoCo "
+           "adds it to the world-frame translation, eom's v is the body-frame twist)");
+    }
     if (type == "free") {
       if (count > 1) fail(e, "a free joint must be its body's only joint");
       if (placed.parent != "world") {

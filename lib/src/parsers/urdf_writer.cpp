@@ -114,9 +114,6 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
                              "--floating-base)"
                            : "the free joint '" + name +
                                  "' (load the URDF with --floating-base, which names it 'root')");
-    if (model.info[1].armature != 0) {
-      left_out.push_back("the armature of '" + name + "'");
-    }
   }
   out << "<?xml version=\"1.0\"?>\n<robot name=" << attribute(model.name) << ">\n";
   // links: the root link, the bodies of the moving joints, then the other frames
