@@ -16,7 +16,7 @@ eom_cli_test(NAME mjcf-fk-free ARGS fk ${M}/floating.xml ${M}/floating_q.csv --f
 
 # armature: a column of eom info when a joint has one; the export's warning names the free joint
 eom_cli_test(NAME mjcf-info-armature ARGS info ${M}/armature.xml
-             STDOUT_REGEX "  damping  friction  armature  body kg  parent -> child\n.*\n  knee  .*  0  +0  +0.05  ")
+             STDOUT_REGEX "  damping  friction  armature  body kg +parent -> child\n.*\n  knee  .*  0  +0  +0.05  ")
 eom_cli_test(NAME mjcf-export-free-joint-name ARGS export ${M}/armature.xml -o -
              STDERR_REGEX "the free joint 'base' \\(load the URDF with --floating-base, which names it 'root'\\)")
 

@@ -83,12 +83,13 @@ TEST_CASE("an exported URDF loads back into the same model", "[property]") {
 TEST_CASE("an MJCF model with armature exports to a URDF with the same mass matrix",
           "[property][armature]") {
   // eom's URDF extension <dynamics armature> carries the MJCF <joint armature> (from the element
-  // and from a default class) through the URDF
+  // and from a default class) through the URDF (hinges without a range: URDF's continuous joints,
+  // whose limits and effort read back as the same infinities)
   const Model model = build_mjcf_model(R"(<mujoco><compiler angle="radian"/>
       <default><default class="motor"><joint armature="0.2" damping="0.1"/></default></default>
       <worldbody><body name="a"><joint name="j1" axis="0 1 0" class="motor"/>
         <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.04"/>
-        <body name="b" pos="0.3 0 0"><joint name="j2" type="slide" axis="1 0 0" armature="3"/>
+        <body name="b" pos="0.3 0 0"><joint name="j2" axis="1 0 1" armature="3"/>
           <geom type="box" size="0.05 0.04 0.03"/></body></body></worldbody></mujoco>)",
                                        "geared.xml");
   REQUIRE(model.armature == Eigen::Vector2d(0.2, 3));
