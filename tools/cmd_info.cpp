@@ -101,6 +101,7 @@ nlohmann::ordered_json info_json(const Model& model, const std::string& file) {
     e["velocity"] = finite_or_null(info.velocity);
     e["damping"] = info.damping;
     e["friction"] = info.friction;
+    e["armature"] = info.armature;
     if (info.mimic_joint) {
       e["mimic"] = {{"joint", *info.mimic_joint},
                     {"multiplier", info.mimic_multiplier},
@@ -176,6 +177,9 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
   std::vector<std::vector<std::string>> rows{{"name", "type", "axis", "q", "v", "lower", "upper",
                                               "effort", "velocity", "damping", "friction",
                                               "body kg", "parent -> child"}};
+  // the armature column only for models that have one (most URDF files have none)
+  const bool armature = !model.armature.isZero();
+  if (armature) rows[0].insert(rows[0].begin() + 11, "armature");
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& j = model.joints[i];
     const JointInfo& info = model.info[i];
@@ -187,6 +191,7 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
                     std::to_string(j.idx_v), cell_text(info.lower), cell_text(info.upper),
                     cell_text(info.effort), cell_text(info.velocity), cell_text(info.damping),
                     cell_text(info.friction), cell_text(model.inertia[i].m), links});
+    if (armature) rows.back().insert(rows.back().begin() + 11, cell_text(info.armature));
   }
   print_columns(out, rows);
   out << "frames:\n";

@@ -38,9 +38,12 @@ for model in "$src"/tests/data/models/{arm_rp.poe,puma_like.dh,puma_like.mdh}.js
 done
 # MJCF: a range without an effort (written as the largest double: URDF has no "unlimited"), a
 # free joint, several joints in one body
-for model in "$src"/tests/data/mjcf/{arm,floating,defaults}.xml; do
+for model in "$src"/tests/data/mjcf/{arm,floating,defaults,armature,mesh}.xml; do
   check "$model"
 done
+# eom's <dynamics armature> extension: check_urdf reads past it, and the export keeps it
+check "$src/tests/data/robots/geared_mixed.urdf"
+grep -q 'armature="0.12"' exported.urdf || fail "the export of geared_mixed.urdf lost its armature"
 # the textbook's scaled screw axis has no URDF spelling: refused, nothing written
 expect 2 "$eom" export "$src/tests/data/models/textbook_3link.json" -o scaled.urdf
 stderr_has "a scaled screw axis"

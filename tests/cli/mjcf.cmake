@@ -14,15 +14,20 @@ eom_cli_test(NAME mjcf-stdin ARGS info - STDIN ${M}/pendulum.xml STDOUT_REGEX "n
 eom_cli_test(NAME mjcf-fk-free ARGS fk ${M}/floating.xml ${M}/floating_q.csv --frames imu -q
              STDOUT_REGEX "^imu.x,imu.y,imu.z,imu.qx,imu.qy,imu.qz,imu.qw\n1.05,2,3.02,0,0,0,1\n$")
 
+# armature: a column of eom info when a joint has one; the export's warning names the free joint
+eom_cli_test(NAME mjcf-info-armature ARGS info ${M}/armature.xml
+             STDOUT_REGEX "  damping  friction  armature  body kg +parent -> child\n.*\n  knee  .*  0  +0  +0.05  ")
+eom_cli_test(NAME mjcf-export-free-joint-name ARGS export ${M}/armature.xml -o -
+             STDERR_REGEX "the free joint 'base' \\(load the URDF with --floating-base, which names it 'root'\\)")
+
 set(B ${M}/bad)
 foreach(case IN ITEMS
     "ball_axis|4: <joint type=\"ball\" axis>: a ball joint turns about every axis, it has none"
     "ball_range|5: <joint type=\"ball\" range>: a ball joint's limit \\(a cone on its rotation angle\\) is not supported; set limited=\"false\" or remove the range"
-    "armature|7: <joint armature> is not supported"
     "weld|9: <weld> equality constraints are not supported \\(eom models open trees\\)"
     "gravcomp|3: <body gravcomp> \\(gravity compensation\\) is not supported"
     "composite|4: <composite> is not supported"
-    "mesh|8: <geom type=\"mesh\">: eom does not read meshes; give the body an <inertial> \\(or the geom mass=\"0\"\\)"
+    "mesh|3: <mesh file=\"shell.stl\">: 'tests/data/mjcf/bad/shell.stl': cannot open the file"
     "massless|4: joint 'j' moves no mass: its body and those below it have neither an <inertial> nor geoms with mass"
     "range_without_limited|4: <joint range> without limited=\"true\": set <compiler autolimits=\"true\"> or limited \\(as MuJoCo requires\\)"
     "unknown_joint|4: <joint type=\"screw\">: expected hinge, slide, ball or free"

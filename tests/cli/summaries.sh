@@ -300,7 +300,7 @@ assert isinstance(doc["gravity"], list) and len(doc["gravity"]) == 3
 assert doc["nq"] == sum(j["nq"] for j in doc["joints"]) and doc["nv"] == sum(j["nv"] for j in doc["joints"])
 JOINT = {"name", "type", "parent_link", "child_link", "parent_joint", "idx_q", "nq", "idx_v",
          "nv", "q_columns", "lower", "upper", "effort", "velocity", "damping", "friction",
-         "body_mass"}
+         "armature", "body_mass"}
 for j in doc["joints"]:
     # the axis of every joint but the free-flyer; mimic only on mimic joints
     floating = j["type"] == "free-flyer"

@@ -7,6 +7,7 @@
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/algorithm/kinematics.hpp>
+#include <eom/parsers/urdf.hpp>
 
 #include "matchers.hpp"
 #include "models.hpp"
@@ -140,5 +141,36 @@ TEST_CASE("frame Jacobian is the derivative of the frame placement", "[property]
     const Vec3 omega(W(2, 1), W(0, 2), W(1, 0));
     CHECK_THAT(Jv.head<3>(), AllClose(pdot, 1e-7, 1e-7));
     CHECK_THAT(Jv.tail<3>(), AllClose(omega, 1e-7, 1e-7));
+  }
+}
+
+TEST_CASE("armature on a free joint on the world: rnea = M a + nle, aba inverts it, T = 1/2 v'Mv",
+          "[property][dynamics][armature]") {
+  // the free-flyer on the world is solved directly by aba (no pivot D): its armature there, from
+  // a URDF floating joint on the world link (eom's coordinates: the body-frame twist)
+  const Model model = build_model(parse_urdf(R"(<robot name="r"><link name="world"/>
+    <joint name="flyer" type="floating"><parent link="world"/><child link="body"/>
+      <origin xyz="0.1 0 1" rpy="0.2 0 0"/><dynamics armature="0.3"/></joint>
+    <link name="body"><inertial><origin xyz="0.02 0 0.01"/><mass value="4"/>
+      <inertia ixx="0.1" ixy="0.01" ixz="0" iyy="0.2" iyz="0" izz="0.15"/></inertial></link>
+    <joint name="arm" type="continuous"><parent link="body"/><child link="arm"/>
+      <origin xyz="0 0.2 0"/><axis xyz="1 0 0"/><dynamics armature="0.05"/></joint>
+    <link name="arm"><inertial><origin xyz="0 0 -0.2"/><mass value="1"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.002"/></inertial></link>
+    </robot>)"));
+  REQUIRE(model.joints[1].nv == 6);
+  REQUIRE(model.armature[0] == 0.3);
+  Data data(model);
+  for (const auto& [q, v, a] : random_states(model, 23)) {
+    const Eigen::VectorXd tau = rnea(model, data, q, v, a);
+    const Eigen::MatrixXd M = crba(model, data, q);
+    const Eigen::VectorXd nle = nonlinear_effects(model, data, q, v);
+    CHECK_THAT(tau, AllClose(M * a + nle, scaled(kTolRoundoff, 10 * tau.cwiseAbs().maxCoeff())));
+    const double conditioning = M.norm() * M.inverse().norm();
+    CHECK_THAT(aba(model, data, q, v, tau), AllClose(a, scaled(kTolRoundoff, conditioning)));
+    CHECK_THAT(forward_dynamics_crba(model, data, q, v, tau),
+               AllClose(a, scaled(kTolRoundoff, conditioning)));
+    CHECK(kinetic_energy(model, data, q, v) ==
+          Approx(0.5 * v.dot(M * v)).epsilon(1e-12).margin(1e-12));
   }
 }

@@ -15,6 +15,7 @@
 #include <eom/multibody/data.hpp>
 #include <eom/core/errors.hpp>
 #include <eom/parsers/json_model.hpp>
+#include <eom/parsers/mjcf.hpp>
 #include <eom/parsers/reduced_model.hpp>
 #include <eom/parsers/urdf.hpp>
 #include <eom/parsers/urdf_writer.hpp>
@@ -52,6 +53,7 @@ void check_round_trip(const Model& model, unsigned seed) {
     CHECK(back.info[i].upper == model.info[i].upper);
     CHECK(back.info[i].effort == model.info[i].effort);
     CHECK(back.info[i].damping == model.info[i].damping);
+    CHECK(back.info[i].armature == model.info[i].armature);
     CHECK(back.info[i].mimic_joint == model.info[i].mimic_joint);
   }
 
@@ -85,6 +87,22 @@ TEST_CASE("an exported URDF loads back into the same model", "[property]") {
       }
     }
   }
+}
+
+TEST_CASE("an MJCF model with armature exports to a URDF with the same mass matrix",
+          "[property][armature]") {
+  // eom's URDF extension <dynamics armature> carries the MJCF <joint armature> (from the element
+  // and from a default class) through the URDF (hinges without a range: URDF's continuous joints,
+  // whose limits and effort read back as the same infinities)
+  const Model model = build_mjcf_model(R"(<mujoco><compiler angle="radian"/>
+      <default><default class="motor"><joint armature="0.2" damping="0.1"/></default></default>
+      <worldbody><body name="a"><joint name="j1" axis="0 1 0" class="motor"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.04"/>
+        <body name="b" pos="0.3 0 0"><joint name="j2" axis="1 0 1" armature="3"/>
+          <geom type="box" size="0.05 0.04 0.03"/></body></body></worldbody></mujoco>)",
+                                       "geared.xml");
+  REQUIRE(model.armature == Eigen::Vector2d(0.2, 3));
+  check_round_trip(model, 5);
 }
 
 TEST_CASE("an exported reduced model keeps its locked joints fixed", "[property]") {

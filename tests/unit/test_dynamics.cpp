@@ -98,3 +98,50 @@ TEST_CASE("aba refuses a singular mass matrix by naming the joint", "[dynamics]"
   CHECK_THROWS_WITH(aba(model, data, neutral(model), zero, zero),
                     Catch::Contains("joint 'finger_slide' moves no mass or inertia"));
 }
+
+TEST_CASE("armature: a pendulum's motor adds its rotor inertia to M, tau, aba and the energy",
+          "[dynamics][armature]") {
+  // one link of mass m, centre of mass at d along x from a z-axis hinge, gravity along -y, inertia
+  // I_zz about the centre of mass, armature A (eom's URDF extension). By hand: M = I_zz + m d^2 +
+  // A, tau = M qdd + m g d cos q (the weight's moment about z), T = 1/2 M qd^2
+  const double m = 2, d = 0.3, Izz = 0.05, A = 0.7, g = 9.81;
+  const std::string urdf = R"(<robot name="geared_pendulum"><link name="base"/>
+    <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/>
+      <axis xyz="0 0 1"/><dynamics armature="0.7"/></joint>
+    <link name="arm"><inertial><origin xyz="0.3 0 0"/><mass value="2"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.04" iyz="0" izz="0.05"/></inertial></link>
+    </robot>)";
+  UrdfOptions options;
+  options.gravity = Vec3(0, -g, 0);
+  const Model model = build_model(parse_urdf(urdf), options);
+  REQUIRE(model.armature.size() == 1);
+  CHECK(model.armature[0] == A);
+  Data data(model);
+  const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, 0.4);
+  const Eigen::VectorXd v = Eigen::VectorXd::Constant(1, -1.3);
+  const Eigen::VectorXd a = Eigen::VectorXd::Constant(1, 2.1);
+  const double M = Izz + m * d * d + A;
+  const double tau = M * a[0] + m * g * d * std::cos(q[0]);
+  CHECK(crba(model, data, q)(0, 0) == Approx(M).epsilon(1e-15));
+  CHECK(rnea(model, data, q, v, a)[0] == Approx(tau).epsilon(1e-15));
+  CHECK(aba(model, data, q, v, Eigen::VectorXd::Constant(1, tau))[0] ==
+        Approx(a[0]).epsilon(1e-14));
+  CHECK(forward_dynamics_crba(model, data, q, v, Eigen::VectorXd::Constant(1, tau))[0] ==
+        Approx(a[0]).epsilon(1e-14));
+  CHECK(kinetic_energy(model, data, q, v) == Approx(0.5 * M * v[0] * v[0]).epsilon(1e-15));
+  // nle and gravity carry no armature: it multiplies the acceleration only
+  CHECK(nonlinear_effects(model, data, q, v)[0] ==
+        Approx(m * g * d * std::cos(q[0])).epsilon(1e-14));
+}
+
+TEST_CASE("armature: a negative one is refused by name", "[dynamics][armature]") {
+  const std::string urdf = R"(<robot name="r"><link name="base"/>
+    <joint name="hinge" type="continuous"><parent link="base"/><child link="arm"/>
+      <axis xyz="0 0 1"/><dynamics armature="-0.1"/></joint>
+    <link name="arm"><inertial><mass value="1"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+    </robot>)";
+  CHECK_THROWS_WITH(build_model(parse_urdf(urdf, "r.urdf")),
+                    Catch::Contains("r.urdf:2: joint 'hinge': dynamics armature -0.1 must be "
+                                    "non-negative"));
+}

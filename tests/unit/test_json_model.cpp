@@ -128,6 +128,27 @@ TEST_CASE("JSON PoE: a prismatic joint from a zero angular part, limits", "[json
         Approx(2 * 9.81).epsilon(1e-15));
   frame_placements(model, data, Eigen::VectorXd::Constant(1, 0.3));
   CHECK_THAT(data.oMf[model.require_frame("tip")].p, AllClose(Vec3(0, 0, 1.8), kTolKinematics));
+  CHECK(model.armature[0] == 0);
+}
+
+TEST_CASE("JSON PoE: an optional armature per joint adds to M's diagonal", "[json_model]") {
+  // a 2 kg slide along z with a 0.5 kg-equivalent rotor: M = 2.5, tau = 2.5 a + 2 g
+  const std::string text = R"({"format": "poe", "joints": [
+      {"name": "slide", "type": "prismatic", "armature": 0.5}],
+    "M": [[[1,0,0,0],[0,1,0,0],[0,0,1,1],[0,0,0,1]], [[1,0,0,0],[0,1,0,0],[0,0,1,0.5],[0,0,0,1]]],
+    "S": [[0, 0, 0, 0, 0, 1]],
+    "G": [[[1,0,0,0,0,0],[0,1,0,0,0,0],[0,0,1,0,0,0],[0,0,0,2,0,0],[0,0,0,0,2,0],[0,0,0,0,0,2]]]})";
+  const Model model = build_json_model(text, "geared.json");
+  CHECK(model.armature[0] == 0.5);
+  Data data(model);
+  const Eigen::VectorXd q = Eigen::VectorXd::Zero(1), v = Eigen::VectorXd::Zero(1);
+  CHECK(crba(model, data, q)(0, 0) == Approx(2.5).epsilon(1e-15));
+  CHECK(rnea(model, data, q, v, Eigen::VectorXd::Constant(1, 4))[0] ==
+        Approx(2.5 * 4 + 2 * 9.81).epsilon(1e-15));
+  std::string negative = text;
+  negative.replace(negative.find("0.5}"), 3, "-0.25");
+  CHECK_THROWS_WITH(build_json_model(negative, "geared.json"),
+                    "geared.json: joints[0].armature: must be non-negative, not -0.25");
 }
 
 TEST_CASE("JSON models: refusals name the JSON path", "[json_model]") {

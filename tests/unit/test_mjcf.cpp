@@ -192,11 +192,11 @@ TEST_CASE("MJCF refusals name the element, the file and the line", "[mjcf]") {
                       "every axis, it has none"));
   CHECK_THAT(refusal("ball_range"),
              Contains("ball_range.xml:5: <joint type=\"ball\" range>: a ball joint's limit"));
-  CHECK_THAT(refusal("armature"), Contains("armature.xml:7: <joint armature> is not supported"));
   CHECK_THAT(refusal("weld"), Contains("weld.xml:9: <weld> equality constraints"));
   CHECK_THAT(refusal("gravcomp"), Contains("gravcomp.xml:3: <body gravcomp>"));
   CHECK_THAT(refusal("composite"), Contains("composite.xml:4: <composite> is not supported"));
-  CHECK_THAT(refusal("mesh"), Contains("mesh.xml:8: <geom type=\"mesh\">: eom does not read"));
+  CHECK_THAT(refusal("mesh"), Contains("mesh.xml:3: <mesh file=\"shell.stl\">: '"));
+  CHECK_THAT(refusal("mesh"), Contains("bad/shell.stl': cannot open the file"));
   CHECK_THAT(refusal("massless"), Contains("massless.xml:4: joint 'j' moves no mass"));
   CHECK_THAT(refusal("self_include"), Contains("self_include_part.xml:2: <include"));
   CHECK_THAT(refusal("self_include"), Contains("includes itself"));
@@ -233,4 +233,166 @@ TEST_CASE("MJCF gravity: <option gravity> and <flag gravity=\"disable\">, --grav
   UrdfOptions moon;
   moon.gravity = Vec3(0, 0, -1.62);
   CHECK_THAT(build_mjcf_model(tilted, "<string>", moon).gravity, AllClose(moon.gravity, 0));
+}
+
+TEST_CASE("MJCF armature: on each of a joint's dofs, from the element or its default class",
+          "[mjcf][armature]") {
+  const Model model = load_model(kMjcf + "armature.xml");
+  REQUIRE(model.nv == 9);
+  Eigen::VectorXd expected(9);
+  expected << 0, 0, 0, 0, 0, 0, 0.25, 0.05, 1.5;  // base (free), hip, knee, slide
+  CHECK(model.armature == expected);
+  CHECK(model.info[model.joint_index("hip")].armature == 0.25);
+  // <freejoint> is MuJoCo's free joint with armature 0, whatever the joint defaults say; a
+  // negative armature is refused by name
+  const std::string text = R"(<mujoco><default><joint armature="0.5"/></default><worldbody>
+      <body name="b"><freejoint name="f"/><geom size="0.1"/>
+        <body name="c"><joint name="j"/><geom size="0.1"/></body></body>
+      </worldbody></mujoco>)";
+  const Model free = build_mjcf_model(text, "<string>");
+  CHECK(free.armature.head<6>().isZero());
+  CHECK(free.armature[6] == 0.5);
+  CHECK_THROWS_WITH(build_mjcf_model(R"(<mujoco><worldbody><body name="b">
+      <joint name="j" armature="-1"/><geom size="0.1"/></body></worldbody></mujoco>)",
+                                     "neg.xml"),
+                    Catch::Contains("neg.xml:2: <joint armature> is negative"));
+  // MuJoCo's free-joint armature acts on the world-frame translation: refused
+  CHECK_THROWS_WITH(build_mjcf_model(R"(<mujoco><worldbody><body name="b">
+      <joint name="f" type="free" armature="0.1"/><geom size="0.1"/></body></worldbody></mujoco>)",
+                                     "free.xml"),
+                    Catch::Contains("free.xml:2: <joint type=\"free\" armature>: armature on a "
+                                    "free joint is not supported"));
+}
+
+namespace {
+
+// a model of one hinged body holding `geoms`, meshes found in tests/data/mjcf/meshes
+Model mesh_model(const std::string& assets, const std::string& geoms,
+                 const std::string& compiler = "") {
+  const std::string text = "<mujoco><compiler meshdir=\"" + kMjcf + "meshes\" " + compiler +
+                           "/><asset>" + assets + "</asset><worldbody><body name=\"b\">" +
+                           "<joint name=\"j\"/>" + geoms + "</body></worldbody></mujoco>";
+  return build_mjcf_model(text, "<string>");
+}
+
+std::string mesh_refusal(const std::string& assets, const std::string& geoms,
+                         const std::string& compiler = "") {
+  try {
+    mesh_model(assets, geoms, compiler);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "loaded";
+}
+
+// the inertia of a solid box of density rho, corner `lo`, sides `d`, about the origin's axes
+// carried to the point `at` (parallel axes)
+Mat3 box_inertia_about(const Vec3& lo, const Vec3& d, double rho, const Vec3& at) {
+  const double m = rho * d.prod();
+  const Vec3 c = lo + d / 2 - at;
+  Mat3 I = Mat3::Zero();
+  I.diagonal() << m * (d[1] * d[1] + d[2] * d[2]) / 12, m * (d[0] * d[0] + d[2] * d[2]) / 12,
+      m * (d[0] * d[0] + d[1] * d[1]) / 12;
+  return I + m * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+}
+
+}  // namespace
+
+TEST_CASE("MJCF mesh geoms: a cube mesh (binary or ASCII STL, OBJ) weighs as the box geom",
+          "[mjcf][mesh]") {
+  // a cube of side a = 0.5 with a corner at the origin, density 1000: m = rho a^3, centre at
+  // a/2 (1 1 1), I = m a^2 / 6 about it, by either rule (a cube is convex)
+  const double a = 0.5, m = 1000 * a * a * a, I = m * a * a / 6;
+  const Model box =
+      mesh_model("", R"(<geom type="box" pos="0.25 0.25 0.25" size="0.25 0.25 0.25"/>)");
+  CHECK(box.inertia[1].m == Approx(m).epsilon(1e-15));
+  for (const char* file : {"cube.stl", "cube_ascii.stl", "cube.obj"}) {
+    for (const char* compiler : {"", "exactmeshinertia=\"true\""}) {
+      INFO(file << " " << compiler);
+      const Model model = mesh_model(std::string("<mesh name=\"cube\" file=\"") + file + "\"/>",
+                                     R"(<geom type="mesh" mesh="cube"/>)", compiler);
+      const Inertia& body = model.inertia[1];
+      CHECK(body.m == Approx(m).epsilon(1e-14));
+      CHECK_THAT(body.c, AllClose(Vec3::Constant(a / 2), 1e-15));
+      CHECK_THAT(body.I_c, AllClose(Mat3(I * Mat3::Identity()), 1e-13));
+      CHECK_THAT(body.I_c, AllClose(box.inertia[1].I_c, 1e-13));
+    }
+  }
+  // scaled (1, 2, 0.5): the box of sides 0.5, 1, 0.25; a given mass replaces density * volume
+  const Model brick = mesh_model(R"(<mesh name="brick" file="cube.obj" scale="1 2 0.5"/>)",
+                                 R"(<geom type="mesh" mesh="brick" mass="3"/>)");
+  CHECK(brick.inertia[1].m == 3);
+  CHECK_THAT(brick.inertia[1].c, AllClose(Vec3(0.25, 0.5, 0.125), 1e-15));
+  CHECK_THAT(brick.inertia[1].I_c, AllClose(box_inertia_about(Vec3::Zero(), Vec3(0.5, 1, 0.25),
+                                                              3 / 0.125, Vec3(0.25, 0.5, 0.125)),
+                                            1e-14));
+}
+
+TEST_CASE("MJCF mesh geoms: a non-convex mesh, exactly and by MuJoCo 2.2's default rule",
+          "[mjcf][mesh]") {
+  // the U-shaped prism of meshes/u_prism.stl: three boxes (x from 0 to 0.25, 0.25 to 0.5 and
+  // 0.5 to 0.75; y up to 0.5, 0.125 and 0.5; z up to 0.5), by hand
+  const Vec3 lo[3] = {Vec3::Zero(), Vec3(0.25, 0, 0), Vec3(0.5, 0, 0)};
+  const Vec3 d[3] = {Vec3(0.25, 0.5, 0.5), Vec3(0.25, 0.125, 0.5), Vec3(0.25, 0.5, 0.5)};
+  double m = 0;
+  Vec3 moment = Vec3::Zero();
+  for (int k = 0; k < 3; ++k) {
+    m += 1000 * d[k].prod();
+    moment += 1000 * d[k].prod() * (lo[k] + d[k] / 2);
+  }
+  const Vec3 c = moment / m;
+  Mat3 I = Mat3::Zero();
+  for (int k = 0; k < 3; ++k) I += box_inertia_about(lo[k], d[k], 1000, c);
+  const std::string asset = R"(<mesh file="u_prism.stl"/>)";
+  const std::string geom = R"(<geom type="mesh" mesh="u_prism"/>)";
+  const Model exact = mesh_model(asset, geom, R"(exactmeshinertia="true")");
+  CHECK(exact.inertia[1].m == Approx(m).epsilon(1e-14));
+  CHECK_THAT(exact.inertia[1].c, AllClose(c, 1e-15));
+  CHECK_THAT(exact.inertia[1].I_c, AllClose(I, 1e-13));
+  // the legacy rule (pyramids from the surface centroid, unsigned) weighs it more: MuJoCo's own
+  // numbers are compared in tests/mujoco
+  const Model legacy = mesh_model(asset, geom);
+  CHECK(legacy.inertia[1].m > m * 1.2);
+}
+
+TEST_CASE("MJCF fromto on boxes and ellipsoids: size[0] across, half the segment along", "[mjcf]") {
+  // MuJoCo 2.2: a = b = size[0], c = |to - from| / 2, the frame's z along the segment
+  const Model box = mesh_model("", R"(<geom type="box" fromto="0 0 0 0 0 1" size="0.1 0.7"/>)");
+  CHECK(box.inertia[1].m == Approx(1000 * 8 * 0.1 * 0.1 * 0.5).epsilon(1e-15));
+  const double m = box.inertia[1].m;
+  CHECK_THAT(box.inertia[1].c, AllClose(Vec3(0, 0, 0.5), 1e-15));
+  CHECK_THAT(Vec3(box.inertia[1].I_c.diagonal()),
+             AllClose(Vec3(m * (0.01 + 0.25) / 3, m * (0.01 + 0.25) / 3, m * 0.02 / 3), 1e-14));
+  const Model ellipsoid =
+      mesh_model("", R"(<geom type="ellipsoid" fromto="0 0 0 1 0 0" size="0.1"/>)");
+  const double me = 1000 * 4.0 / 3 * kPi * 0.1 * 0.1 * 0.5;
+  CHECK(ellipsoid.inertia[1].m == Approx(me).epsilon(1e-15));
+  // along x now: I_xx = m (a^2 + b^2) / 5, the others m (a^2 + c^2) / 5
+  CHECK_THAT(Vec3(ellipsoid.inertia[1].I_c.diagonal()),
+             AllClose(Vec3(me * 0.02 / 5, me * 0.26 / 5, me * 0.26 / 5), 1e-14));
+}
+
+TEST_CASE("MJCF mesh refusals name the file, the element and the line", "[mjcf][mesh]") {
+  using Catch::Matchers::Contains;
+  const std::string geom = R"(<geom type="mesh" mesh="m"/>)";
+  const std::string bad = kMjcf + "bad/";
+  CHECK_THAT(mesh_refusal(R"(<mesh name="m" file="no_such.stl"/>)", geom),
+             Contains("<mesh file=\"no_such.stl\">: '") && Contains("no_such.stl': cannot open"));
+  CHECK_THAT(mesh_refusal("<mesh name=\"m\" file=\"" + bad + "truncated.stl\"/>", geom),
+             Contains("truncated.stl': a truncated or corrupt binary STL: its header says 12 "
+                      "triangles, 84 + 50 * 12 bytes, the file has 659"));
+  // open: refused when weighed exactly (the legacy rule weighs any surface, as MuJoCo does)
+  CHECK_THAT(mesh_refusal("<mesh name=\"m\" file=\"" + bad + "open_box.stl\"/>", geom,
+                          R"(exactmeshinertia="true")"),
+             Contains("open_box.stl' is not a closed surface with outward faces (4 edges"));
+  CHECK_THAT(mesh_refusal(R"(<mesh name="m" file="cube.stl"/>)", R"(<geom type="mesh" mesh="x"/>)"),
+             Contains("<string>:1: <geom mesh='x'>: no <mesh> of that name"));
+  CHECK_THAT(mesh_refusal(R"(<mesh name="m" file="cube.ply"/>)", geom),
+             Contains("eom reads STL and OBJ meshes"));
+  CHECK_THAT(mesh_refusal("", R"(<geom type="box" mesh="m" size="1 1 1"/>)"),
+             Contains("a primitive fitted to a mesh is not supported"));
+  // a massless mesh geom needs no file
+  CHECK(mesh_model(R"(<mesh name="m" file="no_such.stl"/>)",
+                   R"(<geom type="mesh" mesh="m" mass="0"/><geom size="0.1"/>)")
+            .nv == 1);
 }

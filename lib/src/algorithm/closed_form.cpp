@@ -285,6 +285,7 @@ void equations_of_motion(const Model& model, ClosedFormData& d, ConstVec q, Cons
   apply_Mb(d, d.J, d.MbJ);
   for (int i = 0; i < n; ++i) block(d.MbU, i).noalias() = d.Mb[i] * block(d.U, i);
   d.M.noalias() = d.J.transpose() * d.MbJ;  // (27)
+  d.M.diagonal() += model.armature;         // the motors' rotor inertia, constant
   d.Q_grav.noalias() = d.J.transpose() * d.MbU;
 
   // dJ/dt = -A a J (19), needed by C already

@@ -60,6 +60,8 @@ void newton_euler(const Model& model, Data& data, ConstVec q, OptionalVec v, Opt
     const int p = model.parent[i];
     if (p > 0) data.f[p] += data.liMi[i].act(data.f[i]);
   }
+  // the motors' rotor inertia (armature), on M's diagonal
+  if (a) tau.noalias() += model.armature.cwiseProduct(*a);
 }
 
 }  // namespace
@@ -140,6 +142,7 @@ const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
     const int p = model.parent[i];
     if (p > 0) data.bYcrb[p] += data.bYcrb[i];
   }
+  data.M.diagonal() += model.armature;
   return data.M;
 }
 
@@ -269,7 +272,10 @@ void aba_project_one_dof(const Model& model, Data& data, int i, ConstVec tau,
   } else {
     U.noalias() = IA.leftCols<3>() * S.lin;
   }
-  const double D = turns ? U.tail<3>().dot(S.ang) : U.head<3>().dot(S.lin);
+  // D = S^T IA S + armature: D is M's pivot at this coordinate, and the rotor inertia sits on M's
+  // diagonal (as Pinocchio's aba adds model.armature to S^T U)
+  const double D =
+      (turns ? U.tail<3>().dot(S.ang) : U.head<3>().dot(S.lin)) + model.armature[jnt.idx_v];
   double Dinv = 0;
   if (detail::pivot_positive(D, data.pivot_scale)) {
     Dinv = 1 / D;
@@ -302,6 +308,7 @@ void aba_project_several_dofs(const Model& model, Data& data, int i, ConstVec ta
   const MotionSubspace S = U;  // S in base axes
   U.noalias() = IA * S;
   Dinv.noalias() = S.transpose() * U;
+  Dinv.diagonal() += model.armature.segment(jnt.idx_v, nv);  // the motors' rotor inertia
   const Eigen::LLT<SmallMat> llt(Dinv);
   if (!pivots_positive(llt, data)) {
     singular_pivot(i, singular);
@@ -339,16 +346,29 @@ void aba_articulated_inertias(const Model& model, Data& data, ConstVec tau,
 void aba_free_flyer_acceleration(const Model& model, Data& data, int i, ConstVec tau,
                                  std::vector<int>* singular) {
   const Joint& jnt = model.joints[i];
-  const Eigen::LLT<Mat6> llt(data.IA[i]);
+  const SE3 axes{data.bMi[i].R, Vec3::Zero()};
+  // with armature A the joint's equation is S^T IA oa + A qdd = tau - S^T pA, qdd = S^-1 (oa -
+  // a_0), S orthogonal (rotations): (IA + B) oa = f - pA + B a_0 with B = S A S^T
+  Mat6 IA = data.IA[i];
+  Vec6 Ba0 = Vec6::Zero();
+  const auto armature = model.armature.segment<6>(jnt.idx_v);
+  if (!armature.isZero()) {
+    const Mat3& R = axes.R;
+    const Mat3 B_lin = R * armature.head<3>().asDiagonal() * R.transpose();
+    const Mat3 B_ang = R * armature.tail<3>().asDiagonal() * R.transpose();
+    IA.topLeftCorner<3, 3>() += B_lin;
+    IA.bottomRightCorner<3, 3>() += B_ang;
+    Ba0 << B_lin * data.oa[0].lin, B_ang * data.oa[0].ang;
+  }
+  const Eigen::LLT<Mat6> llt(IA);
   if (!pivots_positive(llt, data)) {
     singular_pivot(i, singular);
     data.qdd.segment<6>(jnt.idx_v).setZero();
     data.oa[i] = data.oa[0];
     return;
   }
-  const SE3 axes{data.bMi[i].R, Vec3::Zero()};
   const Force f = axes.act(Force::from(tau.segment<6>(jnt.idx_v))) - data.pA[i];
-  data.oa[i] = Motion::from(llt.solve(f.vector()));
+  data.oa[i] = Motion::from(llt.solve(f.vector() + Ba0));
   const Motion qdd = axes.act_inv(data.oa[i] - data.oa[0]);
   data.qdd.segment<3>(jnt.idx_v) = qdd.lin;
   data.qdd.segment<3>(jnt.idx_v + 3) = qdd.ang;
@@ -580,6 +600,8 @@ double kinetic_energy(const Model& model, Data& data, ConstVec q, ConstVec v) {
     data.v[i] = data.liMi[i].act_inv(data.v[model.parent[i]]) + joint_motion(model.joints[i], v);
     T += 0.5 * (model.inertia[i] * data.v[i]).dot(data.v[i]);
   }
+  // the motors' rotors: 1/2 v^T diag(armature) v (MuJoCo's mj_energyVel takes 1/2 v^T M v)
+  T += 0.5 * v.dot(model.armature.cwiseProduct(v));
   return data.kinetic_energy = T;
 }
 

@@ -198,6 +198,7 @@ void composite_pass(const Model& model, Data& data, bool bias, Eigen::VectorXd& 
       if (bias) data.oF[p] += data.oF[i];
     }
   }
+  data.M.diagonal() += model.armature;  // the motors' rotor inertia
 }
 
 // forward pass over a: accelerations, body forces, derivatives of the accelerations
@@ -302,6 +303,8 @@ void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Co
   composite_pass(model, data, false, data.tau);
   acceleration_pass(model, data, a);
   derivative_pass(model, data);
+  // the armature's torque is constant in q and v: it adds to tau only
+  data.tau.noalias() += model.armature.cwiseProduct(a);
 }
 
 const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, ConstVec q) {
@@ -322,6 +325,7 @@ void aba_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, Con
   data.qdd.noalias() = data.Minv * data.tau;
   acceleration_pass(model, data, data.qdd);
   derivative_pass(model, data);
+  data.tau.noalias() += model.armature.cwiseProduct(data.qdd);
   // M qdd + b(q, v) = tau  =>  dqdd/dx = -M^-1 dtau/dx at a = qdd
   minus_minv_times_partials(model, data);
 }

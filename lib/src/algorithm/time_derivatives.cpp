@@ -316,6 +316,8 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
   }
   subtract_external_wrenches(model, data, K, frames, wrenches, reference);
   project_wrench_series(model, data, K, out);
+  // the armature's torque A qdd: its k-th derivative is A d^(k+2)q (column k + 1 of dq)
+  for (int k = 0; k <= K; ++k) out.col(k).noalias() += model.armature.cwiseProduct(dq.col(k + 1));
 }
 
 void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeData& data,
@@ -424,6 +426,8 @@ void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeDa
       }
     }
   }
+  // the armature is constant: it adds to M only, not to its derivatives
+  data.M[0].diagonal() += model.armature;
 }
 
 const Eigen::MatrixXd& coriolis_matrix(const Model& model, TimeDerivativeData& data, ConstVec q,

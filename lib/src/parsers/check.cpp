@@ -387,13 +387,14 @@ class Checker {
     } else if (has_axis(joint.type) && joint.axis.cwiseAbs().maxCoeff() == 0) {
       error(line, who + "axis " + exact(joint.axis) + " must be non-zero");
     }
-    const std::array<std::pair<const char*, double>, 8> numbers = {
+    const std::array<std::pair<const char*, double>, 9> numbers = {
         {{"limit lower", joint.lower},
          {"limit upper", joint.upper},
          {"limit effort", joint.effort},
          {"limit velocity", joint.velocity},
          {"dynamics damping", joint.damping},
          {"dynamics friction", joint.friction},
+         {"dynamics armature", joint.armature},
          {"mimic multiplier", joint.mimic_multiplier},
          {"mimic offset", joint.mimic_offset}}};
     bool finite = true;
@@ -404,6 +405,10 @@ class Checker {
       }
     }
     if (finite && uses_limits(joint.type)) check_limits(joint);
+    // a negative armature can make the mass matrix indefinite
+    if (joint.armature < 0) {
+      error(line, who + "dynamics armature " + exact(joint.armature) + " must be non-negative");
+    }
     check_mimic(joint);
     // the Model and its table columns (q.root.x, ...) name the free-flyer "root"
     if (options_.floating_base && joint.name == kFreeFlyerJoint) {

@@ -186,7 +186,7 @@ Model build_chain(const std::string& name, const std::vector<ChainJoint>& chain,
   return model;
 }
 
-// the optional limits of a joint object, into info
+// the optional limits and armature of a joint object, into info
 void read_limits(Reader& in, const json& joint, const std::string& path, JointInfo& info) {
   auto optional = [&](const char* key, double& out) {
     const auto it = joint.find(key);
@@ -206,6 +206,9 @@ void read_limits(Reader& in, const json& joint, const std::string& path, JointIn
     if (optional(key, out) && !(out > 0)) {
       in.fail(path + "." + key, "must be positive, not " + number_text(out));
     }
+  }
+  if (optional("armature", info.armature) && !(info.armature >= 0)) {
+    in.fail(path + ".armature", "must be non-negative, not " + number_text(info.armature));
   }
 }
 
@@ -309,7 +312,7 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Urdf
   for (size_t i = 0; i < n; ++i) {
     const std::string path = at("joints", i);
     const json& joint = in.object(joints[i], path);
-    in.only(joint, path, {"name", "type", "lower", "upper", "effort", "velocity"});
+    in.only(joint, path, {"name", "type", "lower", "upper", "effort", "velocity", "armature"});
     ChainJoint& c = chain[i];
     c.name = in.text(in.field(joint, path, "name"), path + ".name");
     require_unique(in, joint_names, c.name, path + ".name");
@@ -403,7 +406,7 @@ Model build_dh(Reader& in, const json& doc, const std::string& name, bool modifi
     const json& joint = in.object(joints[i], path);
     in.only(joint, path,
             {"name", "type", "a", "alpha", "d", "theta", "mass", "com", "inertia", "lower", "upper",
-             "effort", "velocity"});
+             "effort", "velocity", "armature"});
     ChainJoint& c = chain[i];
     c.name = in.text(in.field(joint, path, "name"), path + ".name");
     require_unique(in, joint_names, c.name, path + ".name");

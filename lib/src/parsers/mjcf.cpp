@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -20,6 +21,7 @@
 #include "eom/core/errors.hpp"
 #include "eom/multibody/component_names.hpp"
 #include "parsers/index_coordinates.hpp"
+#include "parsers/mesh.hpp"
 #include "parsers/xml_error.hpp"
 
 namespace eom {
@@ -79,6 +81,7 @@ class MjcfReader {
       if (tag == "compiler") compiler(e);
       if (tag == "default") defaults(e);
       if (tag == "option") option(e);
+      if (tag == "asset") assets(e);
     }
     for (const XMLElement* e : sections) section(e);
     finish();
@@ -362,6 +365,8 @@ class MjcfReader {
       fail(e, "<compiler inertiafromgeom=\"" + shown_input(inertia_from_geom_) +
                   "\">: expected auto, true or false");
     }
+    mesh_dir_ = text(e, "meshdir", cls, text(e, "assetdir", cls, mesh_dir_));
+    exact_mesh_inertia_ = flag(e, "exactmeshinertia", cls, exact_mesh_inertia_);
     if (text(e, "coordinate", cls, "local") != "local") {
       fail(e, "<compiler coordinate=\"global\"> is not supported (MuJoCo 2.3 removed it)");
     }
@@ -427,6 +432,23 @@ class MjcfReader {
         for (const tinyxml2::XMLAttribute* a = c->FirstAttribute(); a; a = a->Next()) {
           attributes[a->Name()] = a->Value();
         }
+      }
+    }
+  }
+
+  // <mesh> assets by name (the file's stem when unnamed, as MuJoCo names them); read when a geom's
+  // mass needs them
+  void assets(const XMLElement* asset) {
+    for (const XMLElement* c : children(asset)) {
+      if (std::string(c->Name()) != "mesh") continue;
+      const char* given = c->Attribute("name");
+      const char* file = c->Attribute("file");
+      const std::string name = given  ? given
+                               : file ? std::filesystem::path(file).stem().string()
+                                      : std::string();
+      if (name.empty()) fail(c, "<mesh> needs a 'name' or a 'file'");
+      if (!meshes_.emplace(name, Mesh{c, std::nullopt}).second) {
+        fail(c, "the mesh name " + quote_input(name) + " is used twice");
       }
     }
   }
@@ -622,6 +644,17 @@ class MjcfReader {
     info.parent_link = placed.parent;
     info.child_link = body;
     const char* given = e->Attribute("name");
+    // on each of the joint's dofs (MuJoCo's dof_armature); <freejoint> is MuJoCo's shortcut for a
+    // free joint with armature 0, whatever the defaults say
+    info.armature = free_tag ? 0 : number(e, "armature", cls, 0);
+    if (info.armature < 0) fail(e, "<joint armature> is negative");
+    if (type == "free" && info.armature != 0) {
+      // MuJoCo adds it on the world-frame translation of qvel: in eom's body-frame twist that is
+      // a (dv/dt + w x v), not a constant on M's diagonal
+      fail(e,
+           "<joint type=\"free\" armature>: armature on a free joint is not supported (MuJoCo "
+           "adds it to the world-frame translation, eom's v is the body-frame twist)");
+    }
     if (type == "free") {
       if (count > 1) fail(e, "a free joint must be its body's only joint");
       if (placed.parent != "world") {
@@ -654,7 +687,6 @@ class MjcfReader {
     const double ref = ball    ? 0
                        : hinge ? angle(number(e, "ref", cls, 0))
                                : number(e, "ref", cls, 0);
-    if (number(e, "armature", cls, 0) != 0) fail(e, "<joint armature> is not supported");
     if (number(e, "stiffness", cls, 0) != 0) springs_ = true;
     info.damping = number(e, "damping", cls, 0);
     info.friction = number(e, "frictionloss", cls, 0);
@@ -769,6 +801,12 @@ class MjcfReader {
     return {m, frame.p, frame.R * I * frame.R.transpose()};
   }
 
+  // half the length of a geom's fromto segment
+  double half_length(const XMLElement* e, const std::string& cls) const {
+    const Eigen::Matrix<double, 6, 1> s = required<6>(e, "fromto", cls);
+    return (s.tail<3>() - s.head<3>()).norm() / 2;
+  }
+
   // A geom's mass and inertia as mjCGeom::SetInertia computes them, in the body frame
   Inertia geom_inertia(const Item& item, bool moving) {
     const XMLElement* e = item.e;
@@ -780,19 +818,21 @@ class MjcfReader {
     const std::string type = text(e, "type", cls, "sphere");
     const char* given_mass = get(e, "mass", cls);
     const double density = number(e, "density", cls, 1000);
+    if (type != "mesh" && get(e, "mesh", cls)) {
+      fail(e, "<geom type=\"" + shown_input(type) +
+                  "\" mesh>: a primitive fitted to a mesh is not supported");
+    }
     if (type == "mesh" || type == "hfield" || type == "plane" || type == "sdf") {
       if (given_mass && number(e, "mass", cls, 0) == 0) return {};
       if (!moving && type == "plane") return {};
-      fail(e, "<geom type=\"" + type + "\">: eom does not read " +
-                  (type == "mesh" ? std::string("meshes") : type + " geoms") +
-                  "; give the body an <inertial> (or the geom mass=\"0\")");
+      if (type == "mesh") return mesh_geom_inertia(item, density);
+      fail(e, "<geom type=\"" + type + "\">: eom does not read " + type +
+                  " geoms; give the body an <inertial> (or the geom mass=\"0\")");
     }
     const std::vector<double> size =
         get(e, "size", cls) ? list(e, "size", get(e, "size", cls)) : std::vector<double>{};
     const bool fromto = get(e, "fromto", cls) != nullptr;
-    if (fromto && type != "capsule" && type != "cylinder") {
-      fail(e, "<geom fromto> is supported on capsules and cylinders, not " + quote_input(type));
-    }
+    if (fromto && type == "sphere") fail(e, "<geom fromto> does not apply to a sphere");
     const auto need = [&](size_t n) {
       if (size.size() < n) {
         fail(e, "<geom type=\"" + type + "\">: 'size' needs " + std::to_string(n) +
@@ -813,11 +853,7 @@ class MjcfReader {
     } else if (type == "capsule" || type == "cylinder") {
       need(fromto ? 1 : 2);
       const double r = size[0];
-      double half = fromto ? 0 : size[1];
-      if (fromto) {
-        const Eigen::Matrix<double, 6, 1> s = required<6>(e, "fromto", cls);
-        half = (s.tail<3>() - s.head<3>()).norm() / 2;
-      }
+      const double half = fromto ? half_length(e, cls) : size[1];
       const double h = 2 * half;  // the cylinder's height
       const double cylinder = kPi * r * r * h;
       if (type == "cylinder") {
@@ -834,13 +870,16 @@ class MjcfReader {
         I << side, side, mc * r * r / 2 + ms * 2 * r * r / 5;
       }
     } else if (type == "box") {
-      need(3);
-      const double a = size[0], b = size[1], c = size[2];
+      // fromto: size[0] across (x and y), half the segment along z (MuJoCo 2.2's mjCGeom)
+      need(fromto ? 1 : 3);
+      const double a = size[0], b = fromto ? a : size[1],
+                   c = fromto ? half_length(e, cls) : size[2];
       volume = 8 * a * b * c;
       I << (b * b + c * c) / 3, (a * a + c * c) / 3, (a * a + b * b) / 3;
     } else if (type == "ellipsoid") {
-      need(3);
-      const double a = size[0], b = size[1], c = size[2];
+      need(fromto ? 1 : 3);
+      const double a = size[0], b = fromto ? a : size[1],
+                   c = fromto ? half_length(e, cls) : size[2];
       volume = 4.0 / 3 * kPi * a * b * c;
       I << (b * b + c * c) / 5, (a * a + c * c) / 5, (a * a + b * b) / 5;
     } else {
@@ -851,6 +890,85 @@ class MjcfReader {
     if (m < 0) fail(e, "<geom mass> is negative");
     const Mat3 Ic = frame.R * (m * I).asDiagonal() * frame.R.transpose();
     return {m, frame.p, Ic};
+  }
+
+  // A mesh geom's mass and inertia in the body frame: the mesh's (parsers/mesh.hpp), computed once
+  // per mesh, placed by the geom's pos and orientation
+  Inertia mesh_geom_inertia(const Item& item, double density) {
+    const XMLElement* e = item.e;
+    const std::string cls = class_of(item);
+    const std::string name = text(e, "mesh", cls, "");
+    if (name.empty()) fail(e, "<geom type=\"mesh\"> needs a 'mesh'");
+    const auto it = meshes_.find(name);
+    if (it == meshes_.end()) {
+      fail(e, "<geom mesh=" + quote_input(name) + ">: no <mesh> of that name in <asset>");
+    }
+    if (!it->second.inertia) it->second.inertia = read_mesh_asset(it->second.e);
+    const detail::MeshInertia& mesh = *it->second.inertia;
+    const double m = get(e, "mass", cls) ? number(e, "mass", cls, 0) : density * mesh.volume;
+    if (m < 0) fail(e, "<geom mass> is negative");
+    const SE3 frame = item.frame * pose(e, cls);
+    return {m, frame.act(mesh.com), frame.R * (m * mesh.inertia_per_mass) * frame.R.transpose()};
+  }
+
+  // A <mesh>'s file read, placed (refpos, refquat) and scaled as MuJoCo's compiler does, and its
+  // mass properties; the file is found as MuJoCo finds it: as given when absolute, else in the
+  // compiler's meshdir (itself relative to the model file's directory unless absolute)
+  detail::MeshInertia read_mesh_asset(const XMLElement* e) {
+    const char* cls_given = e->Attribute("class");
+    const std::string cls = cls_given ? cls_given : "main";
+    if (cls != "main" && !defaults_.count(cls)) {
+      fail(e, "<mesh> uses the undefined <default> class " + quote_input(cls));
+    }
+    const char* file = e->Attribute("file");
+    if (!file) {
+      fail(e,
+           "<mesh> without a 'file' (vertices in the XML) is not supported: eom reads mesh "
+           "files");
+    }
+    namespace fs = std::filesystem;
+    const fs::path base = main_file_ == "<stdin>" ? fs::path() : fs::path(main_file_).parent_path();
+    const fs::path dir = fs::path(mesh_dir_).is_absolute() ? fs::path(mesh_dir_) : base / mesh_dir_;
+    const std::string path =
+        (fs::path(file).is_absolute() ? fs::path(file) : dir / file).lexically_normal().string();
+    const Vec3 scale = fixed<3>(e, "scale", cls, Vec3::Ones());
+    if (scale.prod() == 0) fail(e, "<mesh scale> has a zero factor");
+    const Vec3 refpos = fixed<3>(e, "refpos", cls, Vec3::Zero());
+    const Eigen::Vector4d refquat = fixed<4>(e, "refquat", cls, Eigen::Vector4d(1, 0, 0, 0));
+    if (refquat.norm() < 1e-10) fail(e, "<mesh refquat>: a zero quaternion");
+    const Mat3 R =
+        Eigen::Quaterniond(refquat[0], refquat[1], refquat[2], refquat[3]).normalized().matrix();
+    const std::string where = "<mesh file=\"" + shown_input(file) + "\">: ";
+    try {
+      std::vector<detail::Triangle> triangles = detail::read_mesh(path);
+      // MuJoCo moves the vertices by refpos, turns them by refquat^-1, then scales them
+      for (detail::Triangle& t : triangles) {
+        for (Vec3& v : t) v = (R.transpose() * (v - refpos)).cwiseProduct(scale);
+        if (scale.prod() < 0) std::swap(t[1], t[2]);
+      }
+      if (exact_mesh_inertia_) {
+        if (const size_t open = detail::open_edges(triangles)) {
+          fail(e, where + quote_input(path) + " is not a closed surface with outward faces (" +
+                      std::to_string(open) +
+                      " edges not shared by two faces in opposite "
+                      "directions): it bounds no solid to weigh");
+        }
+      }
+      const detail::MeshInertia inertia = detail::mesh_inertia(triangles, exact_mesh_inertia_);
+      if (!inertia.star_shaped) {
+        warn(place(e) + ": " + where +
+             "MuJoCo 2.2's default mesh inertia, which eom follows, is "
+             "not the solid's for this mesh (it is not star-shaped about its surface centroid): "
+             "<compiler exactmeshinertia=\"true\"> weighs the solid");
+      }
+      return inertia;
+    } catch (const ModelError&) {
+      throw;
+    } catch (const InputError& error) {
+      const std::string& message = error.message();
+      // read_mesh's messages start with the quoted path; mesh_inertia's do not
+      fail(e, where + (message.rfind("'", 0) == 0 ? message : quote_input(path) + ": " + message));
+    }
   }
 
   // ---- the end --------------------------------------------------------------------------------
@@ -918,6 +1036,13 @@ class MjcfReader {
   std::string euler_sequence_ = "xyz";
   bool autolimits_ = false;
   std::string inertia_from_geom_ = "auto";
+  std::string mesh_dir_;
+  bool exact_mesh_inertia_ = false;
+  struct Mesh {
+    const XMLElement* e;
+    std::optional<detail::MeshInertia> inertia;
+  };
+  std::map<std::string, Mesh> meshes_;
   Model model_;
   std::set<std::string> frame_names_;
   std::set<std::string> ignored_;

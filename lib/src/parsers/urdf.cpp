@@ -144,6 +144,7 @@ class Parser {
     if (const XMLElement* dynamics = e->FirstChildElement("dynamics")) {
       j.damping = number(dynamics, "damping", 0);
       j.friction = number(dynamics, "friction", 0);
+      j.armature = number(dynamics, "armature", 0);
     }
     if (const XMLElement* mimic = e->FirstChildElement("mimic")) {
       j.mimic_joint = required(mimic, "joint");
@@ -326,6 +327,7 @@ class Builder {
       }
       info.damping = j->damping;
       info.friction = j->friction;
+      info.armature = j->armature;
       info.mimic_joint = j->mimic_joint;
       info.mimic_multiplier = j->mimic_multiplier;
       info.mimic_offset = j->mimic_offset;
@@ -426,6 +428,7 @@ void index_coordinates(Model& model) {
   // per-coordinate views of the joint data
   model.damping.setZero(model.nv);
   model.friction.setZero(model.nv);
+  model.armature.setZero(model.nv);
   model.effort_limit.setConstant(model.nv, INFINITY);
   model.velocity_limit.setConstant(model.nv, INFINITY);
   model.lower_limit.setConstant(model.nq, -INFINITY);
@@ -433,6 +436,7 @@ void index_coordinates(Model& model) {
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& j = model.joints[i];
     const JointInfo& info = model.info[i];
+    model.armature.segment(j.idx_v, j.nv).setConstant(info.armature);
     if (j.nv == 1) {
       model.damping[j.idx_v] = info.damping;
       model.friction[j.idx_v] = info.friction;

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "eom/core/errors.hpp"
+#include "eom/multibody/component_names.hpp"
 #include "eom/multibody/joint.hpp"
 #include "eom/multibody/spatial.hpp"
 
@@ -111,9 +112,13 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
   }
   const bool free_root = model.floating_base;
   if (free_root) {
-    left_out.push_back(
-        "the free-flyer 'root' of --floating-base (load the URDF with "
-        "--floating-base)");
+    const std::string& name = model.joint_names[1];
+    // --floating-base's free-flyer, or an MJCF model's free joint by its name
+    left_out.push_back(name == kFreeFlyerJoint
+                           ? "the free-flyer 'root' of --floating-base (load the URDF with "
+                             "--floating-base)"
+                           : "the free joint '" + name +
+                                 "' (load the URDF with --floating-base, which names it 'root')");
   }
   out << "<?xml version=\"1.0\"?>\n<robot name=" << attribute(model.name) << ">\n";
   // links: the root link, the bodies of the moving joints, then the other frames
@@ -175,9 +180,12 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
       out << " effort=" << attribute(bound(info.effort))
           << " velocity=" << attribute(bound(info.velocity)) << "/>\n";
     }
-    if (info.damping != 0 || info.friction != 0) {
+    if (info.damping != 0 || info.friction != 0 || info.armature != 0) {
       out << "    <dynamics damping=" << attribute(number(info.damping))
-          << " friction=" << attribute(number(info.friction)) << "/>\n";
+          << " friction=" << attribute(number(info.friction));
+      // eom's extension (doc/models.md), which other URDF readers skip
+      if (info.armature != 0) out << " armature=" << attribute(number(info.armature));
+      out << "/>\n";
     }
     if (info.mimic_joint) {
       out << "    <mimic joint=" << attribute(*info.mimic_joint)

@@ -29,6 +29,7 @@ struct JointInfo {
   double lower = -INFINITY, upper = INFINITY;  // position limits (1-DoF joints), +-inf when absent
   double effort = INFINITY, velocity = INFINITY;
   double damping = 0, friction = 0;
+  double armature = 0;  // reflected rotor inertia, on each of the joint's velocity coordinates
   bool has_limit = false;
   std::optional<std::string> mimic_joint;  // mimic tag: q = multiplier * q_mimic + offset
   double mimic_multiplier = 1, mimic_offset = 0;
@@ -68,6 +69,9 @@ struct Model {
 
   // per velocity index                                                                  (nv)
   Eigen::VectorXd damping, friction, effort_limit, velocity_limit;
+  // armature: the reflected inertia of each coordinate's motor, added to M's diagonal by every
+  // algorithm (MuJoCo's dof_armature, Pinocchio's model.armature); zeros unless the file gives it
+  Eigen::VectorXd armature;
   // per configuration index                                                             (nq)
   Eigen::VectorXd lower_limit, upper_limit;
   // coordinate names: "shoulder_pan_joint", "root.x", ...; columns are "<prefix>.<name>"

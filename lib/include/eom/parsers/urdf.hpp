@@ -32,6 +32,7 @@ struct UrdfJoint {
   bool has_limit = false;
   double lower = 0, upper = 0, effort = 0, velocity = 0;
   double damping = 0, friction = 0;
+  double armature = 0;  // eom's extension <dynamics armature="...">: reflected rotor inertia
   std::optional<std::string> mimic_joint;
   double mimic_multiplier = 1, mimic_offset = 0;
 };
