@@ -717,7 +717,8 @@ struct Simulator::Impl {
 
   // At an event of the ground at t, state (q0, v0): the open points on the ground (within
   // ground_tolerance) and not leaving it close, by one impact; then the closed ones whose force
-  // pulls open, one at a time, the most pulling first, until none pulls.
+  // pulls open, the most pulling first (open_most_pulling), the forces solved again after each,
+  // until none pulls.
   void ground_events(double t) {
     const ContactSet& set = *options->contacts;
     contact_heights(q0, heights0);
@@ -737,32 +738,45 @@ struct Simulator::Impl {
     }
     if (any) close_by_impact(t, true);
     applied_torque(t, q0, v0, false);
-    for (;;) {
+    do {
       accelerations(t, q0, v0);
-      const int k = most_pulling(contact_dynamics->forces(), weight);
-      if (k < 0) break;
-      set_active(k, false);
-      stats.contact_events.push_back({t, k, false, 0});
+    } while (open_most_pulling(contact_dynamics->forces(), weight, t));
+  }
+
+  // Opens the closed contacts whose normal force (world z) in f pulls most (most_pulling) and
+  // those pulling as much to within 1e-9 of the forces' size: ties, such as the corners of a
+  // symmetric box, open together. A lift-off is recorded for each but those `closing` at this
+  // event (they stay open). Returns whether any opened.
+  bool open_most_pulling(const Eigen::VectorXd& f, double scale, double t) {
+    const int worst = most_pulling(f, scale);
+    if (worst < 0) return false;
+    const ContactSet& set = *options->contacts;
+    const double tie = f[set.offset(worst) + 2] + 1e-9 * (scale + f.cwiseAbs().sum());
+    for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+      const int contact = static_cast<int>(k);
+      const double normal = f[set.offset(contact) + 2];
+      if (!active[k] || !(normal < 0 && normal <= tie)) continue;
+      set_active(contact, false);
+      if (!closing[k]) stats.contact_events.push_back({t, contact, false, 0});
+      closing[k] = 0;
     }
+    return true;
   }
 
   // The contacts marked `closing` close by one inelastic impact on the new closed set (ETH notes
-  // eq. 3.66-3.72). Unilateral ones (a ground) whose impulse would pull are left open, one at a
-  // time, the most pulling first.
+  // eq. 3.66-3.72). Unilateral ones (a ground) whose impulse would pull are left open, or open
+  // (a lift-off) when they were closed, the most pulling first.
   void close_by_impact(double t, bool unilateral) {
     impact->solve(q0, v0);
-    for (int k; unilateral && (k = most_pulling(impact->impulses(), 0)) >= 0;) {
-      set_active(k, false);
-      closing[k] = 0;
-      impact->solve(q0, v0);
-    }
+    while (unilateral && open_most_pulling(impact->impulses(), 0, t)) impact->solve(q0, v0);
     v0 = impact->velocities();
     const double loss = impact->energy_loss();
-    // contacts closed at the start without moving into them are no event
-    if (t == t_state && stats.steps == 0 && !(loss > 0)) return;
     bool counted = false;
     for (std::size_t k = 0; k < closing.size(); ++k) {
       if (!closing[k]) continue;
+      closing[k] = 0;
+      // contacts closed at the start without moving into them are no event
+      if (t == t_state && stats.steps == 0 && !(loss > 0)) continue;
       stats.contact_events.push_back({t, static_cast<int>(k), true, loss});
       counted = true;
     }
