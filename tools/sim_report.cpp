@@ -20,7 +20,7 @@ void report_contacts(const SimOptions& opt, const Model& model, const ContactSet
                      const SimulationStats& stats, double t0, const Notes& notes, Streams& io) {
   constexpr size_t kShown = 10;
   const auto& events = stats.contact_events;
-  size_t instants = 0;
+  size_t instants = 0, shown = events.size();  // shown: the events of the instants printed
   for (size_t e = 0; e < events.size();) {
     const size_t first = e;
     std::ostringstream s;
@@ -40,9 +40,10 @@ void report_contacts(const SimOptions& opt, const Model& model, const ContactSet
     }
     while (e < events.size() && events[e].t == events[first].t) ++e;
     if (instants++ < kShown && !opt.quiet) io.err << "eom sim: " << s.str() << '\n';
+    if (instants == kShown) shown = e;
   }
   if (instants > kShown && !opt.quiet) {
-    io.err << "eom sim: and " << instants - kShown << " more contact events\n";
+    io.err << "eom sim: and " << events.size() - shown << " more contact events\n";
   }
   if (stats.impacts > 0 && !opt.quiet) {
     io.err << "eom sim: " << stats.impacts << (stats.impacts == 1 ? " impact" : " impacts")
