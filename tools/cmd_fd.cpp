@@ -178,12 +178,7 @@ void register_fd(CLI::App& app, Dispatch& dispatch) {
                 "2 nv^2 columns");
   cmd->add_flag("--minv", opt->minv, "Also write Minv.<row>.<col> = dqdd/dtau: nv^2 columns");
   add_contact_options(*cmd, opt->contacts, false);
-  cmd->add_option("--baumgarte", opt->baumgarte,
-                  "KP,KD: hold the contacts' accelerations at -KD J_c v - KP e, e their drift "
-                  "from where each became active (Baumgarte stabilisation; default 0,0)")
-      ->delimiter(',')
-      ->expected(2)
-      ->check(kNonNegative);
+  add_baumgarte_option(*cmd, opt->baumgarte);
 }
 
 }  // namespace eom::cli

@@ -22,6 +22,7 @@
 #include "cli.hpp"
 #include "forces.hpp"
 #include "row_output.hpp"
+#include "sim_report.hpp"
 #include "sim_setup.hpp"
 
 namespace eom::cli {
@@ -29,90 +30,6 @@ namespace {
 
 const std::vector<std::string> kControllers = {"zero", "constant",   "table",           "gravity",
                                                "pd",   "pd-gravity", "computed-torque", "stand"};
-
-// The counts on stderr, clipped torques and limit events as warnings; times on the output's
-// clock, t0 + the run's.
-void report(const SimOptions& opt, const Model& model, const SimulationStats& stats, size_t rows,
-            double t0, double t_end, const Notes& notes, Streams& io) {
-  if (opt.verbose) {
-    std::ostringstream s;
-    s << opt.integrator << ": " << stats.steps << " steps";
-    if (opt.integrator == "rk45") s << " accepted, " << stats.rejected << " rejected";
-    s << ", " << stats.evaluations << " evaluations, " << rows
-      << " rows to t = " << number_text(t0 + t_end) << " s";
-    io.err << "eom sim: " << s.str() << '\n';
-  }
-  if (opt.saturate && stats.saturated_steps > 0) {
-    std::ostringstream s;
-    s << "torques clipped at the effort limits in " << stats.saturated_steps << " of "
-      << stats.steps << " steps:";
-    for (int k = 0; k < model.nv; ++k) {
-      if (stats.saturated_per_joint[k] > 0) {
-        s << ' ' << model.tau_names[k] << " (" << stats.saturated_per_joint[k] << ")";
-      }
-    }
-    notes.warning(s.str());
-  }
-  constexpr size_t kShown = 10;
-  const auto& events = stats.limit_events;
-  for (size_t e = 0; e < std::min(events.size(), kShown); ++e) {
-    const LimitEvent& ev = events[e];
-    const JointInfo& info = model.info[ev.joint];
-    notes.warning("joint '" + model.joint_names[ev.joint] + "' " +
-                  (ev.leaving ? "left" : "came back within") + " its " +
-                  (ev.upper ? "upper" : "lower") + " limit (" +
-                  number_text(ev.upper ? info.upper : info.lower) +
-                  ") at t = " + number_text(t0 + ev.t) + " s");
-  }
-  if (events.size() > kShown) {
-    notes.warning("and " + std::to_string(events.size() - kShown) + " more limit events");
-  }
-}
-
-// The --summary-json object of the run (README "JSON summaries").
-nlohmann::json summary(const SimOptions& opt, const Model& model, const std::string& controller,
-                       const SimulationStats& stats, size_t rows, double t0, double t_end,
-                       const EnergyRecord& energy, const MessageLog& log) {
-  nlohmann::json s =
-      summary_object("sim", opt.initial.empty() ? nlohmann::json() : nlohmann::json(opt.initial),
-                     opt.output.path, true, static_cast<long>(rows), kExitOk, log);
-  s["integrator"] = opt.integrator;
-  s["controller"] = controller;
-  s["t_start"] = t0;
-  s["t_end"] = t0 + t_end;
-  s["dt"] = opt.dt;
-  s["steps"] = stats.steps;
-  s["rejected"] = stats.rejected;
-  s["evaluations"] = stats.evaluations;
-  nlohmann::json per_joint = nlohmann::json::array();
-  for (int k = 0; k < model.nv; ++k) {
-    if (stats.saturated_per_joint[k] > 0) {
-      per_joint.push_back(
-          {{"column", "tau." + model.tau_names[k]}, {"steps", stats.saturated_per_joint[k]}});
-    }
-  }
-  s["saturation"] = {
-      {"enabled", opt.saturate}, {"steps", stats.saturated_steps}, {"joints", per_joint}};
-  nlohmann::json limit_events = nlohmann::json::array();
-  for (const LimitEvent& ev : stats.limit_events) {
-    const JointInfo& info = model.info[ev.joint];
-    limit_events.push_back({{"joint", model.joint_names[ev.joint]},
-                            {"limit", ev.upper ? "upper" : "lower"},
-                            {"value", ev.upper ? info.upper : info.lower},
-                            {"t", t0 + ev.t},
-                            {"leaving", ev.leaving}});
-  }
-  s["limit_events"] = limit_events;
-  const std::optional<double> relative = energy.relative_change();
-  s["energy"] = nullptr;
-  if (energy.rows > 0) {
-    s["energy"] = {{"initial", energy.initial},
-                   {"final", energy.last},
-                   {"change", energy.change()},
-                   {"relative_change", relative ? nlohmann::json(*relative) : nlohmann::json()}};
-  }
-  return s;
-}
 
 int run_sim(const SimOptions& opt, Streams& io) {
   if (!(opt.dt > 0)) throw InputError("--dt must be positive");
@@ -128,8 +45,9 @@ int run_sim(const SimOptions& opt, Streams& io) {
   refuse_singular_mass_matrix(model);
   const ContactSet contacts = load_contacts(model, opt.contacts);
   SimulationOptions sim = simulation_options(opt, model);
-  if (!contacts.contacts.empty()) sim.contacts = &contacts;
   const SimStart start = initial_state(model, opt, notes);
+  ContactSchedule schedule;
+  set_contact_changes(opt, model, contacts, start, schedule, sim);
   const double t_end = opt.duration;  // the clock counts from the start (SimStart)
   if (!std::isfinite(t_end)) throw InputError("--duration: the end time is not finite");
   // the output's clock: the origin's time plus the run's, or the run's with --time-origin first
@@ -152,6 +70,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   EnergyRecord energy;
   const bool track_energy = opt.energy || !opt.summary.empty();
   Simulator simulator(model);
+  double impacts_written = 0;  // the impacts' energy loss up to the last row
   auto write = [&](double t, ConstVec q, ConstVec v, ConstVec tau, ConstVec qdd) {
     row[0] = origin + t;
     t_text.clear();
@@ -163,6 +82,11 @@ int run_sim(const SimOptions& opt, Streams& io) {
     if (opt.torques_out) out = std::copy(tau.data(), tau.data() + model.nv, out);
     const Eigen::VectorXd& f = simulator.contact_forces();
     if (opt.forces_out) out = std::copy(f.data(), f.data() + f.size(), out);
+    if (opt.forces_out && (sim.ground || sim.schedule)) {
+      for (const char closed : simulator.contact_active()) *out++ = closed;
+      *out++ = simulator.stats().impact_energy_loss - impacts_written;  // since the last row
+      impacts_written = simulator.stats().impact_energy_loss;
+    }
     if (track_energy) {
       const double kinetic = kinetic_energy(model, energy_data, q, v);
       const double potential = potential_energy(model, energy_data, q);
@@ -188,11 +112,12 @@ int run_sim(const SimOptions& opt, Streams& io) {
     result->commit_as(kept);
     throw NumericalError(e.what() + when + "; the rows so far are in " + kept);
   }
-  report(opt, model, simulator.stats(), times.size(), origin, t_end, notes, io);
+  report_sim(opt, model, contacts, simulator.stats(), times.size(), origin, t_end, notes, io);
   nlohmann::json summaries;
   if (!opt.summary.empty()) {
-    summaries = nlohmann::json::array({summary(opt, model, controller, simulator.stats(),
-                                               times.size(), origin, t_end, energy, log)});
+    summaries =
+        nlohmann::json::array({sim_summary(opt, model, contacts, controller, simulator.stats(),
+                                           times.size(), origin, t_end, energy, log)});
     summaries[0]["gains"] = drive.gains_summary();
   }
   commit_results({result.get()}, opt.summary, summaries);
@@ -282,7 +207,15 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->check(CLI::ExistingPath);
   add_time_options(*cmd, opt->time);
   add_force_options(*cmd, opt->forces);
-  add_contact_options(*cmd, opt->contacts, false);
+  add_contact_options(*cmd, opt->contacts, false, true);
+  cmd->add_option("--ground", opt->ground,
+                  "With --contacts (points): a flat ground at z = HEIGHT; the contacts close on "
+                  "touching it (an inelastic impact) and open when their force would pull");
+  reads_files(cmd->add_option("--contact-schedule", opt->contact_schedule,
+                              "With --contacts: t and contact.<frame> (1 active, 0 not), held "
+                              "from each row to the next; a contact closes by an impact"))
+      ->check(CLI::ExistingPath);
+  add_baumgarte_option(*cmd, opt->baumgarte);
   cmd->add_flag("--saturate", opt->saturate,
                 "Clip commanded torques at the URDF effort limits and say how often");
   add_sim_output_flags(*cmd, *opt);

@@ -14,7 +14,16 @@
 
 namespace eom::cli {
 
-void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse) {
+void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains) {
+  cmd.add_option("--baumgarte", gains,
+                 "KP,KD: hold the contacts' accelerations at -KD J_c v - KP e, e their drift "
+                 "from where each became active (Baumgarte stabilisation; default 0,0)")
+      ->delimiter(',')
+      ->expected(2)
+      ->check(kNonNegative);
+}
+
+void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool friction) {
   cmd.add_option("--contacts", opt.specs,
                  "Frames held by the environment: FRAME or FRAME:3d (a point), FRAME:6d (a whole "
                  "frame), FRAME:1d (a point along --contact-normal), comma-separated")
@@ -25,6 +34,12 @@ void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse) {
       ->delimiter(',')
       ->expected(3)
       ->default_str("0,0,1");
+  if (friction || inverse) {
+    cmd.add_option("--friction-coefficient", opt.friction_coefficient,
+                   "Report on stderr the rows whose contacts need more friction than MU, "
+                   "|f_t| / f_n > MU (the contact would slip), and those whose contact force pulls")
+        ->check(kPositive);
+  }
   if (!inverse) return;
   cmd.add_option("--contact-forces", opt.rule,
                  "How the contact forces are found: min-norm (least weighted norm that holds the "
@@ -39,10 +54,6 @@ void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse) {
                  "Exit 1, writing no output file, when a row's residual.norm (the base wrench "
                  "the contacts cannot supply) exceeds TOL")
       ->check(kNonNegative);
-  cmd.add_option("--friction-coefficient", opt.friction_coefficient,
-                 "Report on stderr the rows whose friction.<frame> exceeds MU (the contact would "
-                 "slip) and those whose contact force pulls")
-      ->check(kPositive);
 }
 
 ContactSet load_contacts(const Model& model, const ContactOptions& opt) {

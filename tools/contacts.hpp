@@ -28,9 +28,12 @@ struct ContactOptions {
   double fail_on_residual = -1;      // < 0: not asked
   double friction_coefficient = 0;   // --friction-coefficient MU; 0: not asked
 };
-/// --contacts, --contact-normal and, for the inverse dynamics, --contact-forces,
-/// --contact-weights, --fail-on-residual, --friction-coefficient.
-void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse);
+/// --contacts, --contact-normal, --friction-coefficient (for the inverse dynamics, or when
+/// `friction`) and, for the inverse dynamics, --contact-forces, --contact-weights,
+/// --fail-on-residual.
+void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool friction = false);
+/// --baumgarte KP,KD (ContactForwardDynamics::set_baumgarte), both >= 0.
+void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains);
 
 /// The contacts of the options; throws InputError starting with the option at fault. Empty when
 /// --contacts is not given (and then the other contact options are refused).

@@ -343,7 +343,7 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
     kept.push_back(static_cast<int>(c));
     header.names.push_back(name);
   }
-  TimeTable table{path, std::move(header), TimeSeries(static_cast<int>(kept.size()))};
+  TimeTable table{path, std::move(header), TimeSeries(static_cast<int>(kept.size())), kept, {}};
   reader->read_columns(std::move(used));
   std::vector<double> row, values(kept.size());
   TableTime stamps(time_columns, time.scale);
@@ -353,6 +353,7 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
     stamps.read(*reader, reader->line());
     try {
       table.series.append(stamps.elapsed(), values.data());
+      table.lines.push_back(reader->line());
     } catch (const InputError& e) {
       throw InputError(path, reader->line(), t_col + 1, e.message());
     }

@@ -140,6 +140,8 @@ struct TimeTable {
   std::string file;
   Header header;
   TimeSeries series{0};
+  std::vector<int> columns;  // per column of header, its index in the file
+  std::vector<int> lines;    // per row of series, its line in the file
 };
 /// Its times are seconds since `clock`'s origin (TableTime::count_from), its time column as
 /// `time` says. The columns named `prefix`.* for a prefix in `reads` must be numbers (what the

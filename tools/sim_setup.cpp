@@ -1,6 +1,7 @@
 #include "sim_setup.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <eom/core/errors.hpp>
 #include <eom/io/column_names.hpp>
@@ -91,6 +92,78 @@ SimulationOptions simulation_options(const SimOptions& opt, const Model& model) 
   return sim;
 }
 
+namespace {
+
+// --contact-schedule: t and contact.<frame> of the --contacts (a contact without a column holds
+// throughout), each 0 or 1.
+void read_contact_schedule(const SimOptions& opt, const Model& model, const ContactSet& contacts,
+                           const SimStart& start, ContactSchedule& schedule) {
+  const std::string& path = opt.contact_schedule;
+  const TimeTable table = read_time_table(path, {"contact"}, opt.time, start.clock);
+  std::vector<int> column_of(contacts.contacts.size(), -1);
+  for (std::size_t c = 0; c < table.header.names.size(); ++c) {
+    const std::string& name = table.header.names[c];
+    if (name.rfind("contact.", 0) != 0) continue;
+    const int frame = model.frame_index(name.substr(8));
+    const int k = frame < 0 ? -1 : contacts.find(frame);
+    if (k < 0) {
+      throw InputError(path, 1, table.columns[c] + 1,
+                       "column " + shown_input(name) + ": " + quote_input(name.substr(8)) +
+                           " is not one of the --contacts");
+    }
+    column_of[k] = static_cast<int>(c);
+  }
+  if (std::all_of(column_of.begin(), column_of.end(), [](int c) { return c < 0; })) {
+    throw InputError(path, 1, 0, "no contact.<frame> column of the --contacts");
+  }
+  for (int r = 0; r < table.series.rows(); ++r) {
+    schedule.times.push_back(table.series.time(r));
+    std::vector<char>& row = schedule.active.emplace_back(contacts.contacts.size(), 1);
+    for (std::size_t k = 0; k < column_of.size(); ++k) {
+      const int c = column_of[k];
+      const double value = c < 0 ? 1.0 : table.series.at(r, c);
+      if (value != 0 && value != 1) {
+        throw InputError(path, table.lines[r], table.columns[c] + 1,
+                         "column " + table.header.names[c] + ": " + number_text(value) +
+                             " is neither 1 (active) nor 0 (inactive)");
+      }
+      row[k] = value == 1 ? 1 : 0;
+    }
+  }
+}
+
+}  // namespace
+
+void set_contact_changes(const SimOptions& opt, const Model& model, const ContactSet& contacts,
+                         const SimStart& start, ContactSchedule& schedule, SimulationOptions& sim) {
+  const bool ground = !std::isnan(opt.ground);
+  if (ground && !opt.contact_schedule.empty()) {
+    throw InputError(
+        "--ground and --contact-schedule contradict each other: contacts are made and broken "
+        "either by the ground (touchdown, lift-off) or by the schedule; give one");
+  }
+  const bool baumgarte = opt.baumgarte[0] != 0 || opt.baumgarte[1] != 0;
+  if (contacts.contacts.empty()) {
+    if (ground) throw InputError("--ground needs --contacts (the points that touch it)");
+    if (!opt.contact_schedule.empty()) throw InputError("--contact-schedule needs --contacts");
+    if (baumgarte) throw InputError("--baumgarte needs --contacts");
+    return;
+  }
+  sim.contacts = &contacts;
+  sim.baumgarte_kp = opt.baumgarte[0];
+  sim.baumgarte_kd = opt.baumgarte[1];
+  sim.friction_coefficient = opt.contacts.friction_coefficient;
+  sim.friction_normal =
+      Vec3(opt.contacts.normal[0], opt.contacts.normal[1], opt.contacts.normal[2]);
+  if (ground) {
+    if (!std::isfinite(opt.ground)) throw InputError("--ground: the height is not finite");
+    sim.ground = opt.ground;
+  }
+  if (opt.contact_schedule.empty()) return;
+  read_contact_schedule(opt, model, contacts, start, schedule);
+  sim.schedule = &schedule;
+}
+
 void check_step(const Model& model, Controller& controller, const SimulationOptions& sim,
                 const SimOptions& opt, const SimStart& start, const Notes& notes) {
   Data data(model);
@@ -120,6 +193,12 @@ Header output_header(const SimOptions& opt, const Model& model, const ContactSet
   if (opt.accelerations) append(coordinate_columns(model, "a", Space::v));
   if (opt.torques_out) append(coordinate_columns(model, "tau", Space::tau));
   if (opt.forces_out) append(contact_force_columns(model, contacts));
+  if (opt.forces_out && (!std::isnan(opt.ground) || !opt.contact_schedule.empty())) {
+    for (const Contact& contact : contacts.contacts) {
+      header.names.push_back("contact." + model.frames[contact.frame].name);
+    }
+    header.names.push_back("impact.energy");
+  }
   if (opt.energy) append({"energy.kinetic", "energy.potential", "energy.total"});
   return header;
 }

@@ -4,6 +4,7 @@
 // cmd_sim.cpp runs it.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,7 +40,10 @@ struct SimOptions {
   // one value, or one per velocity coordinate; none: scaled to the model (default_gains)
   std::vector<double> kp, kd;
   ForceOptions forces;
-  ContactOptions contacts;  // held for the whole run
+  ContactOptions contacts;                                   // held for the whole run, unless:
+  double ground = std::numeric_limits<double>::quiet_NaN();  // --ground HEIGHT (NaN: none)
+  std::string contact_schedule;                              // --contact-schedule FILE
+  std::vector<double> baumgarte{0, 0};                       // --baumgarte KP,KD
   bool saturate = false, energy = false, accelerations = false, torques_out = false;
   bool forces_out = false;  // --write-forces
   bool keep_truncated = false, quiet = false, verbose = false;
@@ -85,6 +89,14 @@ struct SimStart {
   TableTime clock{TimeColumns{}, 1};
 };
 SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes);
+
+/// The contacts' options checked against --contacts and set in `sim`: --ground, --baumgarte,
+/// --friction-coefficient, and --contact-schedule read into `schedule` (on the run's clock; it
+/// must outlive the run). Throws InputError for an option that needs --contacts, --ground with
+/// --contact-schedule, and a schedule's column of no contact or value other than 0 and 1 (file,
+/// line, column).
+void set_contact_changes(const SimOptions& opt, const Model& model, const ContactSet& contacts,
+                         const SimStart& start, ContactSchedule& schedule, SimulationOptions& sim);
 
 /// The tables and functions that drive one run from `start` to t_end; the controller and the
 /// wrenches it makes read from it, so it lives as long as the run.

@@ -314,6 +314,169 @@ contacts-bad-input)
   stderr_has "--reference has no effect with --controller stand"
   [ ! -e x.csv ] || fail "output written by a failed run"
   ;;
+ground-drop)
+  # a 2 kg box (tests/data/urdf/box_corners_centred.urdf) dropped flat from h = 0.2 m onto the
+  # ground at z = 0: its four corners touch at t* = sqrt(2 h / g) (located, not on the 10 ms
+  # grid), the inelastic impact takes all of m g h = 3.924 J (four points hold it whole), then it
+  # rests at z = 0.05 with the corners carrying the weight m g = 19.62 N
+  corners=front_left,front_right,rear_left,rear_right
+  expect 0 "$eom" sim "$src/tests/data/urdf/box_corners_centred.urdf" --floating-base \
+    --q0 root.z=0.25 --contacts $corners --ground 0 --duration 0.5 --output-dt 0.01 \
+    --write-forces --summary-json drop.json -o drop.csv
+  stderr_has "touchdown of 'front_left', 'front_right', 'rear_left', 'rear_right'"
+  stderr_has "1 impact, kinetic energy lost: 3.924"
+  python3 - drop.csv drop.json <<'EOF' || fail "ground-drop"
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+s = json.load(open(sys.argv[2]))[0]["contacts"]
+t_star = math.sqrt(2 * 0.2 / 9.81)
+events = s["events"]
+assert len(events) == 4 and all(e["event"] == "touchdown" for e in events), events
+assert all(abs(e["t"] - t_star) < 1e-9 for e in events), (events, t_star)
+assert abs(s["impact_energy_loss"] - 2 * 9.81 * 0.2) < 1e-9, s
+lost = sum(float(r["impact.energy"]) for r in rows)
+assert abs(lost - 3.924) < 1e-9, lost
+for r in rows:
+    t = float(r["t"])
+    closed = [int(float(r["contact." + c])) for c in ("front_left", "front_right", "rear_left", "rear_right")]
+    assert closed == ([1] * 4 if t > t_star else [0] * 4), (t, closed)
+    if t < t_star:
+        continue
+    assert all(abs(float(r[k])) < 1e-9 for k in r if k.startswith("v.")), r
+    assert abs(float(r["q.root.z"]) - 0.05) < 1e-9, r["q.root.z"]
+    fz = sum(float(r[k]) for k in r if k.endswith(".fz"))
+    assert abs(fz - 19.62) < 1e-9, fz
+EOF
+  ;;
+ground-rod)
+  # a rod (tests/data/urdf/rod.urdf: 2 kg, 1 m) level, falling at 2 m/s from 0.1 m, onto its
+  # right end only: it touches when 0.1 = 2 t + g t^2 / 2 at v = sqrt(4 + 2 g 0.1); the end
+  # stops, the centre keeps 3v/4 and the spin is 3v/(2L): a quarter of m v^2 / 2 is lost
+  expect 0 "$eom" sim "$src/tests/data/urdf/rod.urdf" --floating-base --q0 root.z=0.1 \
+    --v0 root.vz=-2 --contacts end_right --ground 0 --duration 0.2 --output-dt 0.01 \
+    --summary-json rod.json -o rod.csv
+  python3 - rod.json <<'EOF' || fail "ground-rod"
+import json, math, sys
+s = json.load(open(sys.argv[1]))[0]["contacts"]
+g = 9.81
+v = math.sqrt(4 + 2 * g * 0.1)
+t_star = (v - 2) / g
+e = s["events"]
+assert len(e) == 1 and e[0]["frame"] == "end_right" and abs(e[0]["t"] - t_star) < 1e-9, (e, t_star)
+assert abs(e[0]["energy_loss"] - 0.25 * 0.5 * 2 * v * v) < 1e-9, (e, v)
+EOF
+  ;;
+ground-lift-off)
+  # the box resting on its corners, pushed up at its centre by F = 2 m g t (a wrench table
+  # interpolated linearly): each corner carries (m g - F) / 4 until t = 1/2, when the four let
+  # go; then z'' = g (2 t - 1): z(1) = 0.05 + g / 24
+  printf 't,wrench.box.fx,wrench.box.fy,wrench.box.fz,wrench.box.mx,wrench.box.my,wrench.box.mz\n' \
+    > lift.csv
+  printf '0,0,0,0,0,0,0\n1,0,0,39.24,0,0,0\n' >> lift.csv
+  expect 0 "$eom" sim "$src/tests/data/urdf/box_corners_centred.urdf" --floating-base \
+    --q0 root.z=0.05 --contacts front_left,front_right,rear_left,rear_right --ground 0 \
+    --wrenches lift.csv --interpolation linear --duration 1 --output-dt 0.25 --write-forces \
+    --summary-json lift.json -o lifted.csv
+  stderr_has "lift-off of"
+  python3 - lifted.csv lift.json <<'EOF' || fail "ground-lift-off"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+s = json.load(open(sys.argv[2]))[0]["contacts"]
+e = s["events"]
+assert len(e) == 4 and all(x["event"] == "lift-off" and abs(x["t"] - 0.5) < 1e-9 for x in e), e
+assert s["impacts"] == 0
+quarter = rows[1]
+assert abs(sum(float(quarter[k]) for k in quarter if k.endswith(".fz")) - 9.81) < 1e-9, quarter
+last = rows[-1]
+assert abs(float(last["q.root.z"]) - (0.05 + 9.81 / 24)) < 1e-9, last["q.root.z"]
+assert all(float(last["contact." + c]) == 0 for c in ("front_left", "rear_right"))
+EOF
+  ;;
+ground-friction)
+  # the box on the ground pushed sideways by 5 N at its centre sticks (slip is not simulated);
+  # least-norm forces share the push equally (1.25 N each) and the moment 5 N x 0.05 m loads the
+  # front corners: f_n = 19.62 / 4 -+ 0.25 / 0.8, so the rear ones need 1.25 / 4.5925 = 0.27218
+  printf 't,wrench.box.fx,wrench.box.fy,wrench.box.fz,wrench.box.mx,wrench.box.my,wrench.box.mz\n' \
+    > push.csv
+  printf '0,5,0,0,0,0,0\n1,5,0,0,0,0,0\n' >> push.csv
+  expect 0 "$eom" sim "$src/tests/data/urdf/box_corners_centred.urdf" --floating-base \
+    --q0 root.z=0.05 --contacts front_left,front_right,rear_left,rear_right --ground 0 \
+    --wrenches push.csv --duration 0.1 --output-dt 0.01 --friction-coefficient 0.25 \
+    --summary-json push.json -o pushed.csv
+  stderr_has "11 rows need more friction than --friction-coefficient 0.25"
+  python3 - push.json <<'EOF' || fail "ground-friction"
+import json, sys
+f = json.load(open(sys.argv[1]))[0]["contacts"]["friction"]
+assert f["rows"] == 11 and abs(f["worst_ratio"] - 1.25 / 4.5925) < 1e-9, f
+assert f["worst_frame"] in ("rear_left", "rear_right"), f
+EOF
+  expect 0 "$eom" sim "$src/tests/data/urdf/box_corners_centred.urdf" --floating-base \
+    --q0 root.z=0.05 --contacts front_left,front_right,rear_left,rear_right --ground 0 \
+    --wrenches push.csv --duration 0.1 --output-dt 0.01 --friction-coefficient 0.3 -o pushed.csv
+  [ ! -s err.txt ] || fail "a warning below the coefficient: $(cat err.txt)"
+  ;;
+contact-schedule)
+  # the box held on its four corners; from t = 0.2 on its two left ones only (a hinge beside its
+  # centre of mass: it turns, its contacts doing no work), at t = 0.4 on the four again: an
+  # impact that stops it, taking all its kinetic energy (so T + V after = T + V before - loss)
+  printf 't,contact.front_right,contact.rear_right\n0,1,1\n0.2,0,0\n0.4,1,1\n' > stances.csv
+  expect 0 "$eom" sim "$src/tests/data/urdf/box_corners_centred.urdf" --floating-base \
+    --q0 root.z=0.05 --contacts front_left,front_right,rear_left,rear_right \
+    --contact-schedule stances.csv --duration 0.6 --dt 1e-4 --output-dt 0.05 --energy \
+    --write-forces --summary-json stances.json -o hinge.csv
+  stderr_has "lift-off of 'front_right', 'rear_right'"
+  python3 - hinge.csv stances.json <<'EOF' || fail "contact-schedule"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+s = json.load(open(sys.argv[2]))[0]["contacts"]
+assert s["mode"] == "schedule" and s["impacts"] == 1, s
+assert [(e["t"], e["event"]) for e in s["events"]] == [(0.2, "lift-off")] * 2 + [(0.4, "touchdown")] * 2
+loss = s["impact_energy_loss"]
+e0, e_end = float(rows[0]["energy.total"]), float(rows[-1]["energy.total"])
+assert loss > 0.1 and abs(e_end + loss - e0) < 1e-8, (e0, e_end, loss)
+for r in rows:
+    t = float(r["t"])
+    if 0.2 < t < 0.4:
+        assert float(r["contact.front_right"]) == 0 and float(r["contact.front_left"]) == 1
+    if t > 0.4:
+        assert all(abs(float(r[k])) < 1e-9 for k in r if k.startswith("v.")), r
+EOF
+  ;;
+contact-changes-bad-input)
+  box=$src/tests/data/urdf/box_corners_centred.urdf
+  corners=front_left,front_right,rear_left,rear_right
+  printf 't,contact.front_right\n0,1\n0.2,0\n' > stances.csv
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners --ground 0 \
+    --contact-schedule stances.csv --duration 1 -o x.csv
+  stderr_has "--ground and --contact-schedule contradict each other"
+  printf 't,contact.front_right,contact.top\n0,1,1\n' > unknown.csv
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+    --contact-schedule unknown.csv --duration 1 -o x.csv
+  stderr_has "unknown.csv:1:3: .*'top' is not one of the --contacts"
+  printf 't,contact.front_right\n0,1\n0.2,0.5\n' > half.csv
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+    --contact-schedule half.csv --duration 1 -o x.csv
+  stderr_has "half.csv:3:2: column contact.front_right: 0.5 is neither 1 (active) nor 0"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners --ground 0 \
+    --friction-coefficient 0 --duration 1 -o x.csv
+  stderr_has "friction-coefficient"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --ground 0 --duration 1 -o x.csv
+  stderr_has "--ground needs --contacts"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts front_left:6d \
+    --ground 0 --duration 1 -o x.csv
+  stderr_has "contact 'front_left' on the ground is not a point (3d) contact"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.04 --contacts $corners --ground 0 \
+    --duration 1 -o x.csv
+  stderr_has "contact 'front_left' starts 0.01 m below the ground"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --baumgarte 1,1 --duration 1 \
+    -o x.csv
+  stderr_has "--baumgarte needs --contacts"
+  [ ! -e x.csv ] || fail "output written by a failed run"
+  # the schedule is an input: it cannot be an output too
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+    --contact-schedule stances.csv --duration 1 -o stances.csv
+  [ "$(head -1 stances.csv)" = "t,contact.front_right" ] || fail "the schedule was overwritten"
+  ;;
 default-gains)
   # pd, pd-gravity and computed-torque with the default gains (scaled to the model and the step:
   # doc/sim.md) on every shipped and tested robot, with each fixed-step integrator: an unstable

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "eom/algorithm/kinematics.hpp"
 #include "eom/multibody/configuration.hpp"
 #include "eom/core/errors.hpp"
 #include "eom/solvers/step_stability.hpp"
@@ -195,11 +196,24 @@ struct Simulator::Impl {
   SimulationStats stats;
   Controller* controller = nullptr;
   const SimulationOptions* options = nullptr;
-  std::optional<ContactForwardDynamics> contact_dynamics;  // with held contacts
+  std::optional<ContactForwardDynamics> contact_dynamics;  // with contacts
   const Eigen::VectorXd no_forces;
+  // Contacts made and broken during the run: on a ground, or by a schedule
+  enum class ContactMode { none, held, ground, schedule };
+  ContactMode contact_mode = ContactMode::none;
+  std::optional<ContactImpact> impact;
+  std::vector<char> active, closing;   // per contact: closed; closing at this event
+  Eigen::VectorXd heights0, heights1;  // above the ground, at the start and end of a step
+  Data frames;                         // the heights' workspace
+  const double weight;                 // N: what a pulling force is compared with
 
   explicit Impl(const Model& m)
-      : model(m), data(m), urdf_friction(Friction::from_model(m)), friction(urdf_friction) {
+      : model(m),
+        data(m),
+        urdf_friction(Friction::from_model(m)),
+        friction(urdf_friction),
+        frames(m),
+        weight(m.total_mass * m.gravity.norm()) {
     const int nq = m.nq, nv = m.nv;
     joint_of_v.assign(nv, 0);
     joint_of_q.assign(nq, 0);
@@ -221,6 +235,7 @@ struct Simulator::Impl {
     limit_state.setZero(m.njoints);
     stats.saturated_per_joint.setZero(nv);
     stats.limit_events.reserve(64);
+    stats.contact_events.reserve(64);
   }
 
   // d delta / dt = dexp^-1_{-delta}(v) = v + 1/2 [delta, v] + 1/12 [delta, [delta, v]] + O(delta^4)
@@ -380,7 +395,33 @@ struct Simulator::Impl {
     // torque and acceleration at the output state, not counted as a step's evaluation
     applied_torque(t, q_out, v_out, false);
     const Eigen::VectorXd& qdd = accelerations(t, q_out, v_out);
+    if (options->friction_coefficient > 0 && contact_dynamics) tally_friction(t);
     output(t, q_out, v_out, tau, qdd);
+  }
+
+  // The friction the closed contacts need at the output just solved, |f_t| / f_n (infinite for a
+  // force that does not press, f_n <= 0), against the coefficient.
+  void tally_friction(double t) {
+    const ContactSet& set = *options->contacts;
+    const Eigen::VectorXd& f = contact_dynamics->forces();
+    const Vec3 n = options->ground ? Vec3::UnitZ() : options->friction_normal;
+    bool over = false;
+    for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+      if (!active[k] || set.contacts[k].kind == ContactKind::normal) continue;
+      const Vec3 force = f.segment<3>(set.offset(static_cast<int>(k)));
+      const double normal = n.dot(force);
+      const double tangential = (force - normal * n).norm();
+      const double ratio = normal > 0                  ? tangential / normal
+                           : force.squaredNorm() > 0.0 ? std::numeric_limits<double>::infinity()
+                                                       : 0.0;
+      over |= ratio > options->friction_coefficient;
+      if (ratio > stats.worst_friction) {
+        stats.worst_friction = ratio;
+        stats.worst_friction_t = t;
+        stats.worst_friction_contact = static_cast<int>(k);
+      }
+    }
+    if (over) ++stats.friction_outputs;
   }
 
   // aba at (q, v) with tau_total, or the constrained dynamics with held contacts; a singular
@@ -495,7 +536,7 @@ struct Simulator::Impl {
 
   // A run starts: its controller and options, the friction it applies copied into the vectors
   // sized at construction (no allocation), the counters reset, the state (q0, v0) and its limits.
-  void start(Controller& run_controller, ConstVec q_start, ConstVec v_start,
+  void start(Controller& run_controller, ConstVec q_start, ConstVec v_start, double t0,
              const SimulationOptions& run_options) {
     controller = &run_controller;
     options = &run_options;
@@ -509,13 +550,22 @@ struct Simulator::Impl {
     stats.steps = stats.rejected = stats.evaluations = stats.saturated_steps = 0;
     stats.saturated_per_joint.setZero();
     stats.limit_events.clear();
+    stats.contact_events.clear();
+    stats.impacts = stats.friction_outputs = 0;
+    stats.impact_energy_loss = stats.worst_friction = stats.worst_friction_t = 0;
+    stats.worst_friction_contact = -1;
     clipped.setZero();
     q0 = q_start;
     v0 = v_start;
     contact_dynamics.reset();
+    impact.reset();
+    contact_mode = ContactMode::none;
+    active.clear();
     if (run_options.contacts && !run_options.contacts->contacts.empty()) {
       contact_dynamics.emplace(model, *run_options.contacts);
-      check_contacts_at_rest();
+      contact_dynamics->set_baumgarte(run_options.baumgarte_kp, run_options.baumgarte_kd);
+      active.assign(run_options.contacts->contacts.size(), 1);
+      start_contacts(t0);
     }
     speed_scale = crba(model, data, q0).diagonal().cwiseSqrt();
     for (int i = 1; i < model.njoints; ++i) {
@@ -543,6 +593,240 @@ struct Simulator::Impl {
                      " m/s or rad/s): a held contact starts at rest");
   }
 
+  // ---- contacts made and broken (SimulationOptions::ground, ::schedule) ----
+
+  // Contacts that close or open during the run start open, then close as the ground or the
+  // schedule says at t0 (an impact when they move).
+  void start_contacts(double t0) {
+    const ContactSet& set = *options->contacts;
+    const int n = static_cast<int>(set.contacts.size());
+    if (options->ground && options->schedule) {
+      throw InputError("contacts are on a ground or follow a schedule, not both");
+    }
+    contact_mode = options->ground     ? ContactMode::ground
+                   : options->schedule ? ContactMode::schedule
+                                       : ContactMode::held;
+    if (contact_mode == ContactMode::held) return check_contacts_at_rest();
+    impact.emplace(model, set);
+    active.assign(n, 1);
+    closing.assign(n, 0);
+    for (int k = 0; k < n; ++k) set_active(k, false);
+    if (contact_mode == ContactMode::schedule) {
+      const ContactSchedule& schedule = *options->schedule;
+      if (schedule.times.empty() || schedule.active.size() != schedule.times.size())
+        throw InputError("the contact schedule has no rows, or not one set of flags per time");
+      for (const auto& row : schedule.active) {
+        detail::check_size(static_cast<Eigen::Index>(row.size()), n, "schedule row");
+      }
+      schedule_events(t0, 0);
+      return;
+    }
+    heights0.setZero(n);
+    heights1.setZero(n);
+    contact_heights(q0, heights0);
+    for (int k = 0; k < n; ++k) {
+      const std::string name = "'" + model.frames[set.contacts[k].frame].name + "'";
+      if (set.contacts[k].kind != ContactKind::point) {
+        throw InputError("contact " + name + " on the ground is not a point (3d) contact");
+      }
+      if (heights0[k] < -options->ground_tolerance) {
+        throw InputError("contact " + name + " starts " + time_string(-heights0[k]) +
+                         " m below the ground");
+      }
+    }
+    ground_events(t0);
+  }
+
+  void set_active(int k, bool on) {
+    active[k] = on ? 1 : 0;
+    contact_dynamics->jacobian().set_active(k, on);
+    impact->jacobian().set_active(k, on);
+  }
+
+  // the contacts' heights above the ground at q
+  void contact_heights(ConstVec q, Eigen::VectorXd& heights) {
+    frame_placements(model, frames, q);
+    const ContactSet& set = *options->contacts;
+    for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+      heights[k] = frames.oMf[set.contacts[k].frame].p.z() - *options->ground;
+    }
+  }
+
+  // The closed contact whose normal force (world z) in f pulls most, below -1e-12 of `scale`
+  // plus the forces' size (round-off; a force growing by the weight per second crosses it within
+  // 1e-12 s of zero); -1 when none pulls.
+  int most_pulling(const Eigen::VectorXd& f, double scale) const {
+    const ContactSet& set = *options->contacts;
+    double least = -1e-12 * (scale + f.cwiseAbs().sum());
+    int worst = -1;
+    for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+      const double normal = f[set.offset(static_cast<int>(k)) + 2];
+      if (active[k] && normal < least) {
+        least = normal;
+        worst = static_cast<int>(k);
+      }
+    }
+    return worst;
+  }
+
+  // Whether the step to (t1, q1, v1) crossed an event of the ground: an open point below it
+  // (below where the step started, when that was already below by round-off), or a closed one
+  // whose normal force pulls. heights0: at the step's start.
+  bool event_by(double t1) {
+    if (!q1.allFinite() || !v1.allFinite()) return false;  // a blow-up, reported by accept()
+    contact_heights(q1, heights1);
+    bool any_closed = false;
+    for (Eigen::Index k = 0; k < heights1.size(); ++k) {
+      if (active[k]) {
+        any_closed = true;
+      } else if (heights1[k] < std::min(0.0, heights0[k])) {
+        return true;
+      }
+    }
+    if (!any_closed) return false;
+    applied_torque(t1, q1, v1, false);
+    accelerations(t1, q1, v1);
+    return most_pulling(contact_dynamics->forces(), weight) >= 0;
+  }
+
+  // Whether the step (t, h), whose result is in (q1, v1), crossed an event of the ground.
+  bool crossed_event(double t, double h) {
+    if (contact_mode != ContactMode::ground) return false;
+    contact_heights(q0, heights0);
+    return event_by(t + h);
+  }
+
+  // The step (t, h) crossed an event: bisection on the step's length for the first time at which
+  // one has happened, within event_tolerance (or a few resolution units of t). Leaves that step's
+  // result (delta1, v1, q1, and rk45's stages for its dense output) and returns its length.
+  double locate_event(double t, double h) {
+    const double end = std::abs(t) + h;
+    const double tolerance =
+        std::max(options->event_tolerance, 4 * (std::nextafter(end, INFINITY) - end));
+    double before = 0, after = h;
+    while (after - before > tolerance) {
+      const double mid = 0.5 * (before + after);
+      step(t, mid);
+      integrate(model, q0, delta1, q1);
+      (event_by(t + mid) ? after : before) = mid;
+    }
+    step(t, after);
+    integrate(model, q0, delta1, q1);
+    return after;
+  }
+
+  // At an event of the ground at t, state (q0, v0): the open points on the ground (within
+  // ground_tolerance) and not leaving it close, by one impact; then the closed ones whose force
+  // pulls open, the most pulling first (open_most_pulling), the forces solved again after each,
+  // until none pulls.
+  void ground_events(double t) {
+    const ContactSet& set = *options->contacts;
+    contact_heights(q0, heights0);
+    const double still = 1e-9 * std::max(1.0, v0.cwiseAbs().maxCoeff());
+    bool any = false;
+    for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+      closing[k] = 0;
+      if (active[k] || heights0[k] > options->ground_tolerance) continue;
+      const double rise = frame_jacobian(model, frames, q0, set.contacts[k].frame,
+                                         ReferenceFrame::local_world_aligned)
+                              .row(2)
+                              .transpose()
+                              .dot(v0);
+      if (rise > still) continue;
+      set_active(static_cast<int>(k), true);
+      closing[k] = any = true;
+    }
+    if (any) close_by_impact(t, true);
+    applied_torque(t, q0, v0, false);
+    do {
+      accelerations(t, q0, v0);
+    } while (open_most_pulling(contact_dynamics->forces(), weight, t));
+  }
+
+  // Opens the closed contacts whose normal force (world z) in f pulls most (most_pulling) and
+  // those pulling as much to within 1e-9 of the forces' size: ties, such as the corners of a
+  // symmetric box, open together. A lift-off is recorded for each but those `closing` at this
+  // event (they stay open). Returns whether any opened.
+  bool open_most_pulling(const Eigen::VectorXd& f, double scale, double t) {
+    const int worst = most_pulling(f, scale);
+    if (worst < 0) return false;
+    const ContactSet& set = *options->contacts;
+    const double tie = f[set.offset(worst) + 2] + 1e-9 * (scale + f.cwiseAbs().sum());
+    for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+      const int contact = static_cast<int>(k);
+      const double normal = f[set.offset(contact) + 2];
+      if (!active[k] || !(normal < 0 && normal <= tie)) continue;
+      set_active(contact, false);
+      if (!closing[k]) stats.contact_events.push_back({t, contact, false, 0});
+      closing[k] = 0;
+    }
+    return true;
+  }
+
+  // The contacts marked `closing` close by one inelastic impact on the new closed set (ETH notes
+  // eq. 3.66-3.72). Unilateral ones (a ground) whose impulse would pull are left open, or open
+  // (a lift-off) when they were closed, the most pulling first.
+  void close_by_impact(double t, bool unilateral) {
+    impact->solve(q0, v0);
+    while (unilateral && open_most_pulling(impact->impulses(), 0, t)) impact->solve(q0, v0);
+    v0 = impact->velocities();
+    const double loss = impact->energy_loss();
+    bool counted = false;
+    for (std::size_t k = 0; k < closing.size(); ++k) {
+      if (!closing[k]) continue;
+      closing[k] = 0;
+      // contacts closed at the start without moving into them are no event
+      if (t == t_state && stats.steps == 0 && !(loss > 0)) continue;
+      stats.contact_events.push_back({t, static_cast<int>(k), true, loss});
+      counted = true;
+    }
+    if (!counted) return;
+    ++stats.impacts;
+    stats.impact_energy_loss += loss;
+  }
+
+  // The schedule's row at t: the last whose time is at most t + eps (the first before it).
+  const std::vector<char>& scheduled(double t, double eps) const {
+    const std::vector<double>& times = options->schedule->times;
+    const auto r = std::upper_bound(times.begin(), times.end(), t + eps) - times.begin();
+    return options->schedule->active[r == 0 ? 0 : r - 1];
+  }
+
+  // The next time after t + eps at which the schedule changes row (infinite: none).
+  double next_switch(double t, double eps) const {
+    if (contact_mode != ContactMode::schedule) return std::numeric_limits<double>::infinity();
+    const std::vector<double>& times = options->schedule->times;
+    const auto r = std::upper_bound(times.begin(), times.end(), t + eps);
+    return r == times.end() ? std::numeric_limits<double>::infinity() : *r;
+  }
+
+  // The schedule's activity at t: contacts it releases open, those it activates close by an
+  // impact. Returns whether anything changed.
+  bool schedule_events(double t, double eps) {
+    const std::vector<char>& row = scheduled(t, eps);
+    bool changed = false, any = false;
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      const bool on = row[k] != 0;
+      closing[k] = 0;
+      if (on == (active[k] != 0)) continue;
+      changed = true;
+      set_active(static_cast<int>(k), on);
+      if (!on) stats.contact_events.push_back({t, static_cast<int>(k), false, 0});
+      closing[k] = on;
+      any |= on;
+    }
+    if (any) close_by_impact(t, false);
+    return changed;
+  }
+
+  // After a step to t: the contacts' changes there (an event located in the step, a switch of
+  // the schedule). Returns whether anything changed (the derivatives at t are then stale).
+  bool contact_changes(double t, bool event, double eps) {
+    if (contact_mode == ContactMode::schedule) return schedule_events(t, eps);
+    if (event) ground_events(t);
+    return event;
+  }
+
   // the state at the start of the step, (q0, v0), as the output at time `at`
   void emit_state(double at, const OutputFunction& output) {
     q_out = q0;
@@ -559,16 +843,24 @@ struct Simulator::Impl {
     if (next < output_times.size() && output_times[next] < t + h - eps) {
       h = output_times[next] - t;
     }
+    const double change = next_switch(t, eps);
+    if (change < t + h - eps) h = change - t;
     step(t, h);
     integrate(model, q0, delta1, q1);
+    const bool event = crossed_event(t, h);
+    if (event) h = locate_event(t, h);
     accept(t, h);
     t += h;
-    if (next < output_times.size() && std::abs(output_times[next] - t) <= eps)
+    // an event's time is kept as located; a step's end is snapped to the times it aimed at
+    const double snap = event ? 0 : eps;
+    if (next < output_times.size() && std::abs(output_times[next] - t) <= snap)
       t = output_times[next];
-    if (std::abs(t_end - t) <= eps) t = t_end;
+    if (std::abs(change - t) <= snap) t = change;
+    if (std::abs(t_end - t) <= snap) t = t_end;
     q0.swap(q1);
     v0.swap(v1);
-    while (next < output_times.size() && output_times[next] <= t + eps) {
+    contact_changes(t, event, eps);
+    while (next < output_times.size() && output_times[next] <= t + snap) {
       emit_state(t, output);
       ++next;
     }
@@ -583,16 +875,23 @@ struct Simulator::Impl {
   double adaptive_step(double t, double& h, double t_end, double eps,
                        const OutputTimes& output_times, size_t& next,
                        const OutputFunction& output) {
-    h = std::min({h, options->max_step, t_end - t});
+    const double change = next_switch(t, eps);
+    h = std::min({h, options->max_step, t_end - t, change - t});
     const double err = step(t, h);
     const bool ok = std::isfinite(err) && err <= 1;
     if (ok) {
-      accept(t, h);
-      const double t1 = (t_end - (t + h) <= eps) ? t_end : t + h;
+      const bool event = crossed_event(t, h);
+      // the step ends at the event; the next trial keeps h
+      const double taken = event ? locate_event(t, h) : h;
+      accept(t, taken);
+      const double snap = event ? 0 : eps;
+      double t1 = t + taken;
+      if (std::abs(change - t1) <= snap) t1 = change;
+      if (t_end - t1 <= snap) t1 = t_end;
       // outputs within the step by the dense output
-      while (next < output_times.size() && output_times[next] <= t1 + eps) {
-        const double theta = std::clamp((output_times[next] - t) / h, 0.0, 1.0);
-        dense(theta, h);
+      while (next < output_times.size() && output_times[next] <= t1 + snap) {
+        const double theta = std::clamp((output_times[next] - t) / taken, 0.0, 1.0);
+        dense(theta, taken);
         integrate(model, q0, delta_out, q_out);
         emit(output_times[next], output);
         ++next;
@@ -600,9 +899,13 @@ struct Simulator::Impl {
       t = t1;
       q0.swap(q1);
       v0.swap(v1);
-      // FSAL: the last stage was evaluated at the new state
-      kd[0] = v0;
-      kv[0] = kv[6];
+      if (contact_changes(t, event, eps)) {
+        eval(t, delta_s.setZero(), v0, kd[0], kv[0], true);
+      } else {
+        // FSAL: the last stage was evaluated at the new state
+        kd[0] = v0;
+        kv[0] = kv[6];
+      }
     } else {
       ++stats.rejected;
     }
@@ -642,6 +945,7 @@ const Eigen::VectorXd& Simulator::v() const { return impl_->v0; }
 const Eigen::VectorXd& Simulator::contact_forces() const {
   return impl_->contact_dynamics ? impl_->contact_dynamics->forces() : impl_->no_forces;
 }
+const std::vector<char>& Simulator::contact_active() const { return impl_->active; }
 const SimulationStats& Simulator::stats() const { return impl_->stats; }
 Data& Simulator::data() { return impl_->data; }
 
@@ -655,8 +959,8 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   if (!(options.dt > 0)) throw InputError("the time step must be positive");
   if (!(t_end >= t0)) throw InputError("the end time must not precede the start time");
   if (options.integrator != Integrator::rk45) check_time_resolution(t0, t_end, options.dt);
-  s.start(controller, q0, v0, options);
   s.t_state = s.t_sane = t0;
+  s.start(controller, q0, v0, t0, options);
   s.q_sane = s.q0;
 
   const bool adaptive = options.integrator == Integrator::rk45;

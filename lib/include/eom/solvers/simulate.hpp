@@ -15,6 +15,18 @@
 // contacts) keep their frames where they start: the dynamics are then the constrained forward
 // dynamics of ContactForwardDynamics (ETH notes eq. 3.62-3.65), whose contact forces the caller
 // reads at each output (Simulator::contact_forces).
+//
+// Contacts may also be made and broken during a run (SimulationOptions::ground, ::schedule): the
+// run is then a sequence of smooth phases, each the constrained dynamics of its active contacts,
+// separated by events. An event is located in time by bisection on the length of the step that
+// crosses it (to SimulationOptions::event_tolerance; the step is split there, not snapped to the
+// grid); a contact that closes does so by an inelastic impact (ContactImpact, ETH notes
+// eq. 3.66-3.72) on the new active set. With a ground, a point that reaches it closes (touchdown:
+// its height crosses zero) and a closed contact whose normal force would pull lets go (lift-off:
+// the force crosses zero): the complementarity of a unilateral contact (height >= 0, f_n >= 0,
+// one of them zero) kept by an active set, one contact released at a time, the most pulling
+// first. Closed contacts stick: the friction a contact needs, |f_t| / f_n, is counted against a
+// coefficient (SimulationOptions::friction_coefficient) but slip is not simulated.
 #pragma once
 
 #include <functional>
@@ -151,6 +163,25 @@ struct LimitEvent {
   bool leaving = true;  // false when the joint comes back within its limits
 };
 
+/// Prescribed contact activity over time (eom sim --contact-schedule): from times[r] to the next
+/// time the contacts k with active[r][k] != 0 hold (before the first time, the first row). A
+/// contact that becomes active closes by an inelastic impact.
+struct ContactSchedule {
+  std::vector<double> times;              // strictly increasing (s, the run's clock)
+  std::vector<std::vector<char>> active;  // per row, one flag per contact of the set
+};
+
+/// A contact closing (touchdown, or activated by a schedule) or opening (lift-off, released).
+struct ContactEvent {
+  double t = 0;     // when (s)
+  int contact = 0;  // index in the ContactSet
+  bool closes = true;
+  /// Closing: the kinetic energy the impact lost (J), that of the whole impact when several
+  /// contacts close at once (each of their events carries it; SimulationStats::impact_energy_loss
+  /// counts it once).
+  double energy_loss = 0;
+};
+
 struct SimulationOptions {
   Integrator integrator = Integrator::rk4;
   double dt = 1e-3;                 // fixed step; for rk45 the first trial step
@@ -169,8 +200,23 @@ struct SimulationOptions {
   /// Contacts held for the whole run, all active: their frames stay where they are at the start
   /// (the initial velocity must not move them). Null: none. The set must outlive the run.
   const ContactSet* contacts = nullptr;
-  bool saturate = false;     // clip the controller's torques at the URDF effort limits
-  bool limit_events = true;  // record joints leaving their position limits
+  /// With contacts: unilateral point contacts (3d) on a flat ground at z = *ground (world z up)
+  /// instead of held ones: closed while on it (touchdown, lift-off: the header's comment). The
+  /// contacts on the ground (within ground_tolerance) and not leaving it start closed; one below
+  /// it is refused (InputError).
+  std::optional<double> ground;
+  /// With contacts: their activity over time instead (null: all held, or the ground's).
+  const ContactSchedule* schedule = nullptr;
+  /// Baumgarte stabilisation of the closed contacts (ContactForwardDynamics::set_baumgarte).
+  double baumgarte_kp = 0, baumgarte_kd = 0;
+  /// > 0: count the outputs at which a closed contact needs more friction than this,
+  /// |f_t| > mu f_n (f_n along world z with a ground, else along the contact's normal).
+  double friction_coefficient = 0;
+  Vec3 friction_normal = Vec3::UnitZ();  // without a ground: the normal f_n is taken along
+  double event_tolerance = 1e-12;        // s: an event's time is located within it
+  double ground_tolerance = 1e-9;        // m: a point this close to the ground is on it
+  bool saturate = false;                 // clip the controller's torques at the URDF effort limits
+  bool limit_events = true;              // record joints leaving their position limits
 };
 
 /// Counts and events of one run.
@@ -182,6 +228,15 @@ struct SimulationStats {
   Eigen::VectorXi saturated_per_joint;   // (nv) accepted steps in which that coordinate was clipped
   std::vector<LimitEvent> limit_events;  // in time order (reserved ahead: no allocation until 64)
   double t = 0;                          // the time reached
+  std::vector<ContactEvent> contact_events;  // in time order
+  long impacts = 0;                          // contact closures (several contacts at once: one)
+  double impact_energy_loss = 0;             // J, over the impacts
+  /// With SimulationOptions::friction_coefficient: the outputs at which some closed contact
+  /// needs more friction, and the worst ratio |f_t| / f_n over all outputs (infinite when a
+  /// contact with a tangential force carries no normal one), its time and contact (-1: none).
+  long friction_outputs = 0;
+  double worst_friction = 0, worst_friction_t = 0;
+  int worst_friction_contact = -1;
 };
 
 /// The times a run reports at, ascending: a list, or a regular grid t0, t0 + step, ... held as a
@@ -239,6 +294,8 @@ class Simulator {
   /// With contacts, inside the output function: the contact forces at the output's state (stacked
   /// as ContactSet::offset, the force the environment exerts on the robot, world axes).
   const Eigen::VectorXd& contact_forces() const;
+  /// With contacts, inside the output function: which contacts are closed (one flag per contact).
+  const std::vector<char>& contact_active() const;
   const SimulationStats& stats() const;
   Data& data();
 
