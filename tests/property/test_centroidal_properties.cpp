@@ -62,9 +62,10 @@ TEST_CASE("centroidal momentum: l = m c_dot, and the environment's wrench is dh/
     const Vec3 com_velocity = (ahead - behind) / (2 * kTimeStep);
     CHECK_THAT(h.lin, AllClose(mass * com_velocity, kTolDifference * (1 + h.lin.norm())));
     // dh_o/dt = W_environment + (m g, c x m g)
-    const Vec6 rate = (momentum_about_origin(model, data, path.at(kTimeStep), path.velocity(kTimeStep)) -
-                       momentum_about_origin(model, data, path.at(-kTimeStep), path.velocity(-kTimeStep))) /
-                      (2 * kTimeStep);
+    const Vec6 rate =
+        (momentum_about_origin(model, data, path.at(kTimeStep), path.velocity(kTimeStep)) -
+         momentum_about_origin(model, data, path.at(-kTimeStep), path.velocity(-kTimeStep))) /
+        (2 * kTimeStep);
     const Force wrench = environment_wrench(model, data, path.q, path.v, path.a);
     const Vec3 weight = mass * model.gravity;
     Vec6 expected;

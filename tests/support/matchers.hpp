@@ -72,6 +72,8 @@ inline bool is_symmetric_positive_definite(const Eigen::MatrixXd& M, double tol)
 }
 
 /// The largest |entry| of x, 0 for an empty matrix: the scale of a relative tolerance.
-inline double magnitude(const Eigen::MatrixXd& x) { return x.size() ? x.cwiseAbs().maxCoeff() : 0.0; }
+inline double magnitude(const Eigen::MatrixXd& x) {
+  return x.size() ? x.cwiseAbs().maxCoeff() : 0.0;
+}
 
 }  // namespace eom::test

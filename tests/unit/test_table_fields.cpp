@@ -88,7 +88,7 @@ TEST_CASE("CSV fields as written: numbers, text, quotes, empty fields", "[table]
       Format::csv);
   REQUIRE(f.rows.size() == 2);
   CHECK(f.rows[0] == TextRow{"number:1700000000123456789", "text:base_link", "text:a, \"b\"",
-                         "number:+1.50", "empty:"});
+                             "number:+1.50", "empty:"});
   CHECK(f.rows[1] == TextRow{"number:2", "text:", "text:two\nlines", "number:0.25", "text:nan"});
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("JSON fields as written: strings, literals, null, arrays", "[table][js
   CHECK(f.names == TextRow{"t", "s", "b", "n", "arr", "e"});
   REQUIRE(f.rows.size() == 1);
   CHECK(f.rows[0] == TextRow{"number:1700000000123456789", "text:a \"q\"", "literal:true",
-                         "empty:", "json:[1,\"x]\",{\"k\":2}]", "json:{}"});
+                             "empty:", "json:[1,\"x]\",{\"k\":2}]", "json:{}"});
   // the columns form too
   const Fields columns = read_fields("{\"t\": [1, 2.50], \"s\": [\"a\", null]}", Format::json);
   CHECK(columns.rows == std::vector<TextRow>{{"number:1", "text:a"}, {"number:2.50", "empty:"}});
@@ -133,7 +133,7 @@ TEST_CASE("nested JSON objects in the columns form are columns named with dots",
   CHECK(f.names == TextRow{"t", "header.stamp.sec", "header.stamp.nanosec", "q.a", "note"});
   CHECK(f.rows ==
         std::vector<TextRow>{{"number:0", "number:1", "number:5", "number:0.1", "text:x"},
-                         {"number:0.5", "number:2", "number:6", "number:0.2", "json:{}"}});
+                             {"number:0.5", "number:2", "number:6", "number:0.2", "json:{}"}});
 }
 
 TEST_CASE("objects nested deeper than any stack: one long column name, no recursion",
