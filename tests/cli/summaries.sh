@@ -136,9 +136,10 @@ sim-stats)
   check s.json '
 t = doc[0]
 keys(t, COMMON | {"integrator", "controller", "t_start", "t_end", "dt", "steps", "rejected",
-     "evaluations", "saturation", "limit_events", "energy", "gains"}, "sim")
+     "evaluations", "saturation", "limit_events", "energy", "contacts", "gains"}, "sim")
 rows = table("ur5.csv")
 assert t["command"] == "sim" and t["file"] is None and t["output"] == "ur5.csv"
+assert t["contacts"] is None
 assert t["rows"] == len(rows) == 201 and t["exit_code"] == 0 and t["written"] is True
 assert t["integrator"] == "rk4" and t["controller"] == "zero" and t["gains"] is None
 assert t["t_start"] == 0 and t["t_end"] == 2 == float(rows[-1]["t"]) and t["dt"] == 0.001
