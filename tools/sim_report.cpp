@@ -43,7 +43,8 @@ void report_contacts(const SimOptions& opt, const Model& model, const ContactSet
     if (instants == kShown) shown = e;
   }
   if (instants > kShown && !opt.quiet) {
-    io.err << "eom sim: and " << events.size() - shown << " more contact events\n";
+    io.err << "eom sim: and " << stats.contact_event_count - static_cast<long>(shown)
+           << " more contact events\n";
   }
   if (stats.impacts > 0 && !opt.quiet) {
     io.err << "eom sim: " << stats.impacts << (stats.impacts == 1 ? " impact" : " impacts")
@@ -93,6 +94,7 @@ void summarize_contacts(const SimOptions& opt, const Model& model, const Contact
                             : !opt.contact_schedule.empty() ? "schedule"
                                                             : "held"},
                    {"events", events},
+                   {"event_count", stats.contact_event_count},
                    {"impacts", stats.impacts},
                    {"impact_energy_loss", stats.impact_energy_loss},
                    {"friction", friction}};
@@ -133,8 +135,9 @@ void report_sim(const SimOptions& opt, const Model& model, const ContactSet& con
                   number_text(ev.upper ? info.upper : info.lower) +
                   ") at t = " + number_text(t0 + ev.t) + " s");
   }
-  if (events.size() > kShown) {
-    notes.warning("and " + std::to_string(events.size() - kShown) + " more limit events");
+  if (stats.limit_event_count > static_cast<long>(kShown)) {
+    notes.warning("and " + std::to_string(stats.limit_event_count - static_cast<long>(kShown)) +
+                  " more limit events");
   }
   report_contacts(opt, model, contacts, stats, t0, notes, io);
 }
@@ -173,6 +176,7 @@ nlohmann::json sim_summary(const SimOptions& opt, const Model& model, const Cont
                             {"leaving", ev.leaving}});
   }
   s["limit_events"] = limit_events;
+  s["limit_event_count"] = stats.limit_event_count;
   const std::optional<double> relative = energy.relative_change();
   summarize_contacts(opt, model, contacts, stats, t0, s);
   s["energy"] = nullptr;

@@ -332,6 +332,7 @@ s = json.load(open(sys.argv[2]))[0]["contacts"]
 t_star = math.sqrt(2 * 0.2 / 9.81)
 events = s["events"]
 assert len(events) == 4 and all(e["event"] == "touchdown" for e in events), events
+assert s["event_count"] == 4, s
 assert all(abs(e["t"] - t_star) < 1e-9 for e in events), (events, t_star)
 assert abs(s["impact_energy_loss"] - 2 * 9.81 * 0.2) < 1e-9, s
 lost = sum(float(r["impact.energy"]) for r in rows)

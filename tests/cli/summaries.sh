@@ -136,7 +136,8 @@ sim-stats)
   check s.json '
 t = doc[0]
 keys(t, COMMON | {"integrator", "controller", "t_start", "t_end", "dt", "steps", "rejected",
-     "evaluations", "saturation", "limit_events", "energy", "contacts", "gains"}, "sim")
+     "evaluations", "saturation", "limit_events", "limit_event_count", "energy", "contacts",
+     "gains"}, "sim")
 rows = table("ur5.csv")
 assert t["command"] == "sim" and t["file"] is None and t["output"] == "ur5.csv"
 assert t["contacts"] is None
@@ -153,6 +154,7 @@ assert t["saturation"] == {"enabled": False, "steps": 0, "joints": []}
 # the arm falls through the limits of two joints: each crossing is also a warning
 assert [(e["joint"], e["limit"], e["leaving"]) for e in t["limit_events"]] == [
     ("elbow_joint", "lower", True), ("shoulder_lift_joint", "upper", True)]
+assert t["limit_event_count"] == 2
 assert [w for w in t["warnings"] if "limit" in w] == t["warnings"] and len(t["warnings"]) == 2
 '
   ;;

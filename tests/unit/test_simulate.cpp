@@ -222,6 +222,28 @@ TEST_CASE("position-limit events say when and which joint leaves its limits", "[
   }
 }
 
+TEST_CASE("a long run keeps the first events and counts them all", "[simulate]") {
+  // The block on a spring (a PD to x = 0, no damping) at 10 Hz with amplitude 10.5 m:
+  // x = 10.5 sin(w t) crosses its limits +-10 m four times a period, so 1200 times in the
+  // 300 periods (and a tenth, with no crossing) of 30.01 s.
+  const Model model = load_urdf(kRobotsDir + "/block.urdf");
+  Simulator sim(model);
+  const double w = 2 * M_PI * 10;
+  PD spring(model, set_point(vec1(0)), vec1(kBlockMass * w * w), vec1(0), false);
+  const auto& stats = sim.run(spring, vec1(0), vec1(10.5 * w), 0, 30.01, SimulationOptions{});
+  CHECK(stats.limit_event_count == 1200);
+  REQUIRE(stats.limit_events.size() == SimulationStats::kKeptEvents);
+  for (size_t e = 1; e < stats.limit_events.size(); ++e) {
+    CHECK(stats.limit_events[e - 1].t < stats.limit_events[e].t);
+  }
+  // the 1000th crossing, the 4th of period 250 (k = 249): back within the lower limit
+  const double first = std::asin(10 / 10.5) / w, period = 2 * M_PI / w;
+  const LimitEvent& last = stats.limit_events.back();
+  CHECK(!last.upper);
+  CHECK(!last.leaving);
+  CHECK(last.t == Approx(249 * period + period - first).margin(1e-4));
+}
+
 TEST_CASE("a blow-up is a NumericalError naming the time and the coordinate", "[simulate]") {
   const Model model = load_urdf(kRobotsDir + "/block.urdf");
   Simulator sim(model);

@@ -113,6 +113,14 @@ double total_energy(const Model& model, Data& data, ConstVec q, ConstVec v) {
 
 namespace {
 
+// One event into a run's record (SimulationStats): kept while fewer than kKeptEvents are, always
+// counted.
+template <class Event>
+void record(std::vector<Event>& kept, long& count, const Event& event) {
+  if (kept.size() < SimulationStats::kKeptEvents) kept.push_back(event);
+  ++count;
+}
+
 // Dormand and Prince 5(4) (Hairer, Norsett, Wanner, Solving ODEs I, Table II.5.2): nodes, stage
 // coefficients, the 5th-order weights (= the last stage row: FSAL), the error weights b - b*, and
 // the dense-output coefficients of Hairer's DOPRI5 (CONTD5).
@@ -234,8 +242,8 @@ struct Simulator::Impl {
     clipped.setZero(nv);
     limit_state.setZero(m.njoints);
     stats.saturated_per_joint.setZero(nv);
-    stats.limit_events.reserve(64);
-    stats.contact_events.reserve(64);
+    stats.limit_events.reserve(SimulationStats::kKeptEvents);
+    stats.contact_events.reserve(SimulationStats::kKeptEvents);
   }
 
   // d delta / dt = dexp^-1_{-delta}(v) = v + 1/2 [delta, v] + 1/12 [delta, [delta, v]] + O(delta^4)
@@ -511,8 +519,14 @@ struct Simulator::Impl {
         const double s = dq != 0 ? std::clamp((limit - q0[k]) / dq, 0.0, 1.0) : 1.0;
         return t + s * h;
       };
-      if (before != 0) stats.limit_events.push_back({crossing(before == 2), i, before == 2, false});
-      if (now != 0) stats.limit_events.push_back({crossing(now == 2), i, now == 2, true});
+      if (before != 0) {
+        record(stats.limit_events, stats.limit_event_count,
+               {crossing(before == 2), i, before == 2, false});
+      }
+      if (now != 0) {
+        record(stats.limit_events, stats.limit_event_count,
+               {crossing(now == 2), i, now == 2, true});
+      }
       limit_state[i] = now;
     }
   }
@@ -551,6 +565,7 @@ struct Simulator::Impl {
     stats.saturated_per_joint.setZero();
     stats.limit_events.clear();
     stats.contact_events.clear();
+    stats.limit_event_count = stats.contact_event_count = 0;
     stats.impacts = stats.friction_outputs = 0;
     stats.impact_energy_loss = stats.worst_friction = stats.worst_friction_t = 0;
     stats.worst_friction_contact = -1;
@@ -757,7 +772,8 @@ struct Simulator::Impl {
       const double normal = f[set.offset(contact) + 2];
       if (!active[k] || !(normal < 0 && normal <= tie)) continue;
       set_active(contact, false);
-      if (!closing[k]) stats.contact_events.push_back({t, contact, false, 0});
+      if (!closing[k])
+        record(stats.contact_events, stats.contact_event_count, {t, contact, false, 0});
       closing[k] = 0;
     }
     return true;
@@ -777,7 +793,7 @@ struct Simulator::Impl {
       closing[k] = 0;
       // contacts closed at the start without moving into them are no event
       if (t == t_state && stats.steps == 0 && !(loss > 0)) continue;
-      stats.contact_events.push_back({t, static_cast<int>(k), true, loss});
+      record(stats.contact_events, stats.contact_event_count, {t, static_cast<int>(k), true, loss});
       counted = true;
     }
     if (!counted) return;
@@ -811,7 +827,8 @@ struct Simulator::Impl {
       if (on == (active[k] != 0)) continue;
       changed = true;
       set_active(static_cast<int>(k), on);
-      if (!on) stats.contact_events.push_back({t, static_cast<int>(k), false, 0});
+      if (!on)
+        record(stats.contact_events, stats.contact_event_count, {t, static_cast<int>(k), false, 0});
       closing[k] = on;
       any |= on;
     }

@@ -219,16 +219,23 @@ struct SimulationOptions {
   bool limit_events = true;              // record joints leaving their position limits
 };
 
-/// Counts and events of one run.
+/// Counts and events of one run. The events are kept in time order up to kKeptEvents of each
+/// kind and counted beyond, so a long run's memory does not grow with how often a joint crosses a
+/// limit or a foot touches down (the vectors are reserved when the run starts: recording never
+/// allocates).
 struct SimulationStats {
+  static constexpr size_t kKeptEvents = 1000;
+
   long steps = 0;                        // accepted steps
   long rejected = 0;                     // rejected steps (rk45)
   long evaluations = 0;                  // dynamics evaluations (controller + aba)
   long saturated_steps = 0;              // accepted steps in which some torque was clipped
   Eigen::VectorXi saturated_per_joint;   // (nv) accepted steps in which that coordinate was clipped
-  std::vector<LimitEvent> limit_events;  // in time order (reserved ahead: no allocation until 64)
+  std::vector<LimitEvent> limit_events;  // the first kKeptEvents, in time order
+  long limit_event_count = 0;            // all of them
   double t = 0;                          // the time reached
-  std::vector<ContactEvent> contact_events;  // in time order
+  std::vector<ContactEvent> contact_events;  // the first kKeptEvents, in time order
+  long contact_event_count = 0;              // all of them
   long impacts = 0;                          // contact closures (several contacts at once: one)
   double impact_energy_loss = 0;             // J, over the impacts
   /// With SimulationOptions::friction_coefficient: the outputs at which some closed contact
