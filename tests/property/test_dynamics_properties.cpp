@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <Eigen/Geometry>
+
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
@@ -84,6 +86,47 @@ TEST_CASE("aba inverts rnea, and agrees with M^-1 (tau - nle)", "[property][dyna
     const Eigen::VectorXd expected = M.llt().solve(tau - nonlinear_effects(model, data, q, v));
     CHECK_THAT(aba(model, data, q, v, tau),
                AllClose(expected, scaled(kTolRoundoff, conditioning * expected.norm())));
+  }
+}
+
+TEST_CASE("the dynamics of a floating robot do not see where it stands or which way it faces",
+          "[property][dynamics][anywhere]") {
+  // The free-flyer's coordinates are its position and orientation in the world and its body
+  // twist: moving the robot (and turning the scene with gravity) changes no joint coordinate,
+  // velocity or acceleration, so the generalized forces and accelerations must not change. eom
+  // works about the base's origin, so a translation must not change a single bit; a turn changes
+  // the round-off only.
+  const TestModel robot = GENERATE(from_range(test_models()));
+  const Model model = robot.load();
+  if (!model.floating_base) return;
+  INFO(robot.name);
+  Data data(model);
+  const Eigen::Quaterniond turn(Eigen::AngleAxisd(2.0, Eigen::Vector3d(1, 2, 3).normalized()));
+  Model turned_model = model;
+  turned_model.gravity = turn * model.gravity;
+  Data turned_data(turned_model);
+  for (const auto& [q, v, a] : random_states(model, robot.seed)) {
+    const Eigen::VectorXd tau = rnea(model, data, q, v, a);
+    const Eigen::MatrixXd M = crba(model, data, q);
+    const Eigen::VectorXd qdd = aba(model, data, q, v, tau);
+    const double conditioning = M.norm() * M.inverse().norm();
+    for (const double offset : {1e3, 1e5, 1e7}) {  // m, along a unit direction
+      INFO("moved by " << offset << " m");
+      Eigen::VectorXd moved = q;
+      moved.head<3>() += offset * Eigen::Vector3d(0.48, -0.6, 0.64);
+      CHECK(rnea(model, data, moved, v, a) == tau);
+      CHECK(crba(model, data, moved) == M);
+      CHECK(aba(model, data, moved, v, tau) == qdd);
+
+      Eigen::VectorXd turned = moved;
+      turned.head<3>() = turn * moved.head<3>();
+      const Eigen::Quaterniond base(q[6], q[3], q[4], q[5]);
+      turned.segment<4>(3) = (turn * base).coeffs();  // x, y, z, w: eom's order
+      CHECK_THAT(rnea(turned_model, turned_data, turned, v, a),
+                 AllClose(tau, scaled(kTolRoundoff, tau.cwiseAbs().maxCoeff())));
+      CHECK_THAT(aba(turned_model, turned_data, turned, v, tau),
+                 AllClose(qdd, scaled(kTolRoundoff, conditioning * qdd.norm())));
+    }
   }
 }
 
