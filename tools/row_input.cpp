@@ -205,8 +205,6 @@ std::string number(double x) {
   return s;
 }
 
-namespace {
-
 // The output's t of each row (doc/tables.md "Time"): the stamp in seconds written with every
 // digit (a field of kind number) when the scale is a power of ten, else as a double; or, with
 // --time-origin first, the seconds since the first row. Sample::elapsed is always the latter.
@@ -239,8 +237,7 @@ class RowTime {
   bool exact_text_ = false;
 };
 
-}  // namespace
-
+// (RowTime is not in an anonymous namespace: TableSource, declared in row_input.hpp, holds one.)
 class TableSource final : public SampleSource {
  public:
   TableSource(const Model& model, TableReader& in, const Binding& b, const RowOptions& opt,
