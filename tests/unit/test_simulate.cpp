@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
@@ -317,4 +319,103 @@ TEST_CASE("simulation allocates nothing per step", "[simulate]" EOM_ALLOCATION_T
           0);
   }
   CHECK(std::isfinite(sum));
+}
+
+namespace {
+
+// A passive controller that keeps what the simulator says of the contacts
+class ClosedSetRecorder : public Controller {
+ public:
+  explicit ClosedSetRecorder(std::size_t n) : closed(n, 0) {}
+  void torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) override {
+    tau.setZero();
+  }
+  void contacts_changed(int contact, bool on) override {
+    closed[contact] = on ? 1 : 0;
+    ++calls;
+  }
+  std::vector<char> closed;
+  long calls = 0;
+};
+
+const std::vector<std::string> kBoxCorners = {"front_left", "front_right", "rear_left",
+                                              "rear_right"};
+
+}  // namespace
+
+TEST_CASE("the controller is told which contacts are closed", "[simulate][contacts]") {
+  UrdfOptions floating;
+  floating.floating_base = true;
+  const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
+  const ContactSet contacts = parse_contacts(model, kBoxCorners, Vec3::UnitZ());
+  Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq);
+  q0[6] = 1;  // level
+  Simulator sim(model);
+  ClosedSetRecorder recorder(contacts.contacts.size());
+  SimulationOptions options;
+  options.contacts = &contacts;
+  long mismatches = 0, outputs = 0;
+  const OutputFunction compare = [&](double, ConstVec, ConstVec, ConstVec, ConstVec) {
+    ++outputs;
+    mismatches += recorder.closed != sim.contact_active() ? 1 : 0;
+  };
+  const OutputTimes times = OutputTimes::grid(0, 0.6, 0.01);
+
+  SECTION("held: all closed once") {
+    q0[2] = 0.05;  // the corners 0.05 m below the centre, on z = 0
+    sim.run(recorder, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.1, options, times, compare);
+    CHECK(recorder.calls == 4);
+    CHECK(recorder.closed == std::vector<char>(4, 1));
+  }
+  SECTION("a schedule") {
+    // the box's schedule of tests/property/test_simulate_contacts.cpp: four corners, the two
+    // left ones from 0.2 s, four again from 0.4 s. Told: all closed when the run starts, all
+    // open before the first row closes them (4 + 4 + 4), two opening and two closing.
+    ContactSchedule schedule;
+    schedule.times = {0, 0.2, 0.4};
+    schedule.active = {{1, 1, 1, 1}, {1, 0, 1, 0}, {1, 1, 1, 1}};
+    options.schedule = &schedule;
+    q0[2] = 0.05;
+    sim.run(recorder, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.6, options, times, compare);
+    CHECK(recorder.calls == 16);
+  }
+  SECTION("a ground") {
+    // dropped from 0.1 m: open in the air, closed from the touchdown
+    options.ground = 0;
+    q0[2] = 0.15;
+    sim.run(recorder, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.6, options, times, compare);
+    CHECK(sim.stats().impacts == 1);
+    CHECK(recorder.closed == std::vector<char>(4, 1));
+  }
+  CHECK(outputs > 0);
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("standing on a contact schedule allocates nothing per step",
+          "[simulate][contacts]" EOM_ALLOCATION_TAG) {
+  // A run allocates its contact workspaces when it starts, then nothing: two runs through the
+  // same events (a foot released at 0.01 s, closed again at 0.015 s), one three times as long,
+  // allocate as much.
+  UrdfOptions floating;
+  floating.floating_base = true;
+  const Model model = load_urdf(kRobotsDir + "/solo12.urdf", floating);
+  const ContactSet contacts =
+      parse_contacts(model, {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"}, Vec3::UnitZ());
+  Rng rng(7);
+  const Eigen::VectorXd q0 = random_configuration(model, rng);
+  ContactSchedule schedule;
+  schedule.times = {0, 0.01, 0.015};
+  schedule.active = {{1, 1, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1}};
+  SimulationOptions options;
+  options.contacts = &contacts;
+  options.schedule = &schedule;
+  ComputedTorque stand(model, set_point(q0), Eigen::VectorXd::Constant(model.nv, 10),
+                       Eigen::VectorXd::Constant(model.nv, 1), &contacts);
+  Simulator sim(model);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+  sim.run(stand, q0, v0, 0, 0.02, options);  // anything allocated once
+  const long shorter = allocations_during([&] { sim.run(stand, q0, v0, 0, 0.02, options); });
+  const long longer = allocations_during([&] { sim.run(stand, q0, v0, 0, 0.06, options); });
+  CHECK(sim.stats().steps > 50);
+  CHECK(longer == shorter);
 }

@@ -98,6 +98,19 @@ void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q
   tau = contacts_->torques();
 }
 
+void ComputedTorque::contacts_changed(int contact, bool closed) {
+  if (!contacts_) return;
+  if (contact < 0 || contact >= static_cast<int>(contacts_->contacts().contacts.size())) {
+    throw InputError("contact " + std::to_string(contact) +
+                     " is not one of the computed-torque controller's contacts");
+  }
+  contacts_->jacobian().set_active(contact, closed);
+}
+
+const Eigen::VectorXd& ComputedTorque::contact_forces() const {
+  return contacts_ ? contacts_->forces() : no_forces_;
+}
+
 void ComputedTorque::feedback(const Model& model, Data& data, double, ConstVec q,
                               Eigen::MatrixXd& K, Eigen::MatrixXd& D) {
   const Eigen::MatrixXd& M = crba(model, data, q);
@@ -580,6 +593,9 @@ struct Simulator::Impl {
       contact_dynamics.emplace(model, *run_options.contacts);
       contact_dynamics->set_baumgarte(run_options.baumgarte_kp, run_options.baumgarte_kd);
       active.assign(run_options.contacts->contacts.size(), 1);
+      // a controller used before may hold another closed set: every contact starts closed
+      for (std::size_t k = 0; k < active.size(); ++k)
+        controller->contacts_changed(static_cast<int>(k), true);
       start_contacts(t0);
     }
     speed_scale = crba(model, data, q0).diagonal().cwiseSqrt();
@@ -652,10 +668,12 @@ struct Simulator::Impl {
     ground_events(t0);
   }
 
+  // contact k opens or closes: for the dynamics, the impacts and the controller
   void set_active(int k, bool on) {
     active[k] = on ? 1 : 0;
     contact_dynamics->jacobian().set_active(k, on);
     impact->jacobian().set_active(k, on);
+    controller->contacts_changed(k, on);
   }
 
   // the contacts' heights above the ground at q
@@ -752,8 +770,10 @@ struct Simulator::Impl {
       closing[k] = any = true;
     }
     if (any) close_by_impact(t, true);
-    applied_torque(t, q0, v0, false);
+    // the torque again after each opening: a controller that shares the load over the closed
+    // contacts (ComputedTorque) moves it onto those left
     do {
+      applied_torque(t, q0, v0, false);
       accelerations(t, q0, v0);
     } while (open_most_pulling(contact_dynamics->forces(), weight, t));
   }

@@ -71,6 +71,12 @@ class Controller {
     K.setZero();
     D.setZero();
   }
+  /// The simulator says which contacts of its SimulationOptions::contacts are closed: when a run
+  /// with contacts starts, every contact as closed (then, on a ground or by a schedule, each as
+  /// open before the first closures), and after that each contact that opens or closes, before
+  /// the torque is asked for again. Nothing by default: torques that do not depend on the
+  /// contacts. Must not allocate.
+  virtual void contacts_changed(int contact, bool closed) { (void)contact, (void)closed; }
 };
 
 /// tau = 0: passive motion.
@@ -138,7 +144,8 @@ class PD : public Controller {
 /// and the actuated joints as eom id --contacts shares it (ContactInverseDynamics, least-norm
 /// forces supplying the unactuated base rows, ETH notes section 3.10): the joints' torques are
 /// then those that make the contacts carry the base, so a standing robot holds its posture
-/// (eom sim --controller stand).
+/// (eom sim --controller stand). Only the closed contacts carry a share (contacts_changed): an
+/// open one, a foot in the air, carries none.
 class ComputedTorque : public Controller {
  public:
   ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
@@ -148,10 +155,16 @@ class ComputedTorque : public Controller {
   /// K = M(q) diag(kp), D = M(q) diag(kd): the error modes are e'' + Kd e' + Kp e = 0.
   void feedback(const Model& model, Data& data, double t, ConstVec q, Eigen::MatrixXd& K,
                 Eigen::MatrixXd& D) override;
+  /// With contacts: the closed set the forces are shared over (the contacts are those given at
+  /// construction, which must be the simulator's; InputError for a contact not in the set).
+  void contacts_changed(int contact, bool closed) override;
+  /// With contacts: the forces of the last torque() (stacked as ContactSet::offset, zero on
+  /// the open contacts); empty without.
+  const Eigen::VectorXd& contact_forces() const;
 
  private:
   ReferenceFunction reference_;
-  Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_, command_;
+  Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_, command_, no_forces_;
   std::optional<ContactInverseDynamics> contacts_;
 };
 
