@@ -419,3 +419,34 @@ TEST_CASE("standing on a contact schedule allocates nothing per step",
   CHECK(sim.stats().steps > 50);
   CHECK(longer == shorter);
 }
+
+TEST_CASE("landing on a ground allocates nothing per step",
+          "[simulate][contacts]" EOM_ALLOCATION_TAG) {
+  // The box dropped from 0.1 m touches down at sqrt(2 0.1 / g) = 0.143 s and rests: two runs
+  // through the same touchdown, one three times as long, allocate as much (the contact
+  // workspaces when the run starts, then nothing), with every integrator.
+  UrdfOptions floating;
+  floating.floating_base = true;
+  const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
+  const ContactSet contacts = parse_contacts(model, kBoxCorners, Vec3::UnitZ());
+  Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq);
+  q0[2] = 0.15;
+  q0[6] = 1;
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+  ZeroTorque passive;
+  Simulator sim(model);
+  for (const Integrator integrator :
+       {Integrator::euler, Integrator::semi_implicit_euler, Integrator::rk4, Integrator::rk45}) {
+    SimulationOptions options;
+    options.integrator = integrator;
+    options.contacts = &contacts;
+    options.ground = 0;
+    options.friction_coefficient = 0.5;
+    sim.run(passive, q0, v0, 0, 0.2, options);  // anything allocated once
+    const long shorter = allocations_during([&] { sim.run(passive, q0, v0, 0, 0.2, options); });
+    CHECK(sim.stats().impacts == 1);
+    const long longer = allocations_during([&] { sim.run(passive, q0, v0, 0, 0.6, options); });
+    CHECK(sim.stats().impacts == 1);
+    CHECK(longer == shorter);
+  }
+}
