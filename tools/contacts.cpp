@@ -33,7 +33,8 @@ void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool 
                  "the normal of friction.<frame> in eom id (default 0,0,1)")
       ->delimiter(',')
       ->expected(3)
-      ->default_str("0,0,1");
+      ->default_str("0,0,1")
+      ->each([&opt](const std::string&) { opt.normal_given = true; });
   if (friction || inverse) {
     cmd.add_option("--friction-coefficient", opt.friction_coefficient,
                    "Report on stderr the rows whose contacts need more friction than MU, "

@@ -23,6 +23,7 @@ namespace eom::cli {
 struct ContactOptions {
   std::vector<std::string> specs;  // --contacts FRAME[:1d|:3d|:6d],...
   std::vector<double> normal{0, 0, 1};
+  bool normal_given = false;  // --contact-normal was on the command line
   std::string rule = "min-norm";
   std::vector<std::string> weights;  // FRAME=w
   double fail_on_residual = -1;      // < 0: not asked

@@ -142,6 +142,11 @@ void set_contact_changes(const SimOptions& opt, const Model& model, const Contac
         "--ground and --contact-schedule contradict each other: contacts are made and broken "
         "either by the ground (touchdown, lift-off) or by the schedule; give one");
   }
+  if (ground && opt.contacts.normal_given) {
+    throw InputError(
+        "--ground and --contact-normal contradict each other: the ground's normal is world z "
+        "(0,0,1), which its contacts and their friction use; drop --contact-normal");
+  }
   const bool baumgarte = opt.baumgarte[0] != 0 || opt.baumgarte[1] != 0;
   if (contacts.contacts.empty()) {
     if (ground) throw InputError("--ground needs --contacts (the points that touch it)");

@@ -450,6 +450,9 @@ contact-changes-bad-input)
   expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners --ground 0 \
     --contact-schedule stances.csv --duration 1 -o x.csv
   stderr_has "--ground and --contact-schedule contradict each other"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners --ground 0 \
+    --contact-normal 0,0,1 --duration 1 -o x.csv
+  stderr_has "--ground and --contact-normal contradict each other: the ground's normal is world z"
   printf 't,contact.front_right,contact.top\n0,1,1\n' > unknown.csv
   expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
     --contact-schedule unknown.csv --duration 1 -o x.csv
