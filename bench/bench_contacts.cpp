@@ -48,11 +48,11 @@ void run(benchmark::State& state, const Quadruped& quadruped, Work work) {
         break;
       case Work::id_min_norm:
         // a row of eom id --contacts: rnea, then the contact forces and torques
-        min_norm.solve(q, eom::rnea(model, data, q, v, a));
+        min_norm.solve(data, eom::rnea(model, data, q, v, a));
         benchmark::DoNotOptimize(min_norm.torques().data());
         break;
       case Work::id_min_torque:
-        min_torque.solve(q, eom::rnea(model, data, q, v, a));
+        min_torque.solve(data, eom::rnea(model, data, q, v, a));
         benchmark::DoNotOptimize(min_torque.torques().data());
         break;
       case Work::fd:

@@ -78,7 +78,7 @@ class IdTask final : public RowTask {
       tau_ += external_term_;
     }
     if (contact_rows_) {
-      out = contact_rows_->compute(s, tau_, out);
+      out = contact_rows_->compute(s, data_, tau_, out);
       limits_.observe(contact_rows_->torques(), s.t, s.line);
     } else {
       out = write_torques(s, v, a, out);

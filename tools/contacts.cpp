@@ -196,14 +196,14 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
   }
 }
 
-double* ContactIdRows::compute(const Sample& s, ConstVec b, double* out) {
+double* ContactIdRows::compute(const Sample& s, const Data& placed, ConstVec b, double* out) {
   const ContactSet& set = id_.contacts();
   activity_.apply(s, id_.jacobian());
   if (rule_ == ContactForceRule::measured) {
     gather(s.row, measured_, forces_in_);
-    id_.solve_measured(s.q, b, forces_in_);
+    id_.solve_measured(placed, b, forces_in_);
   } else {
-    id_.solve(s.q, b);
+    id_.solve(placed, b);
   }
   const Eigen::VectorXd& tau = id_.torques();
   for (int k = model_.floating_base ? 6 : 0; k < model_.nv; ++k) *out++ = tau[k];

@@ -76,8 +76,10 @@ class ContactIdRows {
   const std::vector<int>& inputs() const { return inputs_; }
 
   /// The row whose motion needs the generalized force b (nv): writes its columns from out and
-  /// returns their end. Throws InputError at a contact.<frame> value other than 0 and 1.
-  double* compute(const Sample& s, ConstVec b, double* out);
+  /// returns their end. `placed` holds the joint placements of the row's q (the Data of the rnea
+  /// that computed b), which the contact Jacobians reuse. Throws InputError at a contact.<frame>
+  /// value other than 0 and 1.
+  double* compute(const Sample& s, const Data& placed, ConstVec b, double* out);
   /// The joint torques of the last row (nv; zero on the free-flyer).
   const Eigen::VectorXd& torques() const { return id_.torques(); }
   /// The contacts and forces of the last row (the placements of its active contacts).

@@ -156,6 +156,79 @@ TEST_CASE("1000 km from the origin the contact forces are the same", "[property]
   }
 }
 
+TEST_CASE("the contact Jacobians from rnea's placements are those placed anew, far away too",
+          "[property][contacts]") {
+  const TestModel robot = GENERATE(from_range(floating_models()));
+  INFO(robot.name);
+  Stance stance(robot, 250);
+  auto& [model, set, data, rng] = stance;
+  for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
+    ContactInverseDynamics placed(model, set, rule);
+    ContactInverseDynamics anew(model, set, rule);
+    for (const double x : {0.0, 1e6}) {
+      Eigen::VectorXd q = random_configuration(model, rng);
+      q.head<3>() += Vec3(x, -x, 0);
+      const Eigen::VectorXd v = random_tangent(model, rng);
+      const Eigen::VectorXd a = random_tangent(model, rng);
+      const Eigen::VectorXd b = rnea(model, data, q, v, a);
+      placed.solve(data, b);
+      anew.solve(q, b);
+      // the same operations on the same joint placements: the same bits
+      CHECK(placed.jacobian().jacobian() == anew.jacobian().jacobian());
+      CHECK(placed.forces() == anew.forces());
+      CHECK(placed.torques() == anew.torques());
+      CHECK(placed.residual() == anew.residual());
+      for (std::size_t c = 0; c < set.contacts.size(); ++c) {
+        const int contact = static_cast<int>(c);
+        CHECK(placed.jacobian().placement(contact).p == anew.jacobian().placement(contact).p);
+      }
+    }
+  }
+}
+
+TEST_CASE("min-torque: the torques and forces of the projection by the SVD (ETH eq. 3.100)",
+          "[property][contacts]") {
+  const TestModel robot = GENERATE(from_range(floating_models()));
+  INFO(robot.name);
+  Stance stance(robot, 400);
+  auto& [model, set, data, rng] = stance;
+  ContactInverseDynamics id(model, set, ContactForceRule::min_torque);
+  const int na = model.nv - 6;
+  for (int k = 0; k < 5; ++k) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd b =
+        rnea(model, data, q, random_tangent(model, rng), random_tangent(model, rng));
+    id.solve(q, b);
+    // independently: J_c^T = U Sigma V^T; the columns of U past the rank span what no contact
+    // force supplies, N^T b = N^T S^T tau; the least-norm tau, then f = (J_c^T)^+ (b - S^T tau)
+    Eigen::MatrixXd Jt(model.nv, set.size());
+    for (std::size_t c = 0; c < set.contacts.size(); ++c) {
+      const int rows = constraint_count(set.contacts[c].kind);
+      Jt.middleCols(set.offset(static_cast<int>(c)), rows) =
+          frame_jacobian(model, data, q, set.contacts[c].frame, ReferenceFrame::local_world_aligned)
+              .topRows(rows)
+              .transpose();
+    }
+    Eigen::JacobiSVD<Eigen::MatrixXd> contact_svd(Jt, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    contact_svd.setThreshold(1e-9);
+    const Eigen::Index rank = contact_svd.rank();
+    const Eigen::MatrixXd N = contact_svd.matrixU().rightCols(model.nv - rank);
+    const Eigen::MatrixXd NtSt = N.bottomRows(na).transpose();
+    Eigen::JacobiSVD<Eigen::MatrixXd> torque_svd(NtSt, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    torque_svd.setThreshold(1e-9);
+    const Eigen::VectorXd tau = torque_svd.solve(Eigen::VectorXd(N.transpose() * b));
+    Eigen::VectorXd rest = b;
+    rest.tail(na) -= tau;
+    const Eigen::VectorXd f = contact_svd.solve(rest);
+    const double scale = 1 + b.norm() + f.norm();
+    CHECK_THAT(Eigen::VectorXd(id.torques().tail(na)), AllClose(tau, 1e-9 * scale));
+    CHECK_THAT(id.forces(), AllClose(f, 1e-9 * scale));
+    Eigen::JacobiSVD<Eigen::MatrixXd> base_svd(Jt.topRows(6));
+    base_svd.setThreshold(1e-9);
+    CHECK(id.base_rank() == base_svd.rank());
+  }
+}
+
 TEST_CASE("id --contacts then fd --contacts gives back a and f, and the contacts stay held",
           "[property][contacts]") {
   const TestModel robot = GENERATE(from_range(floating_models()));

@@ -18,6 +18,7 @@
 #include <eom/algorithm/contacts.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/multibody/configuration.hpp>
 #include <eom/parsers/urdf.hpp>
 
 #include "allocations.hpp"
@@ -390,12 +391,24 @@ TEST_CASE("contact Jacobians, dynamics, impacts and ranks allocate nothing per r
   const Eigen::VectorXd v = Eigen::VectorXd::Constant(6, 0.3);
   const Eigen::VectorXd b = static_load(box, q);
   const Eigen::VectorXd f = Eigen::VectorXd::Ones(set.size());
+  // the hopper has actuated joints (the torque rows of min-torque)
+  const Model hopper = load_floating_test_urdf("hopper.urdf");
+  const ContactSet foot = parse_contacts(hopper, {"foot:6d"}, Vec3::UnitZ());
+  ContactInverseDynamics hopper_torque(hopper, foot, ContactForceRule::min_torque);
+  ContactInverseDynamics hopper_norm(hopper, foot, ContactForceRule::min_norm);
+  Data hopper_data(hopper);
+  Rng rng(7);
+  const Eigen::VectorXd hopper_q = random_configuration(hopper, rng);
+  const Eigen::VectorXd hopper_v = Eigen::VectorXd::Constant(hopper.nv, 0.2);
   const long n = allocations_during([&] {
     for (int k = 0; k < 2; ++k) {
       J.set_active(1, k == 0);
       J.compute(q, v);
       min_norm.solve(q, b);
       min_torque.solve(q, b);
+      hopper_torque.jacobian().set_active(0, k == 0);
+      hopper_torque.solve(hopper_data, rnea(hopper, hopper_data, hopper_q, hopper_v, hopper_v));
+      hopper_norm.solve(hopper_data, hopper_data.tau);
       measured.solve_measured(q, b, f);
       fd.solve(q, v, b);
       impact.solve(q, v, 0.5);

@@ -6,8 +6,17 @@
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/algorithm/kinematics.hpp"
 #include "eom/core/errors.hpp"
+#include "core/sizes.hpp"
 
 namespace eom {
+namespace {
+
+// Singular values (and pivots of column-pivoted QR) below 1e-9 of the largest are round-off of a
+// rank-deficient matrix (dependent contact constraints leave about 1e-16 of the largest): counting
+// them would produce forces of the order of 1 / round-off.
+constexpr double kRankTolerance = 1e-9;
+
+}  // namespace
 
 int constraint_count(ContactKind kind) {
   switch (kind) {
@@ -135,8 +144,15 @@ ContactJacobian::ContactJacobian(const Model& model, const ContactSet& contacts)
       data_(model),
       active_(contacts.contacts.size(), 1),
       J_(Eigen::MatrixXd::Zero(contacts.size(), model.nv)),
-      drift_(Eigen::VectorXd::Zero(contacts.size())),
-      zero_(Eigen::VectorXd::Zero(model.nv)) {}
+      drift_(Eigen::VectorXd::Zero(contacts.size())) {
+  std::vector<char> supports(model.njoints, 0);
+  for (const Contact& contact : contacts.contacts) {
+    for (int i = model.frames[contact.frame].parent; i > 0; i = model.parent[i]) supports[i] = 1;
+  }
+  for (int i = 1; i < model.njoints; ++i) {
+    if (supports[i]) supports_.push_back(i);
+  }
+}
 
 int ContactJacobian::active_size() const {
   int rows = 0;
@@ -146,11 +162,62 @@ int ContactJacobian::active_size() const {
   return rows;
 }
 
-void ContactJacobian::compute(ConstVec q) { stack(q, zero_, false); }
+void ContactJacobian::compute(ConstVec q) {
+  detail::check_size(q.size(), model_.nq, "q");
+  for (const int i : supports_) {
+    data_.liMi[i] = joint_placement(model_.joints[i], model_.placement[i], q);
+  }
+  compose(data_.liMi);
+  stack_composed();
+}
 
-void ContactJacobian::compute(ConstVec q, ConstVec v) { stack(q, v, true); }
+void ContactJacobian::compute(const Data& placed) {
+  compose(placed.liMi);
+  stack_composed();
+}
 
-void ContactJacobian::stack(ConstVec q, ConstVec v, bool with_drift) {
+void ContactJacobian::compose(const std::vector<SE3>& liMi) {
+  data_.oMi[0] = SE3::Identity();
+  base_.setZero();
+  for (const int i : supports_) {
+    data_.oMi[i] = data_.oMi[model_.parent[i]] * liMi[i];
+    // the rows are at the frame origins and do not depend on where the base stands: without its
+    // translation the placements carry only the robot's own dimensions, and the rows are the
+    // same bits 1000 km from the world origin (frame_jacobian's base centring)
+    if (i == 1 && model_.floating_base) {
+      base_ = data_.oMi[1].p;
+      data_.oMi[1].p.setZero();
+    }
+  }
+}
+
+void ContactJacobian::stack_composed() {
+  int row = 0;
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    const Contact& contact = contacts_.contacts[k];
+    const int rows = constraint_count(contact.kind);
+    if (!active_[k]) {
+      J_.middleRows(row, rows).setZero();
+      row += rows;
+      continue;
+    }
+    // world axes at the frame origin
+    frame_jacobian(model_, data_, contact.frame, ReferenceFrame::local_world_aligned);
+    if (contact.kind == ContactKind::normal) {
+      J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
+    } else {
+      J_.middleRows(row, rows) = data_.J.topRows(rows);
+    }
+    data_.oMf[contact.frame].p += base_;
+    row += rows;
+  }
+  drift_.setZero();
+  for (const int i : supports_) data_.oMi[i].p += base_;
+}
+
+void ContactJacobian::compute(ConstVec q, ConstVec v) { stack_with_drift(q, v); }
+
+void ContactJacobian::stack_with_drift(ConstVec q, ConstVec v) {
   int row = 0;
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const Contact& contact = contacts_.contacts[k];
@@ -162,18 +229,14 @@ void ContactJacobian::stack(ConstVec q, ConstVec v, bool with_drift) {
       continue;
     }
     // world axes at the frame origin: the rows do not depend on where a floating base stands
-    if (with_drift) {
-      frame_jacobian_time_variation(model_, data_, q, v, contact.frame,
-                                    ReferenceFrame::local_world_aligned);
-    } else {
-      frame_jacobian(model_, data_, q, contact.frame, ReferenceFrame::local_world_aligned);
-    }
+    frame_jacobian_time_variation(model_, data_, q, v, contact.frame,
+                                  ReferenceFrame::local_world_aligned);
     if (contact.kind == ContactKind::normal) {
       J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
-      if (with_drift) drift_[row] = contact.normal.dot(data_.dJ.topRows<3>() * v);
+      drift_[row] = contact.normal.dot(data_.dJ.topRows<3>() * v);
     } else {
       J_.middleRows(row, rows) = data_.J.topRows(rows);
-      if (with_drift) drift_.segment(row, rows).noalias() = data_.dJ.topRows(rows) * v;
+      drift_.segment(row, rows).noalias() = data_.dJ.topRows(rows) * v;
     }
     row += rows;
   }
@@ -205,17 +268,14 @@ PseudoInverseSolver::PseudoInverseSolver(int rows, int cols)
     : svd_(rows, cols, Eigen::ComputeThinU | Eigen::ComputeThinV),
       gram_(rows),
       gram_matrix_(rows, rows),
-      gram_inv_a_(rows, cols),
       projected_(std::min(rows, cols)),
       gram_rhs_(rows) {
-  // singular values below 1e-9 of the largest are round-off of a rank-deficient matrix (dependent
-  // contact constraints): counting them would produce forces of the order of 1 / round-off
-  svd_.setThreshold(1e-9);
+  // singular values below kRankTolerance of the largest are round-off of a rank-deficient matrix
+  svd_.setThreshold(kRankTolerance);
 }
 
 int PseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                                Eigen::VectorXd& x) {
-  fast_ = false;
   if (A.rows() <= A.cols() && A.rows() > 0) {
     // the normal equations square the condition number: only for A well away from singular
     // (pivots of A A^T above 1e-8 of the largest), where they lose no more than 1e-8 relative
@@ -225,7 +285,6 @@ int PseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
     if (gram_.info() == Eigen::Success && pivots.minCoeff() > 1e-8 * pivots.maxCoeff()) {
       gram_rhs_.noalias() = gram_.solve(b);
       x.noalias() = A.transpose() * gram_rhs_;
-      fast_ = true;
       rank_ = static_cast<int>(A.rows());
       return rank_;
     }
@@ -245,16 +304,62 @@ int PseudoInverseSolver::rank(const Eigen::MatrixXd& A) {
   return static_cast<int>(svd_.rank());
 }
 
-void PseudoInverseSolver::null_space_projector(const Eigen::MatrixXd& A, Eigen::MatrixXd& P) {
-  P.setIdentity();
-  if (fast_) {
-    // A^+ A = A^T (A A^T)^-1 A
-    gram_inv_a_.noalias() = gram_.solve(A);
-    P.noalias() -= A.transpose() * gram_inv_a_;
+QrPseudoInverseSolver::QrPseudoInverseSolver(int rows, int cols)
+    : cod_(rows, cols), c_(rows), y_(cols) {
+  cod_.setThreshold(kRankTolerance);
+}
+
+int QrPseudoInverseSolver::compute(const Eigen::MatrixXd& A) {
+  cod_.compute(A);
+  rank_ = static_cast<int>(cod_.rank());
+  return rank_;
+}
+
+// Eigen's Householder products evaluate tau v into a temporary (an allocation each); the
+// reflections here are written out: H = I - tau [1; e] [1; e]^T, x <- x - (tau (x_0 + e.x_1)) [1; e]
+
+void QrPseudoInverseSolver::reflect(Eigen::Ref<Eigen::VectorXd> x) const {
+  // Q^T = H_n-1 ... H_1 H_0, H_k acting on rows k and below, e below the diagonal of column k
+  const Eigen::MatrixXd& QR = cod_.matrixQTZ();
+  const Eigen::Index rows = QR.rows();
+  for (Eigen::Index k = 0; k < cod_.hCoeffs().size(); ++k) {
+    const auto e = QR.col(k).tail(rows - k - 1);
+    const double w = cod_.hCoeffs()[k] * (x[k] + e.dot(x.tail(rows - k - 1)));
+    x[k] -= w;
+    x.tail(rows - k - 1) -= w * e;
+  }
+}
+
+void QrPseudoInverseSolver::apply_qt(Eigen::MatrixXd& M) const {
+  for (Eigen::Index j = 0; j < M.cols(); ++j) reflect(M.col(j));
+}
+
+void QrPseudoInverseSolver::apply_qt(Eigen::VectorXd& b) const { reflect(b); }
+
+void QrPseudoInverseSolver::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
+  if (rank_ == 0) {
+    x.setZero();
     return;
   }
-  const Eigen::MatrixXd& V = svd_.matrixV();
-  for (int i = 0; i < rank_; ++i) P.noalias() -= V.col(i) * V.col(i).transpose();
+  // A P = Q [T 0; 0 0] Z: x = P Z^T [T^-1 (Q^T b)_head; 0] (Eigen's solve, allocation-free)
+  c_ = b;
+  reflect(c_);
+  const Eigen::MatrixXd& QTZ = cod_.matrixQTZ();
+  const int r = rank_;
+  const int n = static_cast<int>(QTZ.cols()) - r;
+  y_.head(r) = c_.head(r);
+  QTZ.topLeftCorner(r, r).triangularView<Eigen::Upper>().solveInPlace(y_.head(r));
+  y_.tail(n).setZero();
+  // Z^T: the reflections that folded R's rows k onto row r - 1 and columns r.. (k = 0, 1, ...)
+  for (int k = 0; k < r && n > 0; ++k) {
+    std::swap(y_[k], y_[r - 1]);
+    const auto e = QTZ.row(k).tail(n).transpose();
+    const double w = cod_.zCoeffs()[k] * (y_[r - 1] + e.dot(y_.tail(n)));
+    y_[r - 1] -= w;
+    y_.tail(n) -= w * e;
+    std::swap(y_[k], y_[r - 1]);
+  }
+  x.noalias() = cod_.colsPermutation() * y_;
 }
 
 SymmetricPseudoInverseSolver::SymmetricPseudoInverseSolver(int size)
@@ -279,16 +384,19 @@ ContactInverseDynamics::ContactInverseDynamics(const Model& model, const Contact
       unactuated_(model.floating_base ? 6 : 0),
       jacobian_(model, contacts),
       base_solver_(std::max(unactuated_, 1), contacts.size()),
-      torque_solver_(std::max(model.nv - unactuated_, 1), contacts.size()),
+      contact_qr_(model.nv, contacts.size()),
+      torque_qr_(model.nv, std::max(model.nv - unactuated_, 1)),
       Ju_t_(unactuated_, contacts.size()),
-      projector_(contacts.size(), contacts.size()),
-      Ja_t_projected_(model.nv - unactuated_, contacts.size()),
+      Jc_t_(model.nv, contacts.size()),
+      Qt_St_(model.nv, model.nv - unactuated_),
       f_(Eigen::VectorXd::Zero(contacts.size())),
       tau_(Eigen::VectorXd::Zero(model.nv)),
       weights_sqrt_(contacts.size()),
       b_u_(unactuated_),
       y_(contacts.size()),
-      torque_rhs_(model.nv - unactuated_) {
+      Qt_b_(model.nv),
+      tau_a_(model.nv - unactuated_),
+      rhs_(model.nv) {
   for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
     const Contact& contact = contacts.contacts[k];
     weights_sqrt_.segment(contacts.offset(static_cast<int>(k)), constraint_count(contact.kind))
@@ -298,42 +406,80 @@ ContactInverseDynamics::ContactInverseDynamics(const Model& model, const Contact
 
 void ContactInverseDynamics::solve(ConstVec q, ConstVec b) {
   jacobian_.compute(q);
-  const Eigen::MatrixXd& J = jacobian_.jacobian();
+  distribute(b);
+  finish(b);
+}
+
+void ContactInverseDynamics::solve(const Data& placed, ConstVec b) {
+  jacobian_.compute(placed);
+  distribute(b);
+  finish(b);
+}
+
+void ContactInverseDynamics::distribute(ConstVec b) {
+  if (rule_ == ContactForceRule::min_torque) {
+    project(b);
+    return;
+  }
+  // min sum_k |f_k|^2 / w_k subject to J_u^T f = b_u (in least squares): f = W^1/2 g with g the
+  // least-norm solution for J_u^T W^1/2
   f_.setZero();
-  projector_.setIdentity();
   base_rank_ = 0;
-  if (unactuated_ > 0) {
-    b_u_ = b.head(unactuated_);
-    if (rule_ == ContactForceRule::min_norm) {
-      // min sum_k |f_k|^2 / w_k subject to J_u^T f = b_u (in least squares): f = W^1/2 g with g
-      // the least-norm solution for J_u^T W^1/2
-      Ju_t_.noalias() = J.leftCols(unactuated_).transpose() * weights_sqrt_.asDiagonal();
-      base_rank_ = base_solver_.solve(Ju_t_, b_u_, y_);
-      f_ = weights_sqrt_.cwiseProduct(y_);
-    } else {
-      // min-torque: f = f_p + P y, f_p the least-norm (least-squares) base solution and P the
-      // projector onto the null space of J_u^T, the internal forces that change nothing on the
-      // base; y then minimises |tau| (below)
-      Ju_t_ = J.leftCols(unactuated_).transpose();
-      base_rank_ = base_solver_.solve(Ju_t_, b_u_, f_);
-      base_solver_.null_space_projector(Ju_t_, projector_);
-    }
-  }
+  if (unactuated_ == 0) return;
+  b_u_ = b.head(unactuated_);
+  Ju_t_.noalias() =
+      jacobian_.jacobian().leftCols(unactuated_).transpose() * weights_sqrt_.asDiagonal();
+  base_rank_ = base_solver_.solve(Ju_t_, b_u_, y_);
+  f_ = weights_sqrt_.cwiseProduct(y_);
+}
+
+void ContactInverseDynamics::project(ConstVec b) {
+  // ETH notes eq. 3.100, projected inverse dynamics (M. Mistry and L. Righetti, "Operational
+  // space control of constrained and underactuated systems", RSS 2011; F. Aghili, "A unified
+  // approach for inverse and direct dynamics of constrained multibody systems", 2005): with
+  // J_c^T P = Q [R; 0] and Q = [Q_c Q_u], the rows Q_u^T of b = S^T tau + J_c^T f carry no contact
+  // force: Q_u^T S^T tau = Q_u^T b. The torques of least norm that satisfy them (in least squares
+  // when the contacts cannot hold the base) are the least torques any contact forces allow.
   const int na = model_.nv - unactuated_;
-  if (rule_ == ContactForceRule::min_torque && na > 0) {
-    // ETH notes eq. 3.100: the least-norm torques that the contacts make consistent; here as
-    // tau = b_a - J_a^T (f_p + P y) with y = (J_a^T P)^+ (b_a - J_a^T f_p)
-    torque_rhs_ = b.tail(na);
-    torque_rhs_.noalias() -= J.rightCols(na).transpose() * f_;
-    Ja_t_projected_.noalias() = J.rightCols(na).transpose() * projector_;
-    torque_solver_.solve(Ja_t_projected_, torque_rhs_, y_);
-    f_.noalias() += projector_ * y_;
+  Jc_t_ = jacobian_.jacobian().transpose();
+  const int rank = contact_qr_.compute(Jc_t_);
+  tau_a_.setZero();
+  int projected_rank = 0;
+  if (na > 0) {
+    Qt_b_ = b;
+    contact_qr_.apply_qt(Qt_b_);
+    Qt_St_.topRows(unactuated_).setZero();
+    Qt_St_.bottomRows(na).setIdentity();
+    contact_qr_.apply_qt(Qt_St_);
+    // keep the rows Q_u^T: the first rank rows (Q_c^T) set to zero leave the least-norm solution
+    // of the others, at a size that does not change with the rank
+    Qt_b_.head(rank).setZero();
+    Qt_St_.topRows(rank).setZero();
+    projected_rank = torque_qr_.compute(Qt_St_);
+    torque_qr_.solve(Qt_b_, tau_a_);
   }
-  finish(q, b);
+  // the contact forces of least norm that supply the rest, f = (J_c^T)^+ (b - S^T tau)
+  rhs_ = b;
+  rhs_.tail(na) -= tau_a_;
+  contact_qr_.solve(rhs_, f_);
+  // rank [S^T J_c^T] = na + rank J_u^T = rank J_c + rank Q_u^T S^T (Q^T [S^T J_c^T] is block
+  // triangular with R of full row rank)
+  base_rank_ = unactuated_ > 0 ? rank + projected_rank - na : 0;
 }
 
 void ContactInverseDynamics::solve_measured(ConstVec q, ConstVec b, ConstVec forces) {
   jacobian_.compute(q);
+  take(forces);
+  finish(b);
+}
+
+void ContactInverseDynamics::solve_measured(const Data& placed, ConstVec b, ConstVec forces) {
+  jacobian_.compute(placed);
+  take(forces);
+  finish(b);
+}
+
+void ContactInverseDynamics::take(ConstVec forces) {
   const ContactSet& set = jacobian_.contacts();
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
     const int row = set.offset(static_cast<int>(k));
@@ -349,10 +495,9 @@ void ContactInverseDynamics::solve_measured(ConstVec q, ConstVec b, ConstVec for
     Ju_t_ = jacobian_.jacobian().leftCols(unactuated_).transpose();
     base_rank_ = base_solver_.rank(Ju_t_);
   }
-  finish(q, b);
 }
 
-void ContactInverseDynamics::finish(ConstVec q, ConstVec b) {
+void ContactInverseDynamics::finish(ConstVec b) {
   const Eigen::MatrixXd& J = jacobian_.jacobian();
   tau_ = b;
   tau_.noalias() -= J.transpose() * f_;
@@ -360,7 +505,7 @@ void ContactInverseDynamics::finish(ConstVec q, ConstVec b) {
   if (unactuated_ == 0) return;
   // the free-flyer's rows of b - J^T f: the base wrench left over, in the base's axes (its
   // velocity is the body twist); shown in world axes like the contact forces
-  const Mat3& R = place_joint(model_, jacobian_.data(), 1, q).R;
+  const Mat3& R = jacobian_.base_rotation();
   residual_world_.head<3>().noalias() = R * tau_.head<3>();
   residual_world_.tail<3>().noalias() = R * tau_.segment<3>(3);
   tau_.head(unactuated_).setZero();

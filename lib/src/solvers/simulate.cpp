@@ -94,7 +94,9 @@ void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q
     tau += nonlinear_effects(model, data, q, v);
     return;
   }
-  contacts_->solve(q, rnea(model, data, q, v, command_));
+  // the contact Jacobians reuse the joint placements of rnea's pass
+  const Eigen::VectorXd& b = rnea(model, data, q, v, command_);
+  contacts_->solve(data, b);
   tau = contacts_->torques();
 }
 

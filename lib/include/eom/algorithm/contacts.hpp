@@ -15,6 +15,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/QR>
 #include <Eigen/SVD>
 
 #include "eom/algorithm/singular.hpp"
@@ -92,8 +93,15 @@ class ContactJacobian {
   int active_size() const;
 
   /// J_c (rows of the contacts, world axes at each frame origin: the rows of the
-  /// local-world-aligned frame Jacobian, n^T times its linear rows for 1d) at q.
+  /// local-world-aligned frame Jacobian, n^T times its linear rows for 1d) at q. Places the
+  /// joints that support the contacts once for all of them.
   void compute(ConstVec q);
+  /// The same J_c from the joint placements placed.liMi that a pass over every joint made at q
+  /// (rnea, nonlinear_effects, gravity_torque, crba, forward_kinematics): the joints are not
+  /// placed again (no joint transform, no sine or cosine), only their placements composed, with
+  /// the floating base's translation left out as frame_jacobian does, so that the rows are the
+  /// same bits as those of compute(q) wherever the base stands.
+  void compute(const Data& placed);
   /// J_c at q and the drift dJ_c/dt v, so that the contacts' accelerations are J_c a + drift
   /// (the classical accelerations of the frames, not the spatial ones: for a point that is its
   /// second derivative, which a held contact keeps at zero; ETH notes eq. 3.61).
@@ -104,17 +112,26 @@ class ContactJacobian {
   const SE3& placement(int contact) const { return data_.oMf[contacts_.contacts[contact].frame]; }
   const Eigen::VectorXd& drift() const { return drift_; }  // size
   const ContactSet& contacts() const { return contacts_; }
-  Data& data() { return data_; }
+  /// The rotation of the floating base (joint 1) at the q of the last compute(q) or
+  /// compute(placed).
+  const Mat3& base_rotation() const { return data_.oMi[1].R; }
 
  private:
-  void stack(ConstVec q, ConstVec v, bool with_drift);
+  // data_.oMi of the supporting joints from their placements liMi (parents first), the floating
+  // base's translation set aside in base_
+  void compose(const std::vector<SE3>& liMi);
+  // J_c from data_.oMi, then data_.oMi and data_.oMf back in world coordinates
+  void stack_composed();
+  void stack_with_drift(ConstVec q, ConstVec v);
 
   const Model& model_;
   const ContactSet contacts_;
   Data data_;
   std::vector<char> active_;
+  std::vector<int> supports_;  // the joints that support a contact, ascending (parents first)
+  Vec3 base_ = Vec3::Zero();   // the floating base's translation while set aside
   Eigen::MatrixXd J_;
-  Eigen::VectorXd drift_, zero_;
+  Eigen::VectorXd drift_;
 };
 
 /// The total wrench of the contact forces f (stacked as ContactSet::offset) of the active contacts
@@ -140,16 +157,43 @@ class PseudoInverseSolver {
   int solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, Eigen::VectorXd& x);
   /// The rank of A, by the SVD's rule.
   int rank(const Eigen::MatrixXd& A);
-  /// I - A^+ A (cols x cols), the projector onto the null space of the A of the last solve().
-  void null_space_projector(const Eigen::MatrixXd& A, Eigen::MatrixXd& P);
 
  private:
   Eigen::JacobiSVD<Eigen::MatrixXd> svd_;
   Eigen::LDLT<Eigen::MatrixXd> gram_;  // of A A^T (rows <= cols)
-  Eigen::MatrixXd gram_matrix_, gram_inv_a_;
+  Eigen::MatrixXd gram_matrix_;
   Eigen::VectorXd projected_, gram_rhs_;
   int rank_ = 0;
-  bool fast_ = false;  // the last solve() took the fast path
+};
+
+/// A^+ b by a complete orthogonal decomposition A P = Q [T 0; 0 0] Z of A (rows x cols): a
+/// Householder QR with column pivoting, whose R is then folded onto its first rank rows (Golub &
+/// Van Loan, Matrix Computations, 4th ed., 5.4.2, 5.5.2; Eigen's CompleteOrthogonalDecomposition),
+/// for any rank. A pivot |R_ii| at most 1e-9 of the largest counts as zero, the rule the
+/// pseudo-inverses above apply to singular values (the diagonal of a column-pivoted R tracks
+/// them; dependent contact constraints leave pivots of the order of round-off, 1e-16 of the
+/// largest). It also applies Q^T, an orthonormal basis [Q_r Q_n] of the column space of A and of
+/// its orthogonal complement. Sized at construction; compute(), solve() and apply_qt() allocate
+/// nothing.
+class QrPseudoInverseSolver {
+ public:
+  QrPseudoInverseSolver(int rows, int cols);
+  /// Factors A (rows x cols); returns its rank.
+  int compute(const Eigen::MatrixXd& A);
+  int rank() const { return rank_; }
+  /// x = A^+ b (b: rows, x: cols), the least-squares solution of least norm.
+  void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
+  /// M = Q^T M in place (M: rows of A x any).
+  void apply_qt(Eigen::MatrixXd& M) const;
+  /// b = Q^T b in place (b: rows).
+  void apply_qt(Eigen::VectorXd& b) const;
+
+ private:
+  void reflect(Eigen::Ref<Eigen::VectorXd> x) const;  // x = Q^T x
+
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
+  Eigen::VectorXd c_, y_;  // rows, cols
+  int rank_ = 0;
 };
 
 /// The same for a symmetric positive semi-definite A, fast when A is regular: its Cholesky factor
@@ -183,8 +227,13 @@ class ContactInverseDynamics {
 
   /// The forces by the rule (min_norm or min_torque) and the torques, at q for b (nv).
   void solve(ConstVec q, ConstVec b);
+  /// The same at the q whose joint placements `placed` holds: b's rnea (or any pass over every
+  /// joint at q, ContactJacobian::compute(const Data&)) has placed the joints already.
+  void solve(const Data& placed, ConstVec b);
   /// The torques for the given forces (size()), at q for b (nv).
   void solve_measured(ConstVec q, ConstVec b, ConstVec forces);
+  /// The same at the q whose joint placements `placed` holds.
+  void solve_measured(const Data& placed, ConstVec b, ConstVec forces);
 
   /// f (stacked as ContactSet::offset; zero for inactive contacts).
   const Eigen::VectorXd& forces() const { return f_; }
@@ -198,15 +247,24 @@ class ContactInverseDynamics {
   int base_rank() const { return base_rank_; }
 
  private:
-  void finish(ConstVec q, ConstVec b);
+  // the forces by the rule, for the J_c just computed
+  void distribute(ConstVec b);
+  // the given forces of the active contacts
+  void take(ConstVec forces);
+  // tau and the residual from f
+  void finish(ConstVec b);
+
+  // min-torque: ETH notes eq. 3.100 by the QR of J_c^T
+  void project(ConstVec b);
 
   const Model& model_;
   const ContactForceRule rule_;
   const int unactuated_;  // 6 with a floating base, else 0
   ContactJacobian jacobian_;
-  PseudoInverseSolver base_solver_, torque_solver_;
-  Eigen::MatrixXd Ju_t_, projector_, Ja_t_projected_;
-  Eigen::VectorXd f_, tau_, weights_sqrt_, b_u_, y_, torque_rhs_;
+  PseudoInverseSolver base_solver_;
+  QrPseudoInverseSolver contact_qr_, torque_qr_;  // of J_c^T (nv x size), of Q^T S^T (nv x na)
+  Eigen::MatrixXd Ju_t_, Jc_t_, Qt_St_;
+  Eigen::VectorXd f_, tau_, weights_sqrt_, b_u_, y_, Qt_b_, tau_a_, rhs_;
   Vec6 residual_world_ = Vec6::Zero();
   int base_rank_ = 0;
 };
