@@ -191,10 +191,16 @@ TEST_CASE("min-torque: the torques and forces of the projection by the SVD (ETH 
   const TestModel robot = GENERATE(from_range(floating_models()));
   INFO(robot.name);
   Stance stance(robot, 400);
-  auto& [model, set, data, rng] = stance;
-  ContactInverseDynamics id(model, set, ContactForceRule::min_torque);
+  auto& [model, stance_set, data, rng] = stance;
+  // the stance, whose contacts hold the base, and one point alone, which cannot (the least
+  // squares of the rank-deficient case)
+  ContactSet point;
+  point.contacts.push_back(stance_set.contacts.back());
+  point.contacts.back().kind = ContactKind::point;
   const int na = model.nv - 6;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < 6; ++k) {
+    const ContactSet& set = k % 2 == 0 ? stance_set : point;
+    ContactInverseDynamics id(model, set, ContactForceRule::min_torque);
     const Eigen::VectorXd q = random_configuration(model, rng);
     const Eigen::VectorXd b =
         rnea(model, data, q, random_tangent(model, rng), random_tangent(model, rng));

@@ -330,11 +330,30 @@ void QrPseudoInverseSolver::reflect(Eigen::Ref<Eigen::VectorXd> x) const {
   }
 }
 
+void QrPseudoInverseSolver::reflect_back(Eigen::Ref<Eigen::VectorXd> x) const {
+  // Q = H_0 H_1 ... H_n-1
+  const Eigen::MatrixXd& QR = cod_.matrixQTZ();
+  const Eigen::Index rows = QR.rows();
+  for (Eigen::Index k = cod_.hCoeffs().size() - 1; k >= 0; --k) {
+    const auto e = QR.col(k).tail(rows - k - 1);
+    const double w = cod_.hCoeffs()[k] * (x[k] + e.dot(x.tail(rows - k - 1)));
+    x[k] -= w;
+    x.tail(rows - k - 1) -= w * e;
+  }
+}
+
 void QrPseudoInverseSolver::apply_qt(Eigen::MatrixXd& M) const {
   for (Eigen::Index j = 0; j < M.cols(); ++j) reflect(M.col(j));
 }
 
 void QrPseudoInverseSolver::apply_qt(Eigen::VectorXd& b) const { reflect(b); }
+
+void QrPseudoInverseSolver::project_out(Eigen::Ref<Eigen::VectorXd> x) const {
+  // (I - Q_r Q_r^T) x = Q [0; (Q^T x)_tail]
+  reflect(x);
+  x.head(rank_).setZero();
+  reflect_back(x);
+}
 
 void QrPseudoInverseSolver::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
   if (rank_ == 0) {
@@ -389,6 +408,7 @@ ContactInverseDynamics::ContactInverseDynamics(const Model& model, const Contact
       Ju_t_(unactuated_, contacts.size()),
       Jc_t_(model.nv, contacts.size()),
       Qt_St_(model.nv, model.nv - unactuated_),
+      Pu_(model.nv, 6),
       f_(Eigen::VectorXd::Zero(contacts.size())),
       tau_(Eigen::VectorXd::Zero(model.nv)),
       weights_sqrt_(contacts.size()),
@@ -396,7 +416,8 @@ ContactInverseDynamics::ContactInverseDynamics(const Model& model, const Contact
       y_(contacts.size()),
       Qt_b_(model.nv),
       tau_a_(model.nv - unactuated_),
-      rhs_(model.nv) {
+      rhs_(model.nv),
+      Pb_(model.nv) {
   for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
     const Contact& contact = contacts.contacts[k];
     weights_sqrt_.segment(contacts.offset(static_cast<int>(k)), constraint_count(contact.kind))
@@ -444,8 +465,9 @@ void ContactInverseDynamics::project(ConstVec b) {
   Jc_t_ = jacobian_.jacobian().transpose();
   const int rank = contact_qr_.compute(Jc_t_);
   tau_a_.setZero();
-  int projected_rank = 0;
-  if (na > 0) {
+  // no actuated joint (a floating body alone): J_u^T is J_c^T
+  base_rank_ = na == 0 ? rank : 0;
+  if (na > 0 && !project_regular(b)) {
     Qt_b_ = b;
     contact_qr_.apply_qt(Qt_b_);
     Qt_St_.topRows(unactuated_).setZero();
@@ -455,16 +477,50 @@ void ContactInverseDynamics::project(ConstVec b) {
     // of the others, at a size that does not change with the rank
     Qt_b_.head(rank).setZero();
     Qt_St_.topRows(rank).setZero();
-    projected_rank = torque_qr_.compute(Qt_St_);
+    const int projected_rank = torque_qr_.compute(Qt_St_);
     torque_qr_.solve(Qt_b_, tau_a_);
+    // rank [S^T J_c^T] = na + rank J_u^T = rank J_c + rank Q_u^T S^T (Q^T [S^T J_c^T] is block
+    // triangular with R of full row rank)
+    base_rank_ = rank + projected_rank - na;
   }
   // the contact forces of least norm that supply the rest, f = (J_c^T)^+ (b - S^T tau)
   rhs_ = b;
   rhs_.tail(na) -= tau_a_;
   contact_qr_.solve(rhs_, f_);
-  // rank [S^T J_c^T] = na + rank J_u^T = rank J_c + rank Q_u^T S^T (Q^T [S^T J_c^T] is block
-  // triangular with R of full row rank)
-  base_rank_ = unactuated_ > 0 ? rank + projected_rank - na : 0;
+}
+
+bool ContactInverseDynamics::project_regular(ConstVec b) {
+  // with N = Q_u = [N_b; N_a] (base rows, actuated rows) and P = N N^T the projector onto the
+  // motions the contacts allow: tau = N_a (N_a^T N_a)^-1 N^T b, and since N_a^T N_a = I - N_b^T N_b
+  // (orthonormal columns), by the Woodbury identity
+  //   tau = (P b)_a + P_ab (I - P_bb)^-1 (P b)_b,
+  // where I - P_bb (6 x 6, eigenvalues in [0, 1]) is regular unless a motion of the base alone
+  // keeps the contacts (rank J_u^T < 6): then the least-squares path of project() decides
+  Pb_ = b;
+  contact_qr_.project_out(Pb_);
+  const int na = model_.nv - unactuated_;
+  if (unactuated_ == 0) {
+    // every coordinate actuated: tau = P b
+    tau_a_ = Pb_;
+    return true;
+  }
+  Pu_.setZero();
+  for (int j = 0; j < 6; ++j) {
+    Pu_(j, j) = 1;
+    contact_qr_.project_out(Pu_.col(j));
+  }
+  const Mat6 K = Mat6::Identity() - Pu_.topRows<6>();
+  base_ldlt_.compute(K);
+  const auto pivots = base_ldlt_.vectorD();
+  // as the normal equations of PseudoInverseSolver: pivots above 1e-8 of the largest
+  if (!(base_ldlt_.info() == Eigen::Success && pivots.minCoeff() > 1e-8 * pivots.maxCoeff())) {
+    return false;
+  }
+  const Vec6 y = base_ldlt_.solve(Vec6(Pb_.head<6>()));
+  tau_a_ = Pb_.tail(na);
+  tau_a_.noalias() += Pu_.bottomRows(na) * y;
+  base_rank_ = 6;
+  return true;
 }
 
 void ContactInverseDynamics::solve_measured(ConstVec q, ConstVec b, ConstVec forces) {

@@ -187,9 +187,12 @@ class QrPseudoInverseSolver {
   void apply_qt(Eigen::MatrixXd& M) const;
   /// b = Q^T b in place (b: rows).
   void apply_qt(Eigen::VectorXd& b) const;
+  /// x = (I - Q_r Q_r^T) x in place: its component orthogonal to the column space of A.
+  void project_out(Eigen::Ref<Eigen::VectorXd> x) const;
 
  private:
-  void reflect(Eigen::Ref<Eigen::VectorXd> x) const;  // x = Q^T x
+  void reflect(Eigen::Ref<Eigen::VectorXd> x) const;       // x = Q^T x
+  void reflect_back(Eigen::Ref<Eigen::VectorXd> x) const;  // x = Q x
 
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
   Eigen::VectorXd c_, y_;  // rows, cols
@@ -256,6 +259,8 @@ class ContactInverseDynamics {
 
   // min-torque: ETH notes eq. 3.100 by the QR of J_c^T
   void project(ConstVec b);
+  // its torques in closed form when the contacts hold the base (rank J_u^T = 6); false otherwise
+  bool project_regular(ConstVec b);
 
   const Model& model_;
   const ContactForceRule rule_;
@@ -263,8 +268,9 @@ class ContactInverseDynamics {
   ContactJacobian jacobian_;
   PseudoInverseSolver base_solver_;
   QrPseudoInverseSolver contact_qr_, torque_qr_;  // of J_c^T (nv x size), of Q^T S^T (nv x na)
-  Eigen::MatrixXd Ju_t_, Jc_t_, Qt_St_;
-  Eigen::VectorXd f_, tau_, weights_sqrt_, b_u_, y_, Qt_b_, tau_a_, rhs_;
+  Eigen::MatrixXd Ju_t_, Jc_t_, Qt_St_, Pu_;      // Pu_: P's columns of the base (nv x 6)
+  Eigen::VectorXd f_, tau_, weights_sqrt_, b_u_, y_, Qt_b_, tau_a_, rhs_, Pb_;
+  Eigen::LDLT<Mat6> base_ldlt_;  // of I - P_bb
   Vec6 residual_world_ = Vec6::Zero();
   int base_rank_ = 0;
 };
