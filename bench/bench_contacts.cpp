@@ -47,7 +47,8 @@ void run(benchmark::State& state, const Quadruped& quadruped, Work work) {
         benchmark::DoNotOptimize(eom::aba(model, data, q, v, a).data());
         break;
       case Work::id_min_norm:
-        // a row of eom id --contacts: rnea, then the contact forces and torques
+        // a row of eom id --contacts: rnea, then the contact forces and torques, the contact
+        // Jacobians from the placements rnea left in data
         min_norm.solve(data, eom::rnea(model, data, q, v, a));
         benchmark::DoNotOptimize(min_norm.torques().data());
         break;

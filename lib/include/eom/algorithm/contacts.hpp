@@ -218,8 +218,10 @@ class SymmetricPseudoInverseSolver {
 /// plus joint friction and minus external wrenches as the caller wants), the contact forces f and
 /// actuated torques tau with b = S^T tau + J_c^T f. With a floating base the free-flyer's six
 /// rows are unactuated: b_u = J_u^T f must hold, and what no contact force can supply is the
-/// residual r = b_u - J_u^T f (least squares: the smallest residual first). Sized at construction;
-/// solve() allocates nothing.
+/// residual r = b_u - J_u^T f (least squares: the smallest residual first). min_norm solves the
+/// base's six equations (PseudoInverseSolver); min_torque is the projected inverse dynamics of
+/// the QR of J_c^T (QrPseudoInverseSolver: the rows of b that carry no contact force fix the
+/// torques, then f = (J_c^T)^+ (b - S^T tau)). Sized at construction; solve() allocates nothing.
 class ContactInverseDynamics {
  public:
   ContactInverseDynamics(const Model& model, const ContactSet& contacts, ContactForceRule rule);
