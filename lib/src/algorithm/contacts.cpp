@@ -145,7 +145,9 @@ ContactJacobian::ContactJacobian(const Model& model, const ContactSet& contacts)
       active_(contacts.contacts.size(), 1),
       J_(Eigen::MatrixXd::Zero(contacts.size(), model.nv)),
       drift_(Eigen::VectorXd::Zero(contacts.size())) {
+  // the floating base always: its rotation turns the residual of the inverse dynamics
   std::vector<char> supports(model.njoints, 0);
+  if (model.floating_base) supports[1] = 1;
   for (const Contact& contact : contacts.contacts) {
     for (int i = model.frames[contact.frame].parent; i > 0; i = model.parent[i]) supports[i] = 1;
   }
@@ -458,9 +460,10 @@ void ContactInverseDynamics::project(ConstVec b) {
   // ETH notes eq. 3.100, projected inverse dynamics (M. Mistry and L. Righetti, "Operational
   // space control of constrained and underactuated systems", RSS 2011; F. Aghili, "A unified
   // approach for inverse and direct dynamics of constrained multibody systems", 2005): with
-  // J_c^T P = Q [R; 0] and Q = [Q_c Q_u], the rows Q_u^T of b = S^T tau + J_c^T f carry no contact
-  // force: Q_u^T S^T tau = Q_u^T b. The torques of least norm that satisfy them (in least squares
-  // when the contacts cannot hold the base) are the least torques any contact forces allow.
+  // J_c^T Pi = Q [R; 0] (Pi the column permutation) and Q = [Q_c Q_u], the rows Q_u^T of
+  // b = S^T tau + J_c^T f carry no contact force: Q_u^T S^T tau = Q_u^T b. The torques of least
+  // norm that satisfy them (in least squares when the contacts cannot hold the base) are the
+  // least torques any contact forces allow.
   const int na = model_.nv - unactuated_;
   Jc_t_ = jacobian_.jacobian().transpose();
   const int rank = contact_qr_.compute(Jc_t_);
