@@ -1,6 +1,6 @@
 // Per-row cost of the contact dynamics of eom id --contacts and eom fd --contacts on quadrupeds
-// standing on four point feet, beside rnea and aba in the same run (issue 22 asks for at most 3
-// rnea and 4 aba). Run: build/bench/bench_contacts --benchmark_repetitions=5
+// standing on four point feet and a biped on two flat (6d) feet, beside rnea and aba in the same
+// run (issue 22 asks for at most 3 rnea and 4 aba). Run: build/bench/bench_contacts --benchmark_repetitions=5
 // --benchmark_report_aggregates_only=true
 
 #include <benchmark/benchmark.h>
@@ -15,21 +15,22 @@ namespace {
 
 using namespace eom::bench;
 
-struct Quadruped {
+struct Stance {
   Robot robot;
   std::vector<std::string> feet;
 };
 
-const Quadruped kQuadrupeds[] = {
+const Stance kStances[] = {
     {kSolo12Floating, {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"}},
     {kAnymalFloating, {"LF_FOOT", "RF_FOOT", "LH_FOOT", "RH_FOOT"}},
+    {kBipedFloating, {"left_sole_link:6d", "right_sole_link:6d"}},
 };
 
 enum class Work { rnea, aba, id_min_norm, id_min_torque, fd };
 
-void run(benchmark::State& state, const Quadruped& quadruped, Work work) {
-  const eom::Model model = load(quadruped.robot);
-  const eom::ContactSet feet = eom::parse_contacts(model, quadruped.feet, eom::Vec3::UnitZ());
+void run(benchmark::State& state, const Stance& stance, Work work) {
+  const eom::Model model = load(stance.robot);
+  const eom::ContactSet feet = eom::parse_contacts(model, stance.feet, eom::Vec3::UnitZ());
   eom::Data data(model);
   eom::ContactInverseDynamics min_norm(model, feet, eom::ContactForceRule::min_norm);
   eom::ContactInverseDynamics min_torque(model, feet, eom::ContactForceRule::min_torque);
@@ -72,10 +73,10 @@ const int kRegistered = [] {
                                                 {"contact_id_min_torque/", Work::id_min_torque},
                                                 {"aba/", Work::aba},
                                                 {"contact_fd/", Work::fd}};
-  for (const Quadruped& quadruped : kQuadrupeds) {
+  for (const Stance& stance : kStances) {
     for (const auto& [name, work] : works) {
-      benchmark::RegisterBenchmark((std::string(name) + quadruped.robot.name).c_str(), run,
-                                   quadruped, work);
+      benchmark::RegisterBenchmark((std::string(name) + stance.robot.name).c_str(), run, stance,
+                                   work);
     }
   }
   return 0;

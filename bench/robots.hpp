@@ -32,6 +32,8 @@ inline const Robot kAnymalFloating{"anymal_floating",
                                    EOM_SOURCE_DIR "/tests/data/robots/anymal.urdf", true};
 inline const Robot kBaxter{"baxter", EOM_SOURCE_DIR "/tests/data/robots/baxter.urdf", false};
 inline const Robot kSolo12Floating{"solo12_floating", EOM_SOURCE_DIR "/robots/solo12.urdf", true};
+inline const Robot kBipedFloating{"biped_floating", EOM_SOURCE_DIR "/tests/data/urdf/biped.urdf",
+                                  true};
 
 inline Model load(const Robot& robot) {
   UrdfOptions options;

@@ -20,6 +20,16 @@ foreach(rule IN ITEMS min-norm min-torque)
                     --static --contacts foot --contact-forces ${rule}
                STDOUT ${contact_data}/hopper.forces.csv COMPARE numeric ATOL 1e-12)
 endforeach()
+# a biped standing straight on two flat feet (6d), its centre of mass over the midpoint of the
+# soles (tests/data/urdf/biped.urdf): each sole carries half of the 48 kg, 235.44 N, no moment,
+# no tangential force, no joint torque; 1000 km from the origin on the second row
+foreach(rule IN ITEMS min-norm min-torque)
+  eom_cli_test(NAME id-contacts-biped-two-feet-${rule}
+               ARGS id tests/data/urdf/biped.urdf ${contact_data}/biped_stand.csv --floating-base
+                    --static --contacts left_sole_link:6d,right_sole_link:6d
+                    --contact-forces ${rule}
+               STDOUT ${contact_data}/biped.forces.csv COMPARE numeric ATOL 1e-12)
+endforeach()
 eom_cli_test(NAME id-contacts-hopper-measured
              ARGS id tests/data/urdf/hopper.urdf ${contact_data}/hopper_stand.csv --floating-base
                   --static --contacts foot --contact-forces measured
