@@ -164,18 +164,35 @@ int ContactJacobian::active_size() const {
   return rows;
 }
 
-void ContactJacobian::compute(ConstVec q) {
+void ContactJacobian::place(ConstVec q) {
   detail::check_size(q.size(), model_.nq, "q");
   for (const int i : supports_) {
     data_.liMi[i] = joint_placement(model_.joints[i], model_.placement[i], q);
   }
+}
+
+void ContactJacobian::compute(ConstVec q) {
+  place(q);
   compose(data_.liMi);
-  stack_composed();
+  stack_composed(nullptr);
 }
 
 void ContactJacobian::compute(const Data& placed) {
   compose(placed.liMi);
-  stack_composed();
+  stack_composed(nullptr);
+}
+
+void ContactJacobian::compute(ConstVec q, ConstVec v) {
+  detail::check_size(v.size(), model_.nv, "v");
+  place(q);
+  compose(data_.liMi);
+  stack_composed(&v);
+}
+
+void ContactJacobian::compute(const Data& placed, ConstVec v) {
+  detail::check_size(v.size(), model_.nv, "v");
+  compose(placed.liMi);
+  stack_composed(&v);
 }
 
 void ContactJacobian::compose(const std::vector<SE3>& liMi) {
@@ -193,33 +210,7 @@ void ContactJacobian::compose(const std::vector<SE3>& liMi) {
   }
 }
 
-void ContactJacobian::stack_composed() {
-  int row = 0;
-  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
-    const Contact& contact = contacts_.contacts[k];
-    const int rows = constraint_count(contact.kind);
-    if (!active_[k]) {
-      J_.middleRows(row, rows).setZero();
-      row += rows;
-      continue;
-    }
-    // world axes at the frame origin
-    frame_jacobian(model_, data_, contact.frame, ReferenceFrame::local_world_aligned);
-    if (contact.kind == ContactKind::normal) {
-      J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
-    } else {
-      J_.middleRows(row, rows) = data_.J.topRows(rows);
-    }
-    data_.oMf[contact.frame].p += base_;
-    row += rows;
-  }
-  drift_.setZero();
-  for (const int i : supports_) data_.oMi[i].p += base_;
-}
-
-void ContactJacobian::compute(ConstVec q, ConstVec v) { stack_with_drift(q, v); }
-
-void ContactJacobian::stack_with_drift(ConstVec q, ConstVec v) {
+void ContactJacobian::stack_composed(const Eigen::Ref<const Eigen::VectorXd>* v) {
   int row = 0;
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const Contact& contact = contacts_.contacts[k];
@@ -230,18 +221,28 @@ void ContactJacobian::stack_with_drift(ConstVec q, ConstVec v) {
       row += rows;
       continue;
     }
-    // world axes at the frame origin: the rows do not depend on where a floating base stands
-    frame_jacobian_time_variation(model_, data_, q, v, contact.frame,
-                                  ReferenceFrame::local_world_aligned);
+    // world axes at the frame origin
+    if (v) {
+      frame_jacobian_time_variation(model_, data_, *v, contact.frame,
+                                    ReferenceFrame::local_world_aligned);
+    } else {
+      frame_jacobian(model_, data_, contact.frame, ReferenceFrame::local_world_aligned);
+    }
     if (contact.kind == ContactKind::normal) {
       J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
-      drift_[row] = contact.normal.dot(data_.dJ.topRows<3>() * v);
+      drift_[row] = v ? contact.normal.dot(data_.dJ.topRows<3>() * *v) : 0.0;
     } else {
       J_.middleRows(row, rows) = data_.J.topRows(rows);
-      drift_.segment(row, rows).noalias() = data_.dJ.topRows(rows) * v;
+      if (v) {
+        drift_.segment(row, rows).noalias() = data_.dJ.topRows(rows) * *v;
+      } else {
+        drift_.segment(row, rows).setZero();
+      }
     }
+    data_.oMf[contact.frame].p += base_;
     row += rows;
   }
+  for (const int i : supports_) data_.oMi[i].p += base_;
 }
 
 Force total_contact_wrench(const ContactJacobian& jacobian, ConstVec f) {
@@ -579,11 +580,26 @@ ContactSpaceInertia::ContactSpaceInertia(const Model& model, const ContactSet& c
       Minv_Jt_(model.nv, contacts.size()),
       contact_inertia_inv_(contacts.size(), contacts.size()) {}
 
+void ContactSpaceInertia::compute(ConstVec q, ConstVec v) {
+  factor(q);
+  jacobian_.compute(data_, v);
+  project();
+}
+
 void ContactSpaceInertia::compute(ConstVec q) {
+  factor(q);
+  jacobian_.compute(data_);
+  project();
+}
+
+void ContactSpaceInertia::factor(ConstVec q) {
   llt_.compute(crba(model_, data_, q));
   if (llt_.info() != Eigen::Success) {
     throw NumericalError("the mass matrix is not positive definite at this configuration");
   }
+}
+
+void ContactSpaceInertia::project() {
   Minv_Jt_ = jacobian_.jacobian().transpose();
   llt_.solveInPlace(Minv_Jt_);
   contact_inertia_inv_.noalias() = jacobian_.jacobian() * Minv_Jt_;
@@ -600,8 +616,8 @@ ContactForwardDynamics::ContactForwardDynamics(const Model& model, const Contact
 
 void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
   ContactJacobian& jacobian = inertia_.jacobian();
-  jacobian.compute(q, v);
-  inertia_.compute(q);
+  // M, then J_c and its drift from the placements crba made
+  inertia_.compute(q, v);
   // a_0 = M^-1 (tau - h), the motion without contacts
   a_ = tau;
   a_ -= nonlinear_effects(model_, inertia_.data(), q, v);
@@ -689,7 +705,6 @@ ContactImpact::ContactImpact(const Model& model, const ContactSet& contacts)
 
 void ContactImpact::solve(ConstVec q, ConstVec v, double restitution) {
   ContactJacobian& jacobian = inertia_.jacobian();
-  jacobian.compute(q);
   inertia_.compute(q);
   // the contacts' velocity just before, J_c v-, and Lambda J_c v- (least norm when redundant)
   approach_.noalias() = jacobian.jacobian() * v;

@@ -105,19 +105,30 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
     const Model& model, Data& data, ConstVec q, ConstVec v, int frame, ReferenceFrame reference) {
   detail::check_size(q.size(), model.nq, "q");
   detail::check_size(v.size(), model.nv, "v");
-  const Frame& f = frame_at(model, frame);
-  const int n = support_path(model, data, f.parent);
+  const int n = support_path(model, data, frame_at(model, frame).parent);
   BaseCentring centring(data, centred_on_base(model, reference, data, n));
   data.oMi[0] = SE3::Identity();
+  for (int k = n - 1; k >= 0; --k) {
+    place_joint(model, data, data.support[k], q);
+    if (k == n - 1) centring.set_aside();
+  }
+  frame_jacobian_time_variation(model, data, v, frame, reference);
+  centring.put_back(n, frame);
+  return data.dJ;
+}
+
+const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
+    const Model& model, Data& data, ConstVec v, int frame, ReferenceFrame reference) {
+  detail::check_size(v.size(), model.nv, "v");
+  const Frame& f = frame_at(model, frame);
+  const int n = support_path(model, data, f.parent);
   data.ov[0] = Motion::Zero();
   data.J.setZero();
   data.dJ.setZero();
-  // forward along the path: placements, world columns S_i and body velocities v_i = v_p + S_i qd_i
+  // forward along the path: world columns S_i and body velocities v_i = v_p + S_i qd_i
   for (int k = n - 1; k >= 0; --k) {
     const int i = data.support[k];
     const Joint& j = model.joints[i];
-    place_joint(model, data, i, q);
-    if (k == n - 1) centring.set_aside();
     Motion vi = data.ov[model.parent[i]];
     for (int c = 0; c < j.nv; ++c) {
       Motion column;
@@ -156,7 +167,6 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
       data.dJ.col(col) = dS.vector();
     }
   }
-  centring.put_back(n, frame);
   return data.dJ;
 }
 

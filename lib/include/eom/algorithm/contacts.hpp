@@ -106,6 +106,9 @@ class ContactJacobian {
   /// (the classical accelerations of the frames, not the spatial ones: for a point that is its
   /// second derivative, which a held contact keeps at zero; ETH notes eq. 3.61).
   void compute(ConstVec q, ConstVec v);
+  /// The same from the joint placements placed.liMi of a pass over every joint at q, as
+  /// compute(const Data&).
+  void compute(const Data& placed, ConstVec v);
 
   const Eigen::MatrixXd& jacobian() const { return J_; }  // size x nv
   /// The placement of an active contact's frame at the q of the last compute().
@@ -120,9 +123,11 @@ class ContactJacobian {
   // data_.oMi of the supporting joints from their placements liMi (parents first), the floating
   // base's translation set aside in base_
   void compose(const std::vector<SE3>& liMi);
-  // J_c from data_.oMi, then data_.oMi and data_.oMf back in world coordinates
-  void stack_composed();
-  void stack_with_drift(ConstVec q, ConstVec v);
+  // J_c (and with v its drift) from data_.oMi, then data_.oMi and data_.oMf back in world
+  // coordinates
+  void stack_composed(const Eigen::Ref<const Eigen::VectorXd>* v);
+  // the supporting joints' liMi at q into data_
+  void place(ConstVec q);
 
   const Model& model_;
   const ContactSet contacts_;
@@ -289,8 +294,11 @@ class ContactSpaceInertia {
   ContactJacobian& jacobian() { return jacobian_; }
   Data& data() { return data_; }
 
-  /// M, its factor, M^-1 J_c^T and A at q, for the J_c that jacobian() last computed (at q).
-  /// Throws NumericalError when M is not positive definite.
+  /// M (crba) and its factor at q, J_c from crba's joint placements (and its drift along v:
+  /// ContactJacobian::compute(placed, v)), M^-1 J_c^T and A. Throws NumericalError when M is not
+  /// positive definite.
+  void compute(ConstVec q, ConstVec v);
+  /// The same without the drift.
   void compute(ConstVec q);
 
   const Eigen::MatrixXd& mass_matrix() const { return data_.M; }
@@ -302,6 +310,9 @@ class ContactSpaceInertia {
   }
 
  private:
+  void factor(ConstVec q);  // M and its Cholesky factor
+  void project();           // M^-1 J_c^T and A
+
   const Model& model_;
   Data data_;
   ContactJacobian jacobian_;

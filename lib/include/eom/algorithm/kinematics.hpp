@@ -57,6 +57,11 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& mode
 /// other references follow by differentiating their shift and rotation of those columns.
 const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
     const Model& model, Data& data, ConstVec q, ConstVec v, int frame, ReferenceFrame reference);
+/// The same from the placements in data.oMi of the joints that support the frame (placed by the
+/// caller, e.g. from the liMi of a pass over every joint), so that the joints need not be placed
+/// again. Fills data.ov on the frame's path, data.oMf[frame], data.J; returns data.dJ.
+const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
+    const Model& model, Data& data, ConstVec v, int frame, ReferenceFrame reference);
 
 /// The classical acceleration of a frame, [p_ddot; omega_dot] in world axes (the derivative of
 /// the local-world-aligned velocity [p_dot; omega]): J a + dJ v with reference
