@@ -220,6 +220,16 @@ struct Simulator::Impl {
   Controller* controller = nullptr;
   const SimulationOptions* options = nullptr;
   std::optional<ContactForwardDynamics> contact_dynamics;  // with contacts
+  // Contact events that follow each other within kChatterWindow, kChatterEvents of them in a
+  // row, cannot settle: a held point whose normal force pulls and that, released, moves into the
+  // ground (a sticking 3d contact can need both: its tangential constraint couples into the
+  // normal force). Resolving that needs slip, which is not simulated: the run stops there rather
+  // than spin through events a fraction of a nanosecond apart.
+  static constexpr double kChatterWindow = 1e-9;  // s
+  static constexpr int kChatterEvents = 100;
+  double last_event_t = -std::numeric_limits<double>::infinity();
+  int events_in_a_row = 0;
+  int last_event_contact = 0;  // the contact of the last event recorded
   const Eigen::VectorXd no_forces;
   // Contacts made and broken during the run: on a ground, or by a schedule
   enum class ContactMode { none, held, ground, schedule };
@@ -581,6 +591,8 @@ struct Simulator::Impl {
     stats.limit_events.clear();
     stats.contact_events.clear();
     stats.limit_event_count = stats.contact_event_count = 0;
+    last_event_t = -std::numeric_limits<double>::infinity();
+    events_in_a_row = 0;
     stats.impacts = stats.friction_outputs = 0;
     stats.impact_energy_loss = stats.worst_friction = stats.worst_friction_t = 0;
     stats.worst_friction_contact = -1;
@@ -794,8 +806,7 @@ struct Simulator::Impl {
       const double normal = f[set.offset(contact) + 2];
       if (!active[k] || !(normal < 0 && normal <= tie)) continue;
       set_active(contact, false);
-      if (!closing[k])
-        record(stats.contact_events, stats.contact_event_count, {t, contact, false, 0});
+      if (!closing[k]) contact_event({t, contact, false, 0});
       closing[k] = 0;
     }
     return true;
@@ -815,7 +826,7 @@ struct Simulator::Impl {
       closing[k] = 0;
       // contacts closed at the start without moving into them are no event
       if (t == t_state && stats.steps == 0 && !(loss > 0)) continue;
-      record(stats.contact_events, stats.contact_event_count, {t, static_cast<int>(k), true, loss});
+      contact_event({t, static_cast<int>(k), true, loss});
       counted = true;
     }
     if (!counted) return;
@@ -849,8 +860,7 @@ struct Simulator::Impl {
       if (on == (active[k] != 0)) continue;
       changed = true;
       set_active(static_cast<int>(k), on);
-      if (!on)
-        record(stats.contact_events, stats.contact_event_count, {t, static_cast<int>(k), false, 0});
+      if (!on) contact_event({t, static_cast<int>(k), false, 0});
       closing[k] = on;
       any |= on;
     }
@@ -862,8 +872,31 @@ struct Simulator::Impl {
   // the schedule). Returns whether anything changed (the derivatives at t are then stale).
   bool contact_changes(double t, bool event, double eps) {
     if (contact_mode == ContactMode::schedule) return schedule_events(t, eps);
-    if (event) ground_events(t);
-    return event;
+    if (!event) return false;
+    ground_events(t);
+    check_chatter(t);
+    return true;
+  }
+
+  // a contact closing or opening, into the record
+  void contact_event(const ContactEvent& event) {
+    record(stats.contact_events, stats.contact_event_count, event);
+    last_event_contact = event.contact;
+  }
+
+  // after a ground event at t: stop when the events chatter (kChatterEvents)
+  void check_chatter(double t) {
+    events_in_a_row = t - last_event_t <= kChatterWindow ? events_in_a_row + 1 : 1;
+    last_event_t = t;
+    if (events_in_a_row < kChatterEvents) return;
+    const ContactSet& set = *options->contacts;
+    throw NumericalError(
+        "simulation stopped at t = " + time_string(t) + " s: the contacts chatter (" +
+        std::to_string(kChatterEvents) + " touchdowns and lift-offs within " +
+        time_string(kChatterEvents * kChatterWindow) + " s, the last of '" +
+        model.frames[set.contacts[last_event_contact].frame].name +
+        "'): a foot held there pulls on the ground, and released it moves into it; sticking "
+        "point contacts cannot resolve that without slip, which is not simulated");
   }
 
   // the state at the start of the step, (q0, v0), as the output at time `at`
