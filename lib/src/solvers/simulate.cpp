@@ -79,7 +79,10 @@ ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, 
       e_(model.nv),
       command_(model.nv) {
   check_gains(model, kp_, kd_);
-  if (contacts) contacts_.emplace(model, *contacts, ContactForceRule::min_norm);
+  if (contacts) {
+    contacts_.emplace(model, *contacts, ContactForceRule::min_norm);
+    closed_.assign(contacts->contacts.size(), 1);
+  }
 }
 
 void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
@@ -96,6 +99,14 @@ void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q
   }
   // the contact Jacobians reuse the joint placements of rnea's pass
   const Eigen::VectorXd& b = rnea(model, data, q, v, command_);
+  // shared over the closed contacts; in flight (none closed) over all of them, the feet it
+  // expects to land on: the legs then reach for the ground as they did when it stood, where
+  // joint torques planned for no contact at all fold them under a falling base
+  ContactJacobian& jacobian = contacts_->jacobian();
+  const bool flight = std::find(closed_.begin(), closed_.end(), 1) == closed_.end();
+  for (std::size_t k = 0; k < closed_.size(); ++k) {
+    jacobian.set_active(static_cast<int>(k), flight || closed_[k]);
+  }
   contacts_->solve(data, b);
   tau = contacts_->torques();
 }
@@ -106,7 +117,7 @@ void ComputedTorque::contacts_changed(int contact, bool closed) {
     throw InputError("contact " + std::to_string(contact) +
                      " is not one of the computed-torque controller's contacts");
   }
-  contacts_->jacobian().set_active(contact, closed);
+  closed_[contact] = closed ? 1 : 0;
 }
 
 const Eigen::VectorXd& ComputedTorque::contact_forces() const {

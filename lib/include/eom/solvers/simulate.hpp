@@ -155,8 +155,9 @@ class ComputedTorque : public Controller {
   /// K = M(q) diag(kp), D = M(q) diag(kd): the error modes are e'' + Kd e' + Kp e = 0.
   void feedback(const Model& model, Data& data, double t, ConstVec q, Eigen::MatrixXd& K,
                 Eigen::MatrixXd& D) override;
-  /// With contacts: the closed set the forces are shared over (the contacts are those given at
-  /// construction, which must be the simulator's; InputError for a contact not in the set).
+  /// With contacts: the closed set the forces are shared over, or all the contacts when none is
+  /// closed (in flight, the feet it expects to land on); the contacts are those given at
+  /// construction, which must be the simulator's (InputError for a contact not in the set).
   void contacts_changed(int contact, bool closed) override;
   /// With contacts: the forces of the last torque() (stacked as ContactSet::offset, zero on
   /// the open contacts); empty without.
@@ -166,6 +167,7 @@ class ComputedTorque : public Controller {
   ReferenceFunction reference_;
   Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_, command_, no_forces_;
   std::optional<ContactInverseDynamics> contacts_;
+  std::vector<char> closed_;  // per contact: closed (contacts_changed)
 };
 
 /// A joint leaving (or re-entering) its URDF position limits.
