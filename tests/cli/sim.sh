@@ -444,10 +444,10 @@ for r in rows:
 EOF
   ;;
 ground-stand)
-  # Solo12 in its standing posture 2e-7 m above the ground (its lowest foot is 1.47e-7 m below
-  # the shipped posture's ground): the four feet touch down together within 0.1 ms and
-  # `stand` holds it on them for 2 s, the base within 1e-6 m, the feet carrying its weight (the
-  # URDF's masses summed, times 9.81) to round-off
+  # Solo12 in its standing posture raised 2e-7 m (the shipped one has its feet on the ground):
+  # in flight `stand` plans for the feet it will land on, the four touch down together within
+  # 0.1 ms, and it holds the robot on them for 2 s, the base within 1e-6 m, the feet carrying its
+  # weight (the URDF's masses summed, times 9.81) to round-off
   awk -F, -v OFS=, 'NR == 2 { $4 = sprintf("%.17g", $4 + 2e-7) } { print }' \
     "$src/trajectories/solo12_stand.csv" > raised.csv
   expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base --initial raised.csv \
