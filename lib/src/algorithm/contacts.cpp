@@ -173,8 +173,7 @@ void ContactJacobian::place(ConstVec q) {
 
 void ContactJacobian::compute(ConstVec q) {
   place(q);
-  compose(data_.liMi);
-  stack_composed(nullptr);
+  compute(data_);
 }
 
 void ContactJacobian::compute(const Data& placed) {
@@ -183,10 +182,8 @@ void ContactJacobian::compute(const Data& placed) {
 }
 
 void ContactJacobian::compute(ConstVec q, ConstVec v) {
-  detail::check_size(v.size(), model_.nv, "v");
   place(q);
-  compose(data_.liMi);
-  stack_composed(&v);
+  compute(data_, v);
 }
 
 void ContactJacobian::compute(const Data& placed, ConstVec v) {
@@ -321,28 +318,24 @@ int QrPseudoInverseSolver::compute(const Eigen::MatrixXd& A) {
 // Eigen's Householder products evaluate tau v into a temporary (an allocation each); the
 // reflections here are written out: H = I - tau [1; e] [1; e]^T, x <- x - (tau (x_0 + e.x_1)) [1; e]
 
-void QrPseudoInverseSolver::reflect(Eigen::Ref<Eigen::VectorXd> x) const {
-  // Q^T = H_n-1 ... H_1 H_0, H_k acting on rows k and below, e below the diagonal of column k
+void QrPseudoInverseSolver::reflect_by(Eigen::Index k, Eigen::Ref<Eigen::VectorXd> x) const {
+  // H_k acts on rows k and below, e below the diagonal of column k
   const Eigen::MatrixXd& QR = cod_.matrixQTZ();
-  const Eigen::Index rows = QR.rows();
-  for (Eigen::Index k = 0; k < cod_.hCoeffs().size(); ++k) {
-    const auto e = QR.col(k).tail(rows - k - 1);
-    const double w = cod_.hCoeffs()[k] * (x[k] + e.dot(x.tail(rows - k - 1)));
-    x[k] -= w;
-    x.tail(rows - k - 1) -= w * e;
-  }
+  const Eigen::Index below = QR.rows() - k - 1;
+  const auto e = QR.col(k).tail(below);
+  const double w = cod_.hCoeffs()[k] * (x[k] + e.dot(x.tail(below)));
+  x[k] -= w;
+  x.tail(below) -= w * e;
+}
+
+void QrPseudoInverseSolver::reflect(Eigen::Ref<Eigen::VectorXd> x) const {
+  // Q^T = H_n-1 ... H_1 H_0
+  for (Eigen::Index k = 0; k < cod_.hCoeffs().size(); ++k) reflect_by(k, x);
 }
 
 void QrPseudoInverseSolver::reflect_back(Eigen::Ref<Eigen::VectorXd> x) const {
   // Q = H_0 H_1 ... H_n-1
-  const Eigen::MatrixXd& QR = cod_.matrixQTZ();
-  const Eigen::Index rows = QR.rows();
-  for (Eigen::Index k = cod_.hCoeffs().size() - 1; k >= 0; --k) {
-    const auto e = QR.col(k).tail(rows - k - 1);
-    const double w = cod_.hCoeffs()[k] * (x[k] + e.dot(x.tail(rows - k - 1)));
-    x[k] -= w;
-    x.tail(rows - k - 1) -= w * e;
-  }
+  for (Eigen::Index k = cod_.hCoeffs().size() - 1; k >= 0; --k) reflect_by(k, x);
 }
 
 void QrPseudoInverseSolver::apply_qt(Eigen::MatrixXd& M) const {

@@ -196,8 +196,9 @@ class QrPseudoInverseSolver {
   void project_out(Eigen::Ref<Eigen::VectorXd> x) const;
 
  private:
-  void reflect(Eigen::Ref<Eigen::VectorXd> x) const;       // x = Q^T x
-  void reflect_back(Eigen::Ref<Eigen::VectorXd> x) const;  // x = Q x
+  void reflect_by(Eigen::Index k, Eigen::Ref<Eigen::VectorXd> x) const;  // x = H_k x
+  void reflect(Eigen::Ref<Eigen::VectorXd> x) const;                     // x = Q^T x
+  void reflect_back(Eigen::Ref<Eigen::VectorXd> x) const;                // x = Q x
 
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;
   Eigen::VectorXd c_, y_;  // rows, cols
