@@ -16,6 +16,7 @@
 #include <eom/parsers/urdf.hpp>
 
 #include "cli.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {

@@ -9,7 +9,7 @@
 #include <eom/io/table.hpp>
 
 #include "cli.hpp"
-#include "row_output.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {
@@ -21,7 +21,7 @@ struct ConvertOptions {
 };
 
 int run_convert(const ConvertOptions& opt, Streams& io) {
-  check_destinations({opt.output.path}, "");
+  check_destinations(io.inputs, {opt.output.path}, "");
   const Notes notes{io.err, "convert", opt.quiet};
   // the input's header is read before the output is opened: bad input never creates the output
   const auto in = open_input(opt.input, [&](const std::string& m) { notes.warning(m); });

@@ -13,13 +13,12 @@
 #include <eom/algorithm/partial_derivatives.hpp>
 #include <eom/algorithm/time_derivatives.hpp>
 #include <eom/trajectory/verify.hpp>
+#include <eom/rows/scan_reports.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
-#include "forces.hpp"
-#include "row_engine.hpp"
-#include "scan_reports.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {

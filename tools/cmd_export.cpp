@@ -7,7 +7,7 @@
 #include <eom/parsers/urdf_writer.hpp>
 
 #include "cli.hpp"
-#include "row_output.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {
@@ -20,7 +20,7 @@ struct ExportOptions {
 
 int run_export(const ExportOptions& opt, Streams& io) {
   const bool to_stdout = opt.output.empty() || opt.output == "-";
-  check_destinations({to_stdout ? "-" : opt.output}, "");
+  check_destinations(io.inputs, {to_stdout ? "-" : opt.output}, "");
   const Model model = load_robot(opt.robot, io, "export", opt.quiet);
   std::ostringstream urdf;
   for (const std::string& what : write_urdf(model, urdf)) {

@@ -13,9 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
-#include "contacts.hpp"
-#include "forces.hpp"
-#include "row_engine.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {

@@ -8,9 +8,8 @@
 #include <eom/algorithm/kinematics.hpp>
 #include <eom/io/columns.hpp>
 
-#include "centroidal.hpp"
 #include "cli.hpp"
-#include "row_engine.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {

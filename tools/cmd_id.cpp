@@ -5,17 +5,14 @@
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/rows/scan_reports.hpp>
 
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
-#include "centroidal.hpp"
 #include "cli.hpp"
-#include "contacts.hpp"
-#include "forces.hpp"
-#include "row_engine.hpp"
-#include "scan_reports.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {

@@ -13,8 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
-#include "ik_velocity.hpp"
-#include "row_engine.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {

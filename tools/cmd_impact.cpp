@@ -9,8 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
-#include "contacts.hpp"
-#include "row_engine.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {

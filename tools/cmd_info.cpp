@@ -16,7 +16,7 @@
 #include <eom/multibody/model.hpp>
 
 #include "cli.hpp"
-#include "row_output.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {
@@ -202,7 +202,7 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
 
 int run_info(const InfoOptions& opt, Streams& io) {
   const bool to_stdout = opt.output.empty() || opt.output == "-";
-  check_destinations({to_stdout ? "-" : opt.output}, "");
+  check_destinations(io.inputs, {to_stdout ? "-" : opt.output}, "");
   const Model model = load_robot(opt.robot, io, "info", opt.quiet);
   std::ostringstream text;
   if (opt.format == "json") {

@@ -11,10 +11,10 @@
 
 #include <eom/algorithm/singular.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/rows/jac_task.hpp>
 
 #include "cli.hpp"
-#include "jac_task.hpp"
-#include "row_engine.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {
@@ -86,7 +86,7 @@ JacSettings settle(const Model& model, const JacOptions& opt) {
 
 // --sample N: configurations drawn within the limits; the worst as a table, quantiles on stderr.
 int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, Streams& io) {
-  check_destinations({opt.rows.output.path}, opt.rows.summary);
+  check_destinations(io.inputs, {opt.rows.output.path}, opt.rows.summary);
   WorkspaceSampleOptions options;
   options.samples = opt.sample;
   options.seed = opt.seed;

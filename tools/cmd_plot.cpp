@@ -11,11 +11,11 @@
 
 #include <eom/core/errors.hpp>
 #include <eom/io/column_units.hpp>
+#include <eom/rows/plot_tables.hpp>
 
 #include "cli.hpp"
+#include "options.hpp"
 #include "plot_render.hpp"
-#include "plot_tables.hpp"
-#include "row_output.hpp"
 
 namespace eom::cli {
 namespace {
@@ -154,7 +154,7 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
 
 int run_plot(const PlotOptions& opt, Streams& io) {
   const ImageFormat format = image_format(opt.output, opt.format);
-  check_destinations({opt.output}, "");
+  check_destinations(io.inputs, {opt.output}, "");
   if (std::count(opt.tables.begin(), opt.tables.end(), "-") > 1) {
     throw InputError("stdin (-) can be read once only");
   }

@@ -16,14 +16,12 @@
 #include <eom/multibody/data.hpp>
 #include <eom/solvers/simulate.hpp>
 #include <eom/solvers/simulation_setup.hpp>
+#include <eom/rows/sim_report.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
-#include "forces.hpp"
-#include "row_output.hpp"
-#include "sim_report.hpp"
-#include "sim_setup.hpp"
+#include "options.hpp"
 
 namespace eom::cli {
 namespace {
@@ -38,7 +36,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (!(opt.rtol > 0) || !(opt.atol > 0)) throw InputError("--rtol and --atol must be positive");
   const std::string controller = controller_name(opt);
   const std::string kept = opt.keep_truncated ? truncated_path(opt.output.path) : "";
-  check_destinations({opt.output.path}, opt.summary, {kept});
+  check_destinations(io.inputs, {opt.output.path}, opt.summary, {kept});
   MessageLog log;
   const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log};
   const Model model = load_robot(opt.robot, io, "sim", opt.quiet);

@@ -18,10 +18,10 @@
 #include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
-#include "row_engine.hpp"
+#include <eom/rows/row_engine.hpp>
 
 using namespace eom;
-using namespace eom::cli;
+using namespace eom::rows;
 
 namespace {
 

@@ -7,14 +7,14 @@
 
 #include <eom/core/errors.hpp>
 
-#include "forces.hpp"
+#include <eom/rows/forces.hpp>
 #include "fuzz_model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const eom::Model& model = fuzz_model();
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   try {
-    eom::cli::read_friction(model, in, "<fuzz>", eom::Friction::from_model(model));
+    eom::rows::read_friction(model, in, "<fuzz>", eom::Friction::from_model(model));
   } catch (const eom::InputError&) {
   }
   return 0;

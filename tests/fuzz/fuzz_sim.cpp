@@ -15,9 +15,9 @@
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/solvers/simulate.hpp>
+#include <eom/rows/sim_setup.hpp>
 
 #include "fuzz_model.hpp"
-#include "sim_setup.hpp"
 
 namespace {
 
@@ -49,12 +49,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const InputFile file(data, size);
   if (file.path.empty()) return 0;
   std::ostringstream messages;
-  const cli::Notes notes{messages, "sim", true, nullptr};
-  cli::SimOptions opt;
+  const rows::Notes notes{messages, "sim", true, nullptr};
+  rows::SimOptions opt;
   opt.initial = file.path;
   try {
-    const cli::SimStart start = cli::initial_state(model, opt, notes);
-    const cli::TimeTable torques = cli::read_time_table(file.path, {"tau"}, opt.time, start.clock);
+    const rows::SimStart start = rows::initial_state(model, opt, notes);
+    const rows::TimeTable torques =
+        rows::read_time_table(file.path, {"tau"}, opt.time, start.clock);
     check_coordinate_columns(torques.header, model, file.path);
     const std::vector<int> columns =
         bind_columns(torques.header, coordinate_columns(model, "tau", Space::tau), file.path);

@@ -9,10 +9,10 @@
 #include <eom/multibody/model.hpp>
 #include <eom/trajectory/decimation.hpp>
 
-#include "cli.hpp"
-#include "row_output.hpp"
+#include <eom/rows/run.hpp>
+#include <eom/rows/row_output.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 /// What selects and marks the columns of every table.
 struct PlotSelection {
@@ -55,4 +55,4 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
                           const std::string& separator, const PlotSelection& selection,
                           const Notes& notes);
 
-}  // namespace eom::cli
+}  // namespace eom::rows

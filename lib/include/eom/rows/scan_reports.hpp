@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "row_output.hpp"
+#include <eom/rows/row_output.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 /// eom id: one line per coordinate over its effort limit, at most ten, the rest counted; errors
 /// when the run fails on them, warnings otherwise.
@@ -27,4 +27,4 @@ bool report_check(const TimeDerivativeCheck& check, const std::string& file, con
 /// The same for --summary-json.
 nlohmann::json check_json(const TimeDerivativeCheck& check, double tolerance);
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <Eigen/Core>
 
 #include <eom/algorithm/contacts.hpp>
@@ -15,16 +14,14 @@
 #include <eom/multibody/model.hpp>
 #include <eom/trajectory/row_statistics.hpp>
 
-#include "row_output.hpp"
+#include <eom/rows/row_output.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 struct CentroidalOptions {
   bool enabled = false;  // --centroidal
   double ground = 0;     // --ground HEIGHT: the plane of zmp and cop
 };
-/// --centroidal and, where the ZMP is written (`dynamics`), --ground.
-void add_centroidal_options(CLI::App& cmd, CentroidalOptions& opt, bool dynamics);
 
 /// The columns of one table, and their values row by row. Allocates nothing per row.
 class CentroidalRows {
@@ -59,4 +56,4 @@ class CentroidalRows {
   RowTally no_zmp_, no_cop_;
 };
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -11,10 +11,10 @@
 #include <eom/algorithm/frame_jacobian.hpp>
 #include <eom/trajectory/singular_intervals.hpp>
 
-#include "contacts.hpp"
-#include "row_engine.hpp"
+#include <eom/rows/contacts.hpp>
+#include <eom/rows/row_engine.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 struct JacOptions {
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();  // not given
@@ -50,4 +50,4 @@ struct JacSettings : FrameJacobianOptions {
 std::unique_ptr<RowTask> make_jac_task(const Model& model, const JacOptions& opt,
                                        const JacSettings& settings, const std::string& file);
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -1,4 +1,4 @@
-#include "row_input.hpp"
+#include "eom/rows/row_input.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 namespace {
 
@@ -536,4 +536,4 @@ void TableSamples::report() const {
 
 nlohmann::json TableSamples::renormalised() const { return table_->renormalised(); }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

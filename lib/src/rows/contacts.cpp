@@ -1,4 +1,4 @@
-#include "contacts.hpp"
+#include "eom/rows/contacts.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,52 +10,9 @@
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 
-#include "cli.hpp"
+#include <eom/rows/run.hpp>
 
-namespace eom::cli {
-
-void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains) {
-  cmd.add_option("--baumgarte", gains,
-                 "KP,KD: hold the contacts' accelerations at -KD J_c v - KP e, e their drift "
-                 "from where each became active (Baumgarte stabilisation; default 0,0)")
-      ->delimiter(',')
-      ->expected(2)
-      ->check(kNonNegative);
-}
-
-void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool friction) {
-  cmd.add_option("--contacts", opt.specs,
-                 "Frames held by the environment: FRAME or FRAME:3d (a point), FRAME:6d (a whole "
-                 "frame), FRAME:1d (a point along --contact-normal), comma-separated")
-      ->delimiter(',');
-  cmd.add_option("--contact-normal", opt.normal,
-                 "Unit contact normal nx,ny,nz in world axes: the direction of 1d contacts and "
-                 "the normal of friction.<frame> in eom id (default 0,0,1)")
-      ->delimiter(',')
-      ->expected(3)
-      ->default_str("0,0,1")
-      ->each([&opt](const std::string&) { opt.normal_given = true; });
-  if (friction || inverse) {
-    cmd.add_option("--friction-coefficient", opt.friction_coefficient,
-                   "Report on stderr the rows whose contacts need more friction than MU, "
-                   "|f_t| / f_n > MU (the contact would slip), and those whose contact force pulls")
-        ->check(kPositive);
-  }
-  if (!inverse) return;
-  cmd.add_option("--contact-forces", opt.rule,
-                 "How the contact forces are found: min-norm (least weighted norm that holds the "
-                 "base; default), min-torque (least joint torques) or measured (read from "
-                 "f.<frame>.* columns)")
-      ->check(CLI::IsMember({"min-norm", "min-torque", "measured"}));
-  cmd.add_option("--contact-weights", opt.weights,
-                 "FRAME=W,...: weights of the min-norm distribution (default 1; a heavier contact "
-                 "takes a larger share)")
-      ->delimiter(',');
-  cmd.add_option("--fail-on-residual", opt.fail_on_residual,
-                 "Exit 1, writing no output file, when a row's residual.norm (the base wrench "
-                 "the contacts cannot supply) exceeds TOL")
-      ->check(kNonNegative);
-}
+namespace eom::rows {
 
 ContactSet load_contacts(const Model& model, const ContactOptions& opt) {
   if (opt.specs.empty()) {
@@ -425,4 +382,4 @@ int ContactFdRows::finish(const Notes& notes) const {
   return kExitOk;
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

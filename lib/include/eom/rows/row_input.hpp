@@ -13,9 +13,9 @@
 #include <eom/trajectory/derivation.hpp>
 #include <eom/trajectory/joint_fill.hpp>
 
-#include "row_engine.hpp"
+#include <eom/rows/row_engine.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 struct Binding {
   TimeColumns time;                      // the time column, or a split stamp's pair
@@ -73,4 +73,4 @@ class TableSamples {
   const Notes& notes_;
 };
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
-#include "row_engine.hpp"
+#include <eom/rows/run.hpp>
+#include <eom/rows/row_engine.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 struct IkVelocityOptions {
   std::vector<std::string> tasks;  // frame:FRAME[:COMPONENTS] | joints:NAME,NAME...; priority order
@@ -17,10 +17,7 @@ struct IkVelocityOptions {
   std::vector<double> weights;  // one per task, or empty
 };
 
-/// Adds --velocity (setting `velocity`), --task, --priority, --damping and --weights.
-void add_ik_velocity_options(CLI::App& cmd, bool& velocity, IkVelocityOptions& opt);
-
 /// Runs the velocity mode over opt.tables.
 int run_ik_velocity(const IkVelocityOptions& velocity, const RowOptions& rows, Streams& io);
 
-}  // namespace eom::cli
+}  // namespace eom::rows

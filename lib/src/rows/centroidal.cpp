@@ -1,26 +1,13 @@
-#include "centroidal.hpp"
+#include "eom/rows/centroidal.hpp"
 
 #include <optional>
 
 #include <eom/algorithm/centroidal.hpp>
 #include <eom/algorithm/dynamics.hpp>
 
-#include "cli.hpp"
+#include <eom/rows/run.hpp>
 
-namespace eom::cli {
-
-void add_centroidal_options(CLI::App& cmd, CentroidalOptions& opt, bool dynamics) {
-  cmd.add_flag("--centroidal", opt.enabled,
-               dynamics ? "Also write com.x .y .z, com.vx .vy .vz, the centroidal momentum h.lx "
-                          ".ly .lz .ax .ay .az (angular about the centre of mass), zmp.x .y on "
-                          "the ground plane and, with --contacts, cop.x .y"
-                        : "Also write com.x .y .z and, when the table has v columns, com.vx "
-                          ".vy .vz and the centroidal momentum h.lx .ly .lz .ax .ay .az");
-  if (!dynamics) return;
-  cmd.add_option("--ground", opt.ground,
-                 "Height of the horizontal ground plane z = HEIGHT of zmp and cop (default 0)")
-      ->needs("--centroidal");
-}
+namespace eom::rows {
 
 CentroidalRows::CentroidalRows(const Model& model, double ground, bool velocity, bool dynamics,
                                bool contacts)
@@ -88,4 +75,4 @@ void CentroidalRows::finish(const Notes& notes, const std::string& file) const {
   say(no_cop_, "cop");
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -11,10 +11,10 @@
 #include <eom/solvers/simulate.hpp>
 #include <eom/solvers/simulation_setup.hpp>
 
-#include "row_output.hpp"
-#include "sim_setup.hpp"
+#include <eom/rows/row_output.hpp>
+#include <eom/rows/sim_setup.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 /// The counts on stderr (with -v), clipped torques and limit events as warnings, the contact
 /// events and impacts, the rows needing more friction than --friction-coefficient; times on the
@@ -29,4 +29,4 @@ nlohmann::json sim_summary(const SimOptions& opt, const Model& model, const Cont
                            double t0, double t_end, const EnergyRecord& energy,
                            const MessageLog& log);
 
-}  // namespace eom::cli
+}  // namespace eom::rows

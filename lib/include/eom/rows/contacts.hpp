@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <Eigen/Core>
 #include <nlohmann/json_fwd.hpp>
 
@@ -16,9 +15,9 @@
 #include <eom/trajectory/row_statistics.hpp>
 #include <eom/multibody/model.hpp>
 
-#include "row_engine.hpp"
+#include <eom/rows/row_engine.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 struct ContactOptions {
   std::vector<std::string> specs;  // --contacts FRAME[:1d|:3d|:6d],...
@@ -29,12 +28,6 @@ struct ContactOptions {
   double fail_on_residual = -1;      // < 0: not asked
   double friction_coefficient = 0;   // --friction-coefficient MU; 0: not asked
 };
-/// --contacts, --contact-normal, --friction-coefficient (for the inverse dynamics, or when
-/// `friction`) and, for the inverse dynamics, --contact-forces, --contact-weights,
-/// --fail-on-residual.
-void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool friction = false);
-/// --baumgarte KP,KD (ContactForwardDynamics::set_baumgarte), both >= 0.
-void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains);
 
 /// The contacts of the options; throws InputError starting with the option at fault. Empty when
 /// --contacts is not given (and then the other contact options are refused).
@@ -168,4 +161,4 @@ class ContactFdRows {
   RedundancyTally redundancy_;
 };
 
-}  // namespace eom::cli
+}  // namespace eom::rows

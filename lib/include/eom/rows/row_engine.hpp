@@ -24,10 +24,10 @@
 #include <eom/io/time_stamps.hpp>
 #include <eom/trajectory/interpolation.hpp>
 
-#include "cli.hpp"
-#include "row_output.hpp"
+#include <eom/rows/run.hpp>
+#include <eom/rows/row_output.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 /// The options of every per-row subcommand (add_row_options).
 /// How tables spell time (doc/tables.md "Time").
@@ -36,8 +36,6 @@ struct TimeOptions {
   double scale = 1;          // seconds per unit of the time column
   bool from_first = false;   // --time-origin first: the output's t counts from the first row
 };
-/// --time-column, --time-scale and --time-origin.
-void add_time_options(CLI::App& cmd, TimeOptions& opt);
 /// The time columns of a table of `file` (find_time_columns); throws InputError, with a
 /// did-you-mean, when a --time-column other than t is absent or when `required` and none is.
 TimeColumns bind_time_columns(const Header& header, const TimeOptions& time,
@@ -61,11 +59,6 @@ struct RowOptions {
   bool quiet = false;             // errors only on stderr
   std::string summary;            // --summary-json FILE
 };
-
-/// Adds TABLE..., --from, --separator, -o/--output, --format, --output-dir, --jobs, --keep,
-/// --keep-input, --time-column, --time-scale, --time-origin, --summary-json, -q/--quiet and, when
-/// the command reads derivatives, --no-derive, --derive, --derive-window and --gaps.
-void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives);
 
 /// The passed-through fields of a row as the input wrote them (Binding::keep order), copied out
 /// of the reader: their texts end to end, where each ends, and their kinds. Copies of a Sample
@@ -172,4 +165,4 @@ inline double* write_row_major(const Eigen::MatrixXd& m, double* out) {
   return out;
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -12,29 +12,22 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json_fwd.hpp>
 
 #include <eom/io/table.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
-/// -o/--output and --format.
+/// -o/--output and --format: where a table goes and in which format.
 struct OutputOptions {
   std::string path = "-";
   std::string format;  // empty: from the extension, CSV for stdout
 };
-void add_output_options(CLI::App& cmd, OutputOptions& opt);
 /// The format named by --format, if any.
 std::optional<Format> forced_format(const OutputOptions& opt);
 
 /// Open the output table (temporary file renamed on commit, or stdout).
 std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header);
-
-/// Marks an option whose values name files the run reads (ROBOT, TABLE, --friction-file,
-/// --initial, ...; `-` is stdin): check_destinations compares every output with them. Every
-/// subcommand marks its file options when it adds them; returns the option.
-CLI::Option* reads_files(CLI::Option* option);
 
 /// A whole document (a report, a model file) written to `path`, or to stdout for "-" or "": all
 /// or nothing, through the one writer (OutputFile). Check the destination first
@@ -43,14 +36,14 @@ void write_document(const std::string& path, const std::string& text,
                     std::ostream& standard_output);
 
 /// Before any work, the destinations of a run: its tables (-o or the batch outputs), `others`
-/// (a truncated result) and the summary. Throws InputError when an output is a file the run reads
-/// (the values of every option marked by reads_files given on the command line, `-` being stdin;
-/// `-` as an output is stdout), when two outputs are the same file (the summary and a table), and
+/// (a truncated result) and the summary. Throws InputError when an output is one of the files the
+/// run reads, `inputs` (Streams::inputs; `-` being stdin, and `-` as an output stdout), when two outputs are the same file (the summary and a table), and
 /// for a summary in a directory that does not exist or naming a directory. Files are compared by
 /// device and inode (./a.csv, a.csv, a link to it, /dev/stdout and the file stdout is redirected
 /// to all count) and, for outputs that do not exist yet, by the path they will have; terminals,
 /// /dev/null and other character devices and sockets never count as the same file.
-void check_destinations(const std::vector<std::string>& tables, const std::string& summary,
+void check_destinations(const std::vector<std::string>& inputs,
+                        const std::vector<std::string>& tables, const std::string& summary,
                         const std::vector<std::string>& others = {});
 
 /// Batch mode (--output-dir DIR): the output of each input in DIR, with the input's base name and
@@ -112,9 +105,6 @@ struct Notes {
   }
 };
 
-/// --summary-json FILE: the run's summary as JSON, one object per table (README "JSON
-/// summaries"); "-" writes stdout when the table does not go there.
-void add_summary_option(CLI::App& cmd, std::string& path);
 /// The keys every object of a summary has (`file`: the input, null when there is none); the
 /// command adds its own.
 nlohmann::json summary_object(const std::string& command, const nlohmann::json& file,
@@ -127,4 +117,4 @@ nlohmann::json summary_object(const std::string& command, const nlohmann::json& 
 void commit_results(const std::vector<TableWriter*>& tables, const std::string& summary_path,
                     const nlohmann::json& summary);
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -1,4 +1,4 @@
-#include "sim_setup.hpp"
+#include "eom/rows/sim_setup.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <eom/multibody/data.hpp>
 #include <eom/solvers/simulation_setup.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 namespace {
 
 const std::vector<std::pair<std::string, Integrator>> kIntegrators = {
@@ -206,20 +206,6 @@ Header output_header(const SimOptions& opt, const Model& model, const ContactSet
   }
   if (opt.energy) append({"energy.kinetic", "energy.potential", "energy.total"});
   return header;
-}
-
-void add_sim_output_flags(CLI::App& cmd, SimOptions& opt) {
-  cmd.add_flag("--energy", opt.energy,
-               "Also write energy.kinetic, energy.potential, energy.total (J)");
-  cmd.add_flag("--write-accelerations", opt.accelerations, "Also write a.<coordinate>");
-  cmd.add_flag("--write-torques", opt.torques_out,
-               "Also write the applied tau.<joint> (after saturation; friction and wrenches not "
-               "included)");
-  cmd.add_flag("--keep-truncated", opt.keep_truncated,
-               "On a blow-up, keep the rows so far in OUT.truncated.<ext> (exit code still 2)");
-  cmd.add_flag("--write-forces", opt.forces_out,
-               "Also write the contact forces f.<frame>.* (world axes, on the robot; with "
-               "--contacts)");
 }
 
 void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes& notes) {
@@ -424,4 +410,4 @@ void SimDrive::add_wrenches(SimulationOptions& sim) const {
   };
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -1,5 +1,5 @@
-#include "forces.hpp"
-#include "cli.hpp"
+#include "eom/rows/forces.hpp"
+#include <eom/rows/run.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -12,25 +12,9 @@
 #include <eom/io/columns.hpp>
 #include <eom/core/errors.hpp>
 
-#include "row_output.hpp"
+#include <eom/rows/row_output.hpp>
 
-namespace eom::cli {
-
-void add_force_options(CLI::App& cmd, ForceOptions& opt) {
-  cmd.add_flag("--friction", opt.friction,
-               "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
-  reads_files(cmd.add_option("--friction-file", opt.friction_file,
-                             "JSON {\"<joint>\": {\"damping\": Fv, \"friction\": Fs}} overriding "
-                             "the URDF values (implies --friction)"))
-      ->each([&opt](const std::string&) { opt.friction = true; });
-  cmd.add_option("--friction-smoothing", opt.friction_smoothing,
-                 "Replace sgn(v) by tanh(v / EPS) (default 0: exact sign, sgn(0) = 0)")
-      ->check(kNonNegative);
-  cmd.add_option("--wrench-frame", opt.wrench_frame,
-                 "Axes of wrench.<frame>.* columns: world (default) or local (the frame's own); "
-                 "the wrench acts at the frame origin")
-      ->check(CLI::IsMember({"world", "local"}));
-}
+namespace eom::rows {
 
 Friction load_friction(const Model& model, const ForceOptions& opt) {
   Friction friction = Friction::from_model(model);
@@ -139,4 +123,4 @@ void ExternalWrenches::term(const Model& model, Data& data, ConstVec q,
   out = -out;
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

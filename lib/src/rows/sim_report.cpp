@@ -1,4 +1,4 @@
-#include "sim_report.hpp"
+#include "eom/rows/sim_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <eom/io/column_names.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 namespace {
 
 std::string frame_name(const Model& model, const ContactSet& contacts, int k) {
@@ -189,4 +189,4 @@ nlohmann::json sim_summary(const SimOptions& opt, const Model& model, const Cont
   return s;
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

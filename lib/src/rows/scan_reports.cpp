@@ -1,8 +1,8 @@
-#include "scan_reports.hpp"
+#include "eom/rows/scan_reports.hpp"
 
 #include <sstream>
 
-namespace eom::cli {
+namespace eom::rows {
 
 void report_limits(const EffortLimitScan& scan, const Model& model, const std::string& file,
                    const Notes& notes, bool failing) {
@@ -105,4 +105,4 @@ nlohmann::json check_json(const TimeDerivativeCheck& check, double tolerance) {
       {"checks", checks}};
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

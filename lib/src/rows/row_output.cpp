@@ -1,4 +1,4 @@
-#include "row_output.hpp"
+#include "eom/rows/row_output.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,36 +16,15 @@
 
 #include <nlohmann/json.hpp>
 
-namespace eom::cli {
-
-void add_output_options(CLI::App& cmd, OutputOptions& opt) {
-  cmd.add_option("-o,--output", opt.path, "Output file; - writes stdout")->default_str("-");
-  cmd.add_option("--format", opt.format, "Output format (default: from the extension, else csv)")
-      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
-}
+namespace eom::rows {
 
 std::optional<Format> forced_format(const OutputOptions& opt) {
   if (opt.format.empty()) return std::nullopt;
   return parse_format(opt.format);
 }
 
-namespace {
-
-// The options marked by reads_files, of every subcommand: only the selected one's have a count.
-std::vector<const CLI::Option*>& file_options() {
-  static std::vector<const CLI::Option*> options;
-  return options;
-}
-
-}  // namespace
-
 std::unique_ptr<TableWriter> open_output(const OutputOptions& opt, Header header) {
   return TableWriter::open(opt.path, format_for(opt.path, forced_format(opt)), std::move(header));
-}
-
-CLI::Option* reads_files(CLI::Option* option) {
-  file_options().push_back(option);
-  return option;
 }
 
 namespace {
@@ -82,16 +61,6 @@ std::string named(const std::string& path, const char* stream) {
   return path == "-" ? std::string("- (") + stream + ")" : path;
 }
 
-// Every value given to an option marked by reads_files.
-std::vector<std::string> run_inputs() {
-  std::vector<std::string> inputs;
-  for (const CLI::Option* option : file_options()) {
-    if (option->count() == 0) continue;
-    for (const std::string& value : option->results()) inputs.push_back(value);
-  }
-  return inputs;
-}
-
 void check_summary_directory(const std::string& summary) {
   if (summary.empty() || summary == "-") return;
   const std::filesystem::path directory = std::filesystem::path(summary).parent_path();
@@ -106,7 +75,8 @@ void check_summary_directory(const std::string& summary) {
 
 }  // namespace
 
-void check_destinations(const std::vector<std::string>& tables, const std::string& summary,
+void check_destinations(const std::vector<std::string>& inputs,
+                        const std::vector<std::string>& tables, const std::string& summary,
                         const std::vector<std::string>& others) {
   check_summary_directory(summary);
   struct Output {
@@ -121,13 +91,13 @@ void check_destinations(const std::vector<std::string>& tables, const std::strin
   for (const auto& path : others) add(path);
   add(summary);
 
-  std::vector<std::pair<FileId, std::string>> inputs;
-  for (const std::string& path : run_inputs()) {
-    if (auto id = file_id(path, 0)) inputs.emplace_back(*id, path);
+  std::vector<std::pair<FileId, std::string>> input_ids;
+  for (const std::string& path : inputs) {
+    if (auto id = file_id(path, 0)) input_ids.emplace_back(*id, path);
   }
   for (const Output& out : outputs) {
     if (!out.id) continue;
-    for (const auto& [input, path] : inputs) {
+    for (const auto& [input, path] : input_ids) {
       if (input == *out.id) {
         throw InputError("the output " + named(out.path, "stdout") + " is the input " +
                          named(path, "stdin") +
@@ -264,13 +234,6 @@ void Progress::tick() {
   s.shown = true;
 }
 
-void add_summary_option(CLI::App& cmd, std::string& path) {
-  cmd.add_option("--summary-json", path,
-                 "Write the run's summary as JSON to FILE: an array with one object per table "
-                 "(rows, exit code, warnings and the command's figures); - writes stdout when "
-                 "the table goes to a file");
-}
-
 nlohmann::json summary_object(const std::string& command, const nlohmann::json& file,
                               const std::string& output, bool written, long rows, int exit_code,
                               const MessageLog& log) {
@@ -308,4 +271,4 @@ void write_document(const std::string& path, const std::string& text,
   out.commit();
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <Eigen/Core>
 
 #include <eom/multibody/data.hpp>
@@ -13,7 +12,7 @@
 #include <eom/multibody/model.hpp>
 #include <eom/io/table.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 struct ForceOptions {
   bool friction = false;  // add URDF (or --friction-file) joint friction
@@ -21,8 +20,6 @@ struct ForceOptions {
   double friction_smoothing = 0;  // eps of tanh(v / eps); 0 = exact sign
   std::string wrench_frame = "world";
 };
-/// --friction, --friction-file (implies --friction), --friction-smoothing, --wrench-frame.
-void add_force_options(CLI::App& cmd, ForceOptions& opt);
 
 /// The URDF friction of the model, overridden by --friction-file
 /// ({"<joint>": {"damping": Fv, "friction": Fs}, ...}).
@@ -60,4 +57,4 @@ class ExternalWrenches {
   Eigen::VectorXd wrenches_;
 };
 
-}  // namespace eom::cli
+}  // namespace eom::rows

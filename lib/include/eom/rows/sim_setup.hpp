@@ -17,13 +17,13 @@
 #include <eom/solvers/step_stability.hpp>
 #include <eom/trajectory/interpolation.hpp>
 
-#include "cli.hpp"
-#include "contacts.hpp"
-#include "forces.hpp"
-#include "row_engine.hpp"
-#include "row_output.hpp"
+#include <eom/rows/run.hpp>
+#include <eom/rows/contacts.hpp>
+#include <eom/rows/forces.hpp>
+#include <eom/rows/row_engine.hpp>
+#include <eom/rows/row_output.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 
 struct SimOptions {
   RobotOptions robot;
@@ -62,10 +62,6 @@ SimulationOptions simulation_options(const SimOptions& opt, const Model& model);
 /// The output's columns: t, q.*, v.* and those the options add (a.*, tau.*, f.<frame>.*,
 /// energy.*).
 Header output_header(const SimOptions& opt, const Model& model, const ContactSet& contacts);
-
-/// What a run may write besides the state: --energy, --write-accelerations, --write-torques,
-/// --write-forces, and --keep-truncated.
-void add_sim_output_flags(CLI::App& cmd, SimOptions& opt);
 
 /// The fixed step's warnings: an --output-dt that is no multiple of --dt (steps are shortened
 /// to land on the outputs), a --dt longer than the run (one step of the duration).
@@ -129,4 +125,4 @@ class SimDrive {
   PDGains gains_;
 };
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -1,4 +1,4 @@
-#include "jac_task.hpp"
+#include "eom/rows/jac_task.hpp"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 #include <eom/core/errors.hpp>
 #include <eom/trajectory/row_statistics.hpp>
 
-namespace eom::cli {
+namespace eom::rows {
 namespace {
 
 // Writes a matrix (or vector) row by row from out and returns the end.
@@ -173,4 +173,4 @@ std::unique_ptr<RowTask> make_jac_task(const Model& model, const JacOptions& opt
   return std::make_unique<JacTask>(model, opt, settings, file);
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -1,4 +1,4 @@
-#include "row_engine.hpp"
+#include "eom/rows/row_engine.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,24 +22,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "row_input.hpp"
+#include <eom/rows/row_input.hpp>
 
-namespace eom::cli {
-
-void add_time_options(CLI::App& cmd, TimeOptions& opt) {
-  cmd.add_option("--time-column", opt.column,
-                 "The column holding time (default t); NAME also reads the integer pair "
-                 "NAME.sec, NAME.nanosec of ROS 2 stamps");
-  cmd.add_option("--time-scale", opt.scale,
-                 "Seconds per unit of the time column (1e-9 for ROS nanoseconds); the output's "
-                 "t is in seconds")
-      ->check(kPositive);
-  cmd.add_option_function<std::string>(
-         "--time-origin", [&opt](const std::string& v) { opt.from_first = v == "first"; },
-         "The output's t: input (the time column in seconds, every digit kept; default) or "
-         "first (seconds since the first row; sim: since the start)")
-      ->check(CLI::IsMember({"input", "first"}));
-}
+namespace eom::rows {
 
 TimeColumns bind_time_columns(const Header& header, const TimeOptions& time,
                               const std::string& file, bool required) {
@@ -51,44 +36,6 @@ TimeColumns bind_time_columns(const Header& header, const TimeOptions& time,
                                 : "--time-column: no column " + name + " (nor " + name +
                                       ".sec and " + name + ".nanosec)") +
                        did_you_mean(header.names, name));
-}
-
-void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
-  reads_files(
-      cmd.add_option("TABLE", opt.tables, "Input tables (CSV, JSON, NDJSON); - reads stdin"))
-      ->required();
-  cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
-      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
-  add_separator_option(cmd, opt.separator);
-  add_output_options(cmd, opt.output);
-  cmd.add_option("--output-dir", opt.output_dir,
-                 "Write one output per input into DIR, same base name (batch mode)");
-  cmd.add_option("-j,--jobs", opt.jobs,
-                 "Threads (default: all cores): tables in parallel in batch mode; for one table, "
-                 "reading overlaps computing unless --jobs 1")
-      ->check(CLI::Range(0, 4096).description("an integer from 0 (all cores) to 4096"));
-  cmd.add_option("--keep", opt.keep,
-                 "Input columns to pass through, comma separated; NAME:NEW passes NAME as NEW")
-      ->delimiter(',');
-  cmd.add_flag("--keep-input", opt.keep_input, "Pass every input column through");
-  add_time_options(cmd, opt.time);
-  if (reads_derivatives) {
-    cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
-    cmd.add_option("--derive", opt.derive,
-                   "How missing derivatives are taken: fit (least-squares polynomials over "
-                   "--derive-window rows, the default) or three-point (v and a only)")
-        ->check(CLI::IsMember({"fit", "three-point"}));
-    cmd.add_option("--derive-window", opt.derive_window,
-                   "Rows of the least-squares fits deriving missing derivatives (default "
-                   "4 * degree + 1, at most 63; the degree is the highest order derived + 2)")
-        ->check(CLI::Range(3, PolynomialFit::kMaxSamples));
-    cmd.add_option("--gaps", opt.gaps,
-                   "A gap in t (a step over 1.5 times the usual one) when deriving: split (derive "
-                   "each segment on its own, the default) or refuse (an error)")
-        ->check(CLI::IsMember({"split", "refuse"}));
-  }
-  add_summary_option(cmd, opt.summary);
-  cmd.add_flag("-q,--quiet", opt.quiet, "Print errors only");
 }
 
 namespace {
@@ -384,7 +331,7 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
 
   if (opt.output_dir.empty()) {
     if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
-    check_destinations({opt.output.path}, opt.summary);
+    check_destinations(io.inputs, {opt.output.path}, opt.summary);
     // one table: a second thread reads while this one computes and writes
     const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
     nlohmann::json summary;
@@ -400,7 +347,7 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
   // batch: files are independent; each thread has its own task and workspace, messages are
   // printed in input order so the run is deterministic
   const std::vector<std::string> outputs = batch_outputs(opt.tables, opt.output_dir, opt.output);
-  check_destinations(outputs, opt.summary);
+  check_destinations(io.inputs, outputs, opt.summary);
   const size_t n = opt.tables.size();
   std::vector<std::string> messages(n);
   std::vector<int> rc(n, kExitOk);
@@ -444,4 +391,4 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
   return worst;
 }
 
-}  // namespace eom::cli
+}  // namespace eom::rows

@@ -1,0 +1,244 @@
+#include "options.hpp"
+
+#include <eom/trajectory/finite_difference.hpp>
+
+#include "cli.hpp"
+
+namespace eom::cli {
+
+namespace {
+
+// The options marked by reads_files, of every subcommand: only the selected one's have a count.
+std::vector<const CLI::Option*>& file_options() {
+  static std::vector<const CLI::Option*> options;
+  return options;
+}
+
+}  // namespace
+
+CLI::Option* reads_files(CLI::Option* option) {
+  file_options().push_back(option);
+  return option;
+}
+
+std::vector<std::string> given_inputs() {
+  std::vector<std::string> inputs;
+  for (const CLI::Option* option : file_options()) {
+    if (option->count() == 0) continue;
+    for (const std::string& value : option->results()) inputs.push_back(value);
+  }
+  return inputs;
+}
+
+void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
+  reads_files(
+      cmd.add_option("ROBOT", opt.path, "Robot model file (URDF or JSON model); - reads stdin"))
+      ->required();
+  cmd.add_flag("--floating-base", opt.floating_base,
+               "Add a free-flyer root joint 'root' above the URDF root link");
+  cmd.add_option("--lock", opt.lock,
+                 "Fix joints before anything is computed: JOINT=VALUE, JOINT (at 0, or its limit "
+                 "nearest 0) or a glob such as 'finger*', comma-separated or repeated; their "
+                 "columns in input tables are ignored")
+      ->delimiter(',');
+  if (!uses_gravity) return;
+  cmd.add_option("--gravity", opt.gravity, "Gravity in the world frame, gx,gy,gz (m/s^2)")
+      ->delimiter(',')
+      ->expected(3)
+      ->default_str("0,0,-9.81");
+}
+
+void add_input_options(CLI::App& cmd, InputOptions& opt) {
+  reads_files(cmd.add_option("TABLE", opt.path, "Input table (CSV, JSON or NDJSON); - reads stdin"))
+      ->required();
+  cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
+      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+  add_separator_option(cmd, opt.separator);
+}
+
+void add_separator_option(CLI::App& cmd, std::string& separator) {
+  cmd.add_option("--separator", separator,
+                 "CSV field separator: comma, semicolon or tab (default: detected from the "
+                 "header row)")
+      ->check(CLI::IsMember({"comma", "semicolon", "tab", ",", ";", "\t"}));
+}
+
+void add_centroidal_options(CLI::App& cmd, CentroidalOptions& opt, bool dynamics) {
+  cmd.add_flag("--centroidal", opt.enabled,
+               dynamics ? "Also write com.x .y .z, com.vx .vy .vz, the centroidal momentum h.lx "
+                          ".ly .lz .ax .ay .az (angular about the centre of mass), zmp.x .y on "
+                          "the ground plane and, with --contacts, cop.x .y"
+                        : "Also write com.x .y .z and, when the table has v columns, com.vx "
+                          ".vy .vz and the centroidal momentum h.lx .ly .lz .ax .ay .az");
+  if (!dynamics) return;
+  cmd.add_option("--ground", opt.ground,
+                 "Height of the horizontal ground plane z = HEIGHT of zmp and cop (default 0)")
+      ->needs("--centroidal");
+}
+
+void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains) {
+  cmd.add_option("--baumgarte", gains,
+                 "KP,KD: hold the contacts' accelerations at -KD J_c v - KP e, e their drift "
+                 "from where each became active (Baumgarte stabilisation; default 0,0)")
+      ->delimiter(',')
+      ->expected(2)
+      ->check(kNonNegative);
+}
+
+void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool friction) {
+  cmd.add_option("--contacts", opt.specs,
+                 "Frames held by the environment: FRAME or FRAME:3d (a point), FRAME:6d (a whole "
+                 "frame), FRAME:1d (a point along --contact-normal), comma-separated")
+      ->delimiter(',');
+  cmd.add_option("--contact-normal", opt.normal,
+                 "Unit contact normal nx,ny,nz in world axes: the direction of 1d contacts and "
+                 "the normal of friction.<frame> in eom id (default 0,0,1)")
+      ->delimiter(',')
+      ->expected(3)
+      ->default_str("0,0,1")
+      ->each([&opt](const std::string&) { opt.normal_given = true; });
+  if (friction || inverse) {
+    cmd.add_option("--friction-coefficient", opt.friction_coefficient,
+                   "Report on stderr the rows whose contacts need more friction than MU, "
+                   "|f_t| / f_n > MU (the contact would slip), and those whose contact force pulls")
+        ->check(kPositive);
+  }
+  if (!inverse) return;
+  cmd.add_option("--contact-forces", opt.rule,
+                 "How the contact forces are found: min-norm (least weighted norm that holds the "
+                 "base; default), min-torque (least joint torques) or measured (read from "
+                 "f.<frame>.* columns)")
+      ->check(CLI::IsMember({"min-norm", "min-torque", "measured"}));
+  cmd.add_option("--contact-weights", opt.weights,
+                 "FRAME=W,...: weights of the min-norm distribution (default 1; a heavier contact "
+                 "takes a larger share)")
+      ->delimiter(',');
+  cmd.add_option("--fail-on-residual", opt.fail_on_residual,
+                 "Exit 1, writing no output file, when a row's residual.norm (the base wrench "
+                 "the contacts cannot supply) exceeds TOL")
+      ->check(kNonNegative);
+}
+
+void add_force_options(CLI::App& cmd, ForceOptions& opt) {
+  cmd.add_flag("--friction", opt.friction,
+               "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
+  reads_files(cmd.add_option("--friction-file", opt.friction_file,
+                             "JSON {\"<joint>\": {\"damping\": Fv, \"friction\": Fs}} overriding "
+                             "the URDF values (implies --friction)"))
+      ->each([&opt](const std::string&) { opt.friction = true; });
+  cmd.add_option("--friction-smoothing", opt.friction_smoothing,
+                 "Replace sgn(v) by tanh(v / EPS) (default 0: exact sign, sgn(0) = 0)")
+      ->check(kNonNegative);
+  cmd.add_option("--wrench-frame", opt.wrench_frame,
+                 "Axes of wrench.<frame>.* columns: world (default) or local (the frame's own); "
+                 "the wrench acts at the frame origin")
+      ->check(CLI::IsMember({"world", "local"}));
+}
+
+void add_ik_velocity_options(CLI::App& cmd, bool& velocity, IkVelocityOptions& opt) {
+  cmd.add_flag("--velocity", velocity,
+               "Velocity level instead: for every row (q columns), the joint velocity v that "
+               "realises the --task velocities (damped pseudo-inverse, stacked or strict "
+               "priority); writes v.<joint> and ik.residual.<k>, |J_k v - w_k| of the k-th task");
+  cmd.add_option("--task", opt.tasks,
+                 "With --velocity, a task, repeated in priority order: frame:FRAME[:COMPONENTS] "
+                 "(the frame's velocity, world axes, from columns <FRAME>.vx .vy .vz .wx .wy .wz; "
+                 "COMPONENTS comma separated among those, linear, angular, all (default)) or "
+                 "joints:NAME,NAME,... (joint velocities from columns vref.<NAME>)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--priority", opt.priority,
+                 "With --velocity: stacked (equal priority, weighted least squares over all "
+                 "tasks; default) or strict (each task only in the null space of those before it)")
+      ->check(CLI::IsMember({"stacked", "strict"}));
+  cmd.add_option("--damping", opt.damping,
+                 "With --velocity: lambda of the damped pseudo-inverse J^T (J J^T + lambda^2 I)^-1 "
+                 "(default 0: the Moore-Penrose inverse)")
+      ->check(kNonNegative);
+  cmd.add_option("--weights", opt.weights,
+                 "With --velocity: one weight per task, comma separated (default all 1): the "
+                 "trade-off between tasks of --priority stacked")
+      ->delimiter(',');
+}
+
+void add_time_options(CLI::App& cmd, TimeOptions& opt) {
+  cmd.add_option("--time-column", opt.column,
+                 "The column holding time (default t); NAME also reads the integer pair "
+                 "NAME.sec, NAME.nanosec of ROS 2 stamps");
+  cmd.add_option("--time-scale", opt.scale,
+                 "Seconds per unit of the time column (1e-9 for ROS nanoseconds); the output's "
+                 "t is in seconds")
+      ->check(kPositive);
+  cmd.add_option_function<std::string>(
+         "--time-origin", [&opt](const std::string& v) { opt.from_first = v == "first"; },
+         "The output's t: input (the time column in seconds, every digit kept; default) or "
+         "first (seconds since the first row; sim: since the start)")
+      ->check(CLI::IsMember({"input", "first"}));
+}
+
+void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
+  reads_files(
+      cmd.add_option("TABLE", opt.tables, "Input tables (CSV, JSON, NDJSON); - reads stdin"))
+      ->required();
+  cmd.add_option("--from", opt.from, "Input format (default: from the extension, else csv)")
+      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+  add_separator_option(cmd, opt.separator);
+  add_output_options(cmd, opt.output);
+  cmd.add_option("--output-dir", opt.output_dir,
+                 "Write one output per input into DIR, same base name (batch mode)");
+  cmd.add_option("-j,--jobs", opt.jobs,
+                 "Threads (default: all cores): tables in parallel in batch mode; for one table, "
+                 "reading overlaps computing unless --jobs 1")
+      ->check(CLI::Range(0, 4096).description("an integer from 0 (all cores) to 4096"));
+  cmd.add_option("--keep", opt.keep,
+                 "Input columns to pass through, comma separated; NAME:NEW passes NAME as NEW")
+      ->delimiter(',');
+  cmd.add_flag("--keep-input", opt.keep_input, "Pass every input column through");
+  add_time_options(cmd, opt.time);
+  if (reads_derivatives) {
+    cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
+    cmd.add_option("--derive", opt.derive,
+                   "How missing derivatives are taken: fit (least-squares polynomials over "
+                   "--derive-window rows, the default) or three-point (v and a only)")
+        ->check(CLI::IsMember({"fit", "three-point"}));
+    cmd.add_option("--derive-window", opt.derive_window,
+                   "Rows of the least-squares fits deriving missing derivatives (default "
+                   "4 * degree + 1, at most 63; the degree is the highest order derived + 2)")
+        ->check(CLI::Range(3, PolynomialFit::kMaxSamples));
+    cmd.add_option("--gaps", opt.gaps,
+                   "A gap in t (a step over 1.5 times the usual one) when deriving: split (derive "
+                   "each segment on its own, the default) or refuse (an error)")
+        ->check(CLI::IsMember({"split", "refuse"}));
+  }
+  add_summary_option(cmd, opt.summary);
+  cmd.add_flag("-q,--quiet", opt.quiet, "Print errors only");
+}
+
+void add_output_options(CLI::App& cmd, OutputOptions& opt) {
+  cmd.add_option("-o,--output", opt.path, "Output file; - writes stdout")->default_str("-");
+  cmd.add_option("--format", opt.format, "Output format (default: from the extension, else csv)")
+      ->check(CLI::IsMember({"csv", "json", "ndjson"}));
+}
+
+void add_summary_option(CLI::App& cmd, std::string& path) {
+  cmd.add_option("--summary-json", path,
+                 "Write the run's summary as JSON to FILE: an array with one object per table "
+                 "(rows, exit code, warnings and the command's figures); - writes stdout when "
+                 "the table goes to a file");
+}
+
+void add_sim_output_flags(CLI::App& cmd, SimOptions& opt) {
+  cmd.add_flag("--energy", opt.energy,
+               "Also write energy.kinetic, energy.potential, energy.total (J)");
+  cmd.add_flag("--write-accelerations", opt.accelerations, "Also write a.<coordinate>");
+  cmd.add_flag("--write-torques", opt.torques_out,
+               "Also write the applied tau.<joint> (after saturation; friction and wrenches not "
+               "included)");
+  cmd.add_flag("--keep-truncated", opt.keep_truncated,
+               "On a blow-up, keep the rows so far in OUT.truncated.<ext> (exit code still 2)");
+  cmd.add_flag("--write-forces", opt.forces_out,
+               "Also write the contact forces f.<frame>.* (world axes, on the robot; with "
+               "--contacts)");
+}
+
+}  // namespace eom::cli
