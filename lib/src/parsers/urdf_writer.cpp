@@ -65,9 +65,8 @@ void write_inertial(std::ostream& out, const Inertia& I) {
       << "    </inertial>\n";
 }
 
-}  // namespace
-
-std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
+// URDF cannot say a scaled screw axis or a ball joint: InputError naming the joint.
+void refuse_unwritable_joints(const Model& model) {
   // a scaled twist of a product-of-exponentials model moves scale per unit of q: a URDF joint
   // moves 1, and rescaling q would change the columns' meaning, so such a model is refused
   for (int i = 1; i < model.njoints; ++i) {
@@ -83,7 +82,15 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
                        "be written as URDF");
     }
   }
-  std::vector<std::string> left_out;
+}
+
+// The URDF links: the root link and, per joint, the link of its body.
+struct UrdfLinks {
+  std::string root;
+  std::vector<std::string> body_link;
+};
+
+UrdfLinks urdf_links(const Model& model) {
   // A URDF link's frame is its joint's frame. A frame of the model that sits there (every child
   // link of a URDF) names the body; else (a DH model's link frames, placed off their joints) the
   // body is a new link <joint>_link and the frame hangs from it like any other. Likewise the root
@@ -110,6 +117,66 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
     while (!link_names.insert(name).second) name += "_";
     body_link[i] = name;
   }
+  return {root, body_link};
+}
+
+// The <joint> of moving joint i, between the links of its parent's body and its own.
+void write_joint(std::ostream& out, const Model& model, int i,
+                 const std::vector<std::string>& body_link) {
+  const JointInfo& info = model.info[i];
+  const Joint& joint = model.joints[i];
+  // URDF's revolute joint has position limits; one without them is continuous
+  const bool continuous = info.urdf_type == "revolute" && !info.has_limit;
+  out << "  <joint name=" << attribute(model.joint_names[i])
+      << " type=" << attribute(continuous ? "continuous" : info.urdf_type) << ">\n";
+  out << "    <parent link=" << attribute(body_link[model.parent[i]]) << "/>\n";
+  out << "    <child link=" << attribute(body_link[i]) << "/>\n";
+  write_origin(out, model.placement[i], "    ");
+  if (joint.nv == 1 || info.urdf_type == "planar") {
+    out << "    <axis xyz=" << attribute(numbers(joint.axis)) << "/>\n";
+  }
+  // a <limit> element gave effort and velocity (eom reads them as 0 when absent), and the
+  // position limits of a joint that is not continuous. URDF has no spelling for "no limit"
+  // (a model from MJCF or JSON with a range and no effort): the largest double stands for it,
+  // which bounds nothing.
+  // A prismatic joint needs its <limit> in URDF: one without position limits (from MJCF or
+  // JSON) gets -+ the largest double (a revolute one is written as continuous).
+  const bool needs_limit = info.urdf_type == "prismatic" && !info.has_limit;
+  if (info.has_limit || needs_limit || std::isfinite(info.effort)) {
+    const auto bound = [](double x) {
+      return number(std::isfinite(x) ? x : std::numeric_limits<double>::max());
+    };
+    out << "    <limit";
+    if (info.has_limit || needs_limit) {
+      out << " lower=" << attribute(needs_limit ? "-" + bound(INFINITY) : number(info.lower))
+          << " upper=" << attribute(needs_limit ? bound(INFINITY) : number(info.upper));
+    }
+    out << " effort=" << attribute(bound(info.effort))
+        << " velocity=" << attribute(bound(info.velocity)) << "/>\n";
+  }
+  if (info.damping != 0 || info.friction != 0 || info.armature != 0) {
+    out << "    <dynamics damping=" << attribute(number(info.damping))
+        << " friction=" << attribute(number(info.friction));
+    // eom's extension (doc/models.md), which other URDF readers skip
+    if (info.armature != 0) out << " armature=" << attribute(number(info.armature));
+    out << "/>\n";
+  }
+  if (info.mimic_joint) {
+    out << "    <mimic joint=" << attribute(*info.mimic_joint)
+        << " multiplier=" << attribute(number(info.mimic_multiplier))
+        << " offset=" << attribute(number(info.mimic_offset)) << "/>\n";
+  }
+  out << "  </joint>\n";
+}
+
+}  // namespace
+
+std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
+  refuse_unwritable_joints(model);
+  std::vector<std::string> left_out;
+  const UrdfLinks links = urdf_links(model);
+  const std::string& root = links.root;
+  const std::vector<std::string>& body_link = links.body_link;
   const bool free_root = model.floating_base;
   if (free_root) {
     const std::string& name = model.joint_names[1];
@@ -148,52 +215,7 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
     link(f.name, nullptr);
   }
   // moving joints
-  for (int i = free_root ? 2 : 1; i < model.njoints; ++i) {
-    const JointInfo& info = model.info[i];
-    const Joint& joint = model.joints[i];
-    // URDF's revolute joint has position limits; one without them is continuous
-    const bool continuous = info.urdf_type == "revolute" && !info.has_limit;
-    out << "  <joint name=" << attribute(model.joint_names[i])
-        << " type=" << attribute(continuous ? "continuous" : info.urdf_type) << ">\n";
-    out << "    <parent link=" << attribute(body_link[model.parent[i]]) << "/>\n";
-    out << "    <child link=" << attribute(body_link[i]) << "/>\n";
-    write_origin(out, model.placement[i], "    ");
-    if (joint.nv == 1 || info.urdf_type == "planar") {
-      out << "    <axis xyz=" << attribute(numbers(joint.axis)) << "/>\n";
-    }
-    // a <limit> element gave effort and velocity (eom reads them as 0 when absent), and the
-    // position limits of a joint that is not continuous. URDF has no spelling for "no limit"
-    // (a model from MJCF or JSON with a range and no effort): the largest double stands for it,
-    // which bounds nothing.
-    // A prismatic joint needs its <limit> in URDF: one without position limits (from MJCF or
-    // JSON) gets -+ the largest double (a revolute one is written as continuous).
-    const bool needs_limit = info.urdf_type == "prismatic" && !info.has_limit;
-    if (info.has_limit || needs_limit || std::isfinite(info.effort)) {
-      const auto bound = [](double x) {
-        return number(std::isfinite(x) ? x : std::numeric_limits<double>::max());
-      };
-      out << "    <limit";
-      if (info.has_limit || needs_limit) {
-        out << " lower=" << attribute(needs_limit ? "-" + bound(INFINITY) : number(info.lower))
-            << " upper=" << attribute(needs_limit ? bound(INFINITY) : number(info.upper));
-      }
-      out << " effort=" << attribute(bound(info.effort))
-          << " velocity=" << attribute(bound(info.velocity)) << "/>\n";
-    }
-    if (info.damping != 0 || info.friction != 0 || info.armature != 0) {
-      out << "    <dynamics damping=" << attribute(number(info.damping))
-          << " friction=" << attribute(number(info.friction));
-      // eom's extension (doc/models.md), which other URDF readers skip
-      if (info.armature != 0) out << " armature=" << attribute(number(info.armature));
-      out << "/>\n";
-    }
-    if (info.mimic_joint) {
-      out << "    <mimic joint=" << attribute(*info.mimic_joint)
-          << " multiplier=" << attribute(number(info.mimic_multiplier))
-          << " offset=" << attribute(number(info.mimic_offset)) << "/>\n";
-    }
-    out << "  </joint>\n";
-  }
+  for (int i = free_root ? 2 : 1; i < model.njoints; ++i) write_joint(out, model, i, body_link);
   // the other frames, fixed where they are on their bodies
   for (const Frame& f : model.frames) {
     if (f.name == "world" || is_body_link(f.name)) continue;
