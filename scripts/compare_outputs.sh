@@ -23,18 +23,27 @@ cat > "$work/wrapper" <<'EOF'
 #!/usr/bin/env bash
 real=@REAL@
 record=@RECORD@
-# temporary directories differ between runs, and so do eom ik's wall-clock solve times
+# temporary directories differ between runs (also where eom plot writes a title as XML character
+# references), and so do eom ik's wall-clock solve times
 normalise() {
-  sed -E 's#/tmp/[A-Za-z0-9._-]*(tmp|eom)[A-Za-z0-9._-]*#TMP#g; s#/tmp/[A-Za-z0-9_.]{6,}#TMP#g
+  sed -E 's#/(tmp|dev/shm)/[A-Za-z0-9._-]*(tmp|eom)[A-Za-z0-9._-]*#TMP#g; s#/tmp/[A-Za-z0-9_.]{6,}#TMP#g
+          s#&\#x2f;&\#x74;&\#x6d;&\#x70;&\#x2f;(&\#x[0-9a-f]+;)*&\#x2f;#TMP/#g
           s#solve time median [0-9.e+-]+ us, slowest [0-9.e+-]+ us#solve time median T us, slowest T us#
-          /"solve_time_us"/,/\}/ s#("(median|max)"): [0-9.e+-]+#\1: T#'
+          /"solve_time_us"/,/\}/ s#("(median|max)"): [0-9.e+-]+#\1: T#' |
+    if [ -n "$timing" ]; then sed -E 's#,[0-9.e+-]+$#,T#'; else cat; fi  # ik --timing: ik.time_us, last
 }
+timing=
+case " $* " in *" --timing "*) timing=1 ;; esac
 # the call and the contents of the files it names: the error matrix runs one command line on
 # many different bad inputs in directories whose names are normalised away
-key=$({ printf '%s\n' "$PWD" "$@" | normalise; for a in "$@"; do [ -f "$a" ] && sha1sum < "$a"; done; } |
+key=$({ printf '%s\n' "$PWD" "$@" | normalise; for a in "$@"; do [ -f "$a" ] && normalise < "$a" | sha1sum; done; } |
   sha1sum | cut -c1-16)
 out_target=$(readlink /proc/$$/fd/1 2>/dev/null)
 err_target=$(readlink /proc/$$/fd/2 2>/dev/null)
+# a stream inherited from the caller is the caller's log (snakemake's, shared by its parallel jobs
+# and holding its time stamps), not this call's output
+[ "$out_target" = "$(readlink /proc/$PPID/fd/1 2>/dev/null)" ] && out_target=
+[ "$err_target" = "$(readlink /proc/$PPID/fd/2 2>/dev/null)" ] && err_target=
 "$real" "$@"
 rc=$?
 n=0
@@ -77,7 +86,10 @@ if diff -r "$work/record-old" "$work/record-new" > "$work/diff"; then
 fi
 echo "DIFFERENT (of $calls invocations):"
 grep -E '^(Only in|diff -r)' "$work/diff" | head -50
-for d in $(grep -oE '^diff -r [^ ]+' "$work/diff" | awk '{print $3}' | xargs -n1 dirname | sort -u | head -10); do
+# every invocation that differs, once (Only in: an invocation whose inputs differed, listed by
+# its call)
+for d in $( (grep -oE '^diff -r [^ ]+' "$work/diff" | awk '{print $3}' | xargs -r -n1 dirname
+  grep -E '^Only in' "$work/diff" | sed -E 's#^Only in ([^:]+): (.*)#\1/\2#') | sort -u); do
   echo "--- $(head -c 400 "$d/call" | tr '\n' ' ')"
 done
 head -100 "$work/diff"
