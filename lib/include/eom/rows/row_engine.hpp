@@ -29,7 +29,6 @@
 
 namespace eom::rows {
 
-/// The options of every per-row subcommand (add_row_options).
 /// How tables spell time (doc/tables.md "Time").
 struct TimeOptions {
   std::string column = "t";  // the column holding time (or the sec and nanosec pair)
@@ -41,6 +40,7 @@ struct TimeOptions {
 TimeColumns bind_time_columns(const Header& header, const TimeOptions& time,
                               const std::string& file, bool required);
 
+/// The options of every per-row subcommand (tools/options.hpp registers them: add_row_options).
 struct RowOptions {
   RobotOptions robot;
   std::vector<std::string> tables;
