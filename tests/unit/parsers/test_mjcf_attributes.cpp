@@ -19,8 +19,6 @@ using tinyxml2::XMLElement;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 // a document whose lines are numbered as written: line 1 <mujoco>, line 2 the first child
 struct Document {
   explicit Document(const char* text, const std::string& file = "model.xml")

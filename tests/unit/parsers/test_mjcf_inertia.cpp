@@ -16,7 +16,6 @@ using namespace eom::detail;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kTol = 1e-12;
 
 // composite Simpson's rule over [a, b] with n (even) intervals
