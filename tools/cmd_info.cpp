@@ -77,7 +77,7 @@ nlohmann::ordered_json info_json(const Model& model, const std::string& file) {
     const JointInfo& info = model.info[i];
     nlohmann::ordered_json e;
     e["name"] = model.joint_names[i];
-    e["type"] = info.urdf_type;
+    e["type"] = model.joint_type_name(i);
     if (!has_quaternion(jt)) e["axis"] = {jt.axis.x(), jt.axis.y(), jt.axis.z()};
     if (jt.scale != 1) e["scale"] = jt.scale;
     // null: the world frame (for a joint) or fixed to it (for a frame), never a joint's name
@@ -187,10 +187,11 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
     std::string links =
         (info.parent_link.empty() ? "(world frame)" : info.parent_link) + " -> " + info.child_link;
     if (info.mimic_joint) links += "  (mimics " + *info.mimic_joint + ")";
-    rows.push_back({model.joint_names[i], info.urdf_type, axis_text(j), std::to_string(j.idx_q),
-                    std::to_string(j.idx_v), cell_text(info.lower), cell_text(info.upper),
-                    cell_text(info.effort), cell_text(info.velocity), cell_text(info.damping),
-                    cell_text(info.friction), cell_text(model.inertia[i].m), links});
+    rows.push_back({model.joint_names[i], model.joint_type_name(i), axis_text(j),
+                    std::to_string(j.idx_q), std::to_string(j.idx_v), cell_text(info.lower),
+                    cell_text(info.upper), cell_text(info.effort), cell_text(info.velocity),
+                    cell_text(info.damping), cell_text(info.friction),
+                    cell_text(model.inertia[i].m), links});
     if (armature) rows.back().insert(rows.back().begin() + 11, cell_text(info.armature));
   }
   print_columns(out, rows);

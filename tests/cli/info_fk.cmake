@@ -49,7 +49,7 @@ eom_cli_test(NAME export-gripper-locked
 eom_cli_test(NAME export-floating-says-root
              ARGS export robots/solo12.urdf --floating-base
              STDOUT_REGEX "^<\\?xml version=\"1.0\"\\?>\n<robot name=\"solo\">"
-             STDERR_REGEX "eom export: warning: not written: the free-flyer 'root' of --floating-base")
+             STDERR_REGEX "eom export: warning: not written: the free-flyer 'root' that a floating base adds")
 eom_cli_test(NAME export-scaled-screw-refused
              ARGS export tests/data/models/textbook_3link.json -o textbook.urdf
              RC 2 STDERR_REGEX "eom export: error: joint 'joint1' moves 1.414214 per unit of q \\(a scaled screw axis\\)")

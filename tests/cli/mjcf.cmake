@@ -18,7 +18,7 @@ eom_cli_test(NAME mjcf-fk-free ARGS fk ${M}/floating.xml ${M}/floating_q.csv --f
 eom_cli_test(NAME mjcf-info-armature ARGS info ${M}/armature.xml
              STDOUT_REGEX "  damping  friction  armature  body kg +parent -> child\n.*\n  knee  .*  0  +0  +0.05  ")
 eom_cli_test(NAME mjcf-export-free-joint-name ARGS export ${M}/armature.xml -o -
-             STDERR_REGEX "the free joint 'base' \\(load the URDF with --floating-base, which names it 'root'\\)")
+             STDERR_REGEX "the free joint 'base' \\(load the URDF with a floating base, which names it 'root'\\)")
 
 set(B ${M}/bad)
 foreach(case IN ITEMS
@@ -46,7 +46,7 @@ eom_cli_test(NAME mjcf-bad-self-include ARGS info ${B}/self_include.xml RC 2
 eom_cli_test(NAME mjcf-radian-range ARGS info ${B}/radian_range.xml
              STDERR_REGEX "^eom info: warning: ${B}/radian_range.xml: line 5: <joint range> spans more than 2 pi with <compiler angle=\"radian\">: degrees given as radians\\?\n$")
 eom_cli_test(NAME mjcf-floating-base-option ARGS info ${M}/pendulum.xml --floating-base RC 2
-             STDERR_REGEX "--floating-base: an MJCF model floats by a <freejoint> in its top body")
+             STDERR_REGEX "a floating base is added to URDF and JSON models only: an MJCF model floats by a <freejoint> in its top body")
 eom_cli_test(NAME mjcf-check-refused ARGS check ${B}/ball_axis.xml RC 1
              STDOUT_REGEX "^${B}/ball_axis.xml:4: error: <joint type=\"ball\" axis>: a ball joint turns about every axis, it has none\n${B}/ball_axis.xml: 1 error\n$")
 eom_cli_test(NAME mjcf-check-included ARGS check ${B}/self_include.xml RC 1

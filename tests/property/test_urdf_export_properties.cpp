@@ -48,7 +48,7 @@ void check_round_trip(const Model& model, unsigned seed) {
   const bool at_world = root.p == Vec3::Zero() && root.R == Mat3::Identity();
   CHECK(back.root_link == (at_world || model.floating_base ? model.root_link : "world"));
   for (int i = 1; i < model.njoints; ++i) {
-    CHECK(back.info[i].urdf_type == model.info[i].urdf_type);
+    CHECK(std::string(back.joint_type_name(i)) == model.joint_type_name(i));
     CHECK(back.info[i].lower == model.info[i].lower);
     CHECK(back.info[i].upper == model.info[i].upper);
     CHECK(back.info[i].effort == model.info[i].effort);

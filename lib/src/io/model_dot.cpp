@@ -51,7 +51,7 @@ void write_dot(const Model& model, std::ostream& out) {
   for (int i = 1; i < model.njoints; ++i) {
     const JointInfo& info = model.info[i];
     const Joint& joint = model.joints[i];
-    std::string label = model.joint_names[i] + "\n" + info.urdf_type;
+    std::string label = model.joint_names[i] + "\n" + model.joint_type_name(i);
     if (joint.nv == 1) {
       label += "\naxis";
       for (int k = 0; k < 3; ++k) {

@@ -69,6 +69,22 @@ Joint Joint::make(JointKind kind, const Vec3& axis, int idx_q, int idx_v, bool b
   return j;
 }
 
+const char* joint_type_name(const Joint& joint) {
+  switch (joint.kind) {
+    case JointKind::revolute:
+      return joint.bounded ? "revolute" : "continuous";
+    case JointKind::prismatic:
+      return "prismatic";
+    case JointKind::planar:
+      return "planar";
+    case JointKind::floating:
+      return "floating";
+    case JointKind::ball:
+      return "ball";
+  }
+  return "";  // unreachable: every kind is named above
+}
+
 namespace {
 // the quaternion stored at q[i..i+3] as x y z w
 Eigen::Quaterniond quaternion_at(ConstVec q, int i) {

@@ -81,6 +81,10 @@ std::string did_you_mean(const std::vector<std::string>& names, std::string_view
   return text + "?)";
 }
 
+const char* Model::joint_type_name(int i) const {
+  return floating_base && i == 1 ? "free-flyer" : eom::joint_type_name(joints[i]);
+}
+
 std::vector<std::string> Model::mimic_joints() const {
   std::vector<std::string> out;
   for (int i = 1; i < njoints; ++i) {

@@ -1,5 +1,5 @@
 // Fixed joints merge a URDF link into the body of its parent (DESIGN: joint order): the one walk
-// over a body's links, shared by the model builder (urdf.cpp) and the model check (check.cpp).
+// over a body's links, shared by the model builder (urdf.cpp) and the model check (urdf_check.cpp).
 // Private to libeom.
 #pragma once
 

@@ -18,7 +18,6 @@
 
 #include "eom/core/errors.hpp"
 #include "eom/multibody/component_names.hpp"
-#include "eom/parsers/mjcf.hpp"
 #include "parsers/index_coordinates.hpp"
 
 namespace eom {
@@ -168,7 +167,6 @@ Model build_chain(const std::string& name, const std::vector<ChainJoint>& chain,
   int body = 0;
   if (options.floating_base) {
     JointInfo info;
-    info.urdf_type = "free-flyer";
     info.child_link = "base";
     body = add(kFreeFlyerJoint, Joint::make(JointKind::floating, Vec3::UnitZ(), 0, 0, false), 0,
                SE3::Identity(), Inertia::Zero(), std::move(info));
@@ -317,7 +315,6 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Urdf
     c.name = in.text(in.field(joint, path, "name"), path + ".name");
     require_unique(in, joint_names, c.name, path + ".name");
     const JointKind type = read_type(in, joint, path);
-    c.info.urdf_type = type == JointKind::revolute ? "revolute" : "prismatic";
     read_limits(in, joint, path, c.info);
     c.info.parent_link = i == 0 ? "base" : links[i - 1];
     c.info.child_link = links[i];
@@ -348,7 +345,8 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Urdf
       in.fail(at("S", i), std::string("a ") +
                               (c.kind == JointKind::revolute ? "rotating" : "sliding") +
                               " screw axis for " + quote_input(c.name) + ", which is " +
-                              c.info.urdf_type + " (a zero angular part makes it prismatic)");
+                              (type == JointKind::revolute ? "revolute" : "prismatic") +
+                              " (a zero angular part makes it prismatic)");
     }
     if (std::abs(c.scale - 1) > kRoundOff && warnings) {
       warnings->push_back({Diagnostic::Severity::warning, 0,
@@ -411,7 +409,6 @@ Model build_dh(Reader& in, const json& doc, const std::string& name, bool modifi
     c.name = in.text(in.field(joint, path, "name"), path + ".name");
     require_unique(in, joint_names, c.name, path + ".name");
     c.kind = read_type(in, joint, path);
-    c.info.urdf_type = c.kind == JointKind::revolute ? "revolute" : "prismatic";
     read_limits(in, joint, path, c.info);
     c.link = "link" + std::to_string(i + 1);
     c.info.parent_link = i == 0 ? "base" : chain[i - 1].link;
@@ -529,15 +526,6 @@ Model build_json_model(const std::string& text, const std::string& file, const U
   if (kind == "poe") return build_poe(in, doc, name, options, warnings);
   if (kind == "dh" || kind == "mdh") return build_dh(in, doc, name, kind == "mdh", options);
   in.fail("format", quote_input(kind) + " is not a model format eom reads (poe, dh or mdh)");
-}
-
-Model load_model(const std::string& path, const UrdfOptions& options,
-                 std::vector<Diagnostic>* warnings) {
-  const std::string text = read_robot_file(path);
-  const std::string file = path == "-" ? "<stdin>" : path;
-  if (is_json_model(text)) return build_json_model(text, file, options, warnings);
-  if (is_mjcf(text)) return build_mjcf_model(text, file, options, warnings);
-  return build_model(parse_urdf(text, file), options, warnings);
 }
 
 }  // namespace eom

@@ -313,7 +313,6 @@ class Builder {
     const auto on_moving = [this](int joint, int, int carrier, const SE3& placement) {
       const UrdfJoint* j = &urdf_.joints[joint];
       JointInfo info;
-      info.urdf_type = j->type;
       info.parent_link = j->parent;
       info.child_link = j->child;
       info.has_limit = j->has_limit && j->type != "continuous";
@@ -383,7 +382,6 @@ Model build_model(const UrdfDescription& urdf, const UrdfOptions& options,
   int root_body = 0;
   if (options.floating_base) {
     JointInfo info;
-    info.urdf_type = "free-flyer";
     info.child_link = model.root_link;
     root_body = builder.add_joint(kFreeFlyerJoint,
                                   Joint::make(JointKind::floating, Vec3::UnitZ(), 0, 0, false), 0,

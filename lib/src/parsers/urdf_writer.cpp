@@ -125,14 +125,13 @@ void write_joint(std::ostream& out, const Model& model, int i,
                  const std::vector<std::string>& body_link) {
   const JointInfo& info = model.info[i];
   const Joint& joint = model.joints[i];
-  // URDF's revolute joint has position limits; one without them is continuous
-  const bool continuous = info.urdf_type == "revolute" && !info.has_limit;
+  // URDF's revolute joint has position limits; one without them (unbounded) is continuous
   out << "  <joint name=" << attribute(model.joint_names[i])
-      << " type=" << attribute(continuous ? "continuous" : info.urdf_type) << ">\n";
+      << " type=" << attribute(joint_type_name(joint)) << ">\n";
   out << "    <parent link=" << attribute(body_link[model.parent[i]]) << "/>\n";
   out << "    <child link=" << attribute(body_link[i]) << "/>\n";
   write_origin(out, model.placement[i], "    ");
-  if (joint.nv == 1 || info.urdf_type == "planar") {
+  if (joint.nv == 1 || joint.kind == JointKind::planar) {
     out << "    <axis xyz=" << attribute(numbers(joint.axis)) << "/>\n";
   }
   // a <limit> element gave effort and velocity (eom reads them as 0 when absent), and the
@@ -141,7 +140,7 @@ void write_joint(std::ostream& out, const Model& model, int i,
   // which bounds nothing.
   // A prismatic joint needs its <limit> in URDF: one without position limits (from MJCF or
   // JSON) gets -+ the largest double (a revolute one is written as continuous).
-  const bool needs_limit = info.urdf_type == "prismatic" && !info.has_limit;
+  const bool needs_limit = joint.kind == JointKind::prismatic && !info.has_limit;
   if (info.has_limit || needs_limit || std::isfinite(info.effort)) {
     const auto bound = [](double x) {
       return number(std::isfinite(x) ? x : std::numeric_limits<double>::max());
@@ -180,12 +179,12 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
   const bool free_root = model.floating_base;
   if (free_root) {
     const std::string& name = model.joint_names[1];
-    // --floating-base's free-flyer, or an MJCF model's free joint by its name
+    // the free-flyer a floating base adds, or an MJCF model's free joint by its name
     left_out.push_back(name == kFreeFlyerJoint
-                           ? "the free-flyer 'root' of --floating-base (load the URDF with "
-                             "--floating-base)"
+                           ? "the free-flyer 'root' that a floating base adds (load the URDF "
+                             "with a floating base)"
                            : "the free joint '" + name +
-                                 "' (load the URDF with --floating-base, which names it 'root')");
+                                 "' (load the URDF with a floating base, which names it 'root')");
   }
   out << "<?xml version=\"1.0\"?>\n<robot name=" << attribute(model.name) << ">\n";
   // links: the root link, the bodies of the moving joints, then the other frames

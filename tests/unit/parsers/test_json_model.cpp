@@ -119,7 +119,7 @@ TEST_CASE("JSON PoE: a prismatic joint from a zero angular part, limits", "[json
   const Model model = build_json_model(text, "models/slide.json");
   CHECK(model.name == "slide");  // no "name": the file's stem
   REQUIRE(model.nv == 1);
-  CHECK(model.info[1].urdf_type == "prismatic");
+  CHECK(model.joint_type_name(1) == std::string("prismatic"));
   CHECK(model.lower_limit[0] == -0.5);
   CHECK(model.effort_limit[0] == 100);
   Data data(model);
@@ -271,7 +271,7 @@ TEST_CASE("JSON DH and MDH: a prismatic joint slides d along z by the definition
         build_json_model(std::string(R"({"format": ")") + (modified ? "mdh" : "dh") +
                              R"(", "joints": )" + joints + "}",
                          "arm.json");
-    CHECK(model.info[2].urdf_type == "prismatic");
+    CHECK(model.joint_type_name(2) == std::string("prismatic"));
     Data data(model);
     frame_placements(model, data, q);
     // standard: Rz(theta) Tz(d) Tx(a) Rx(alpha); modified: Rx(alpha) Tx(a) Rz(theta) Tz(d)

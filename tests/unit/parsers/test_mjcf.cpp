@@ -76,7 +76,7 @@ TEST_CASE("MJCF pendulum: a capsule's mass and inertia as MuJoCo's compiler give
   CHECK(rnea(model, data, q90, zero, zero)[0] == Approx(m * 9.81 * h / 2).epsilon(1e-13));
   CHECK(model.damping[0] == 0.5);
   CHECK(model.friction[0] == 0.25);
-  CHECK(model.info[1].urdf_type == "continuous");
+  CHECK(model.joint_type_name(1) == std::string("continuous"));
   CHECK_THAT(placed(model, q, "tip").p, AllClose(Vec3(0, 0, 0.5), 1e-15));
   CHECK_THAT(placed(model, q90, "tip").p, AllClose(Vec3(-0.5, 0, 1), 1e-15));
 }
@@ -139,7 +139,7 @@ TEST_CASE("MJCF defaults: nested classes, childclass, class, and an included bod
   // the included body takes arm from its parent's childclass
   CHECK(model.info[joint("wrist")].damping == 2);
   CHECK(model.info[joint("wrist")].upper == 0.1);
-  CHECK(model.info[joint("wrist")].urdf_type == "prismatic");
+  CHECK(model.joint_type_name(joint("wrist")) == std::string("prismatic"));
   // masses: two spheres r 0.1 at 1000, a box of side 0.2 at 500, the cylinder's 2
   const double sphere = 1000 * 4.0 / 3 * kPi * 1e-3;
   CHECK(model.total_mass == Approx(2 * sphere + 500 * 0.008 + 2).epsilon(1e-14));

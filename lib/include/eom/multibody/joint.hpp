@@ -55,6 +55,11 @@ struct Joint {
                     double scale = 1);
 };
 
+/// The joint's type in URDF's words where URDF has one: "revolute" (bounded) or "continuous",
+/// "prismatic", "planar", "floating", and "ball" (MJCF's). Reports name a floating base's
+/// free-flyer "free-flyer" (joint_type_name of a Model, model.hpp).
+const char* joint_type_name(const Joint& joint);
+
 /// What a joint is, asked by its properties rather than by its kind (only joint.hpp and joint.cpp
 /// name the kinds). One coordinate in q and in v, the position along the motion (revolute,
 /// prismatic): limits, clamping and sampling act on it directly.

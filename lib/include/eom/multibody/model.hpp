@@ -14,17 +14,17 @@
 
 namespace eom {
 
-/// A named frame rigidly attached to the body of a joint: one per URDF link.
+/// A named frame rigidly attached to the body of a joint: one per link of the robot file (an MJCF
+/// body or site).
 struct Frame {
   std::string name;
   int parent = 0;  // joint whose body carries the frame (0 = world)
   SE3 placement;   // jMf: the frame in that joint's frame
 };
 
-/// What the URDF said about a moving joint, kept for reports (eom info) and friction/limits.
+/// What the robot file said about a moving joint, kept for reports (eom info) and friction/limits.
+/// The joint's type is not stored: joint_type_name derives it from the Joint.
 struct JointInfo {
-  // revolute, continuous, prismatic, planar, floating, ball (MJCF); "free-flyer" for root
-  std::string urdf_type;
   std::string parent_link, child_link;
   double lower = -INFINITY, upper = INFINITY;  // position limits (1-DoF joints), +-inf when absent
   double effort = INFINITY, velocity = INFINITY;
@@ -42,16 +42,16 @@ struct LockedJoint {
   Eigen::VectorXd q;  // the joint's block of q (its nq entries)
 };
 
-/// The robot model. Built once by load_urdf and never changed afterwards.
+/// The robot model. Built once by the parser of its file (load_model) and never changed afterwards.
 ///
 /// Joint 0 is the world; joints are in depth-first order with parent[i] < i, so ascending loops
 /// are forward passes and descending loops backward passes. At a link with several child joints
-/// the children are visited in byte-wise order of the joint names (as the reference URDF parser
-/// stores them); nothing in eom depends on that order beyond the layout of q and v, and tables
-/// always name their columns.
+/// the children are visited in byte-wise order of the joint names in a URDF (as the reference
+/// URDF parser stores them) and in document order in MJCF (as MuJoCo numbers bodies); nothing in
+/// eom depends on that order beyond the layout of q and v, and tables always name their columns.
 struct Model {
   std::string name;
-  std::string root_link;       // URDF root link
+  std::string root_link;       // the link at the root of the tree
   bool floating_base = false;  // joint 1 is the free-flyer "root"
   int nq = 0;                  // configuration size
   int nv = 0;                  // velocity / tangent size (nv != nq with a floating base)
@@ -60,11 +60,11 @@ struct Model {
   // joints, topological order: parent[i] < i                                          (njoints)
   std::vector<Joint> joints;     // joints[0] unused (world)
   std::vector<int> parent;       // parent[0] = -1
-  std::vector<SE3> placement;    // liMi at q = neutral: the URDF origin (fixed joints folded in)
+  std::vector<SE3> placement;    // liMi at q = neutral: the joint origin (fixed joints folded in)
   std::vector<Inertia> inertia;  // body of joint i in its frame, fixed children merged;
                                  // inertia[0] collects what is welded to the world
   std::vector<std::string> joint_names;  // joint_names[0] = "world"; the free-flyer is "root"
-  std::vector<JointInfo> info;           // URDF details per joint (info[0] unused)
+  std::vector<JointInfo> info;           // the file's details per joint (info[0] unused)
   std::vector<int> nv_subtree;  // dofs of joint i and its descendants, which follow it in v
 
   // per velocity index                                                                  (nv)
@@ -79,7 +79,7 @@ struct Model {
   std::vector<std::string> v_names;    // (nv)
   std::vector<std::string> tau_names;  // (nv)
 
-  std::vector<Frame> frames;  // every URDF link, plus "world"
+  std::vector<Frame> frames;  // every link (MJCF: body and site), plus "world"
   Vec3 gravity{0, 0, -9.81};
   double total_mass = 0;            // all links, including those welded to the world
   std::vector<LockedJoint> locked;  // fixed by build_reduced_model, in the full model's order
@@ -93,6 +93,9 @@ struct Model {
   /// Whether a coordinate name ("finger", "arm.x") is one of a locked joint's: its columns in
   /// input tables are ignored.
   bool is_locked_coordinate(std::string_view coordinate) const;
+  /// The type of moving joint i as reports name it: joint_type_name(joints[i]) (joint.hpp), and
+  /// "free-flyer" for the joint a floating base adds above the root.
+  const char* joint_type_name(int i) const;
   /// Names of the joints that carry a mimic tag (treated as independent joints by the dynamics).
   std::vector<std::string> mimic_joints() const;
 };

@@ -1,6 +1,7 @@
 // JSON robot models: product of exponentials ("format": "poe", Lynch & Park, Modern Robotics,
 // section 9.3) and Denavit-Hartenberg tables ("dh" standard, "mdh" modified as in Craig), loaded
-// into the same Model as a URDF; and the loader that tells the formats apart by content.
+// into the same Model as a URDF. load_model (parsers/load_model.hpp), included here, reads any
+// robot file whatever its format.
 #pragma once
 
 #include <string>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "eom/multibody/model.hpp"
+#include "eom/parsers/load_model.hpp"
 #include "eom/parsers/urdf.hpp"
 
 namespace eom {
@@ -26,10 +28,5 @@ bool is_json_model(std::string_view text);
 Model build_json_model(const std::string& text, const std::string& file,
                        const UrdfOptions& options = {},
                        std::vector<Diagnostic>* warnings = nullptr);
-
-/// Read a robot file ("-" reads stdin) and build its Model, whatever its format: a JSON model
-/// (is_json_model), MJCF (is_mjcf) or URDF.
-Model load_model(const std::string& path, const UrdfOptions& options = {},
-                 std::vector<Diagnostic>* warnings = nullptr);
 
 }  // namespace eom

@@ -45,7 +45,7 @@ struct UrdfDescription {
   std::vector<UrdfJoint> joints;
 };
 
-/// How to turn a description into a Model.
+/// How to build a Model from a robot file, whatever its format (load_model).
 struct UrdfOptions {
   bool floating_base = false;  // add the free-flyer joint "root" above the root link
   Vec3 gravity{0, 0, -9.81};
@@ -59,11 +59,11 @@ std::string read_robot_file(const std::string& path);
 /// Read and parse a URDF file ("-" reads stdin). Throws InputError if it cannot be read.
 UrdfDescription parse_urdf_file(const std::string& path);
 
-/// One finding of check_urdf.
+/// One finding about a robot file: of check_urdf, or a warning of any format's loader.
 struct Diagnostic {
   enum class Severity { error, warning, note };
   Severity severity = Severity::error;
-  int line = 0;  // line in the URDF, 0 if not tied to one
+  int line = 0;  // line in the file, 0 if not tied to one
   std::string message;
   /// A defect that eom works around when it loads the model (a link whose inertia is not
   /// positive semi-definite but that is welded to the world, or merged into a body whose combined

@@ -17,7 +17,7 @@ namespace eom {
 /// welded to the world keep their places but not their masses (they do not enter the dynamics).
 /// Numbers are written in shortest round-trip form; placements' rotations as roll, pitch, yaw.
 /// Returns what the URDF cannot hold, for the caller to say: the free-flyer `root` of a floating
-/// base (reload with --floating-base). Throws InputError for a joint that moves more or less than
+/// base (reload with a floating base). Throws InputError for a joint that moves more or less than
 /// one unit per unit of q (a scaled screw axis of a product-of-exponentials model).
 std::vector<std::string> write_urdf(const Model& model, std::ostream& out);
 
