@@ -22,9 +22,10 @@ struct ConvertOptions {
 
 int run_convert(const ConvertOptions& opt, Streams& io) {
   check_destinations(io.inputs, {opt.output.path}, "");
-  const Notes notes{io.err, "convert", opt.quiet};
+  const Notes notes{io.err, "convert", opt.quiet, nullptr, io.names};
   // the input's header is read before the output is opened: bad input never creates the output
-  const auto in = open_input(opt.input, [&](const std::string& m) { notes.warning(m); });
+  const auto in = open_input(
+      opt.input, [&](const std::string& m) { notes.warning(m); }, io.names);
   const int n = in->header().size();
   in->read_columns(std::vector<bool>(n, false));  // any field is copied, numbers or not
   const auto out = open_output(opt.output, in->header());

@@ -70,7 +70,7 @@ class IkTask final : public RowTask {
     try {
       target_.read(s.row, s.line, s.t, problem_);
     } catch (const InputError& e) {
-      throw InputError(file_, s.line, 0, e.message());
+      throw InputError(file_, s.line, 0, e.phrase());
     }
     const IkResult& r = path_.solve(problem_, s.q, s.line, s.t, opt_.solver);
     for (Eigen::Index k = 0; k < r.q.size(); ++k) *out++ = r.q[k];

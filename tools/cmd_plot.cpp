@@ -158,7 +158,7 @@ int run_plot(const PlotOptions& opt, Streams& io) {
   if (std::count(opt.tables.begin(), opt.tables.end(), "-") > 1) {
     throw InputError("stdin (-) can be read once only");
   }
-  const Notes notes{io.err, "plot", opt.quiet};
+  const Notes notes{io.err, "plot", opt.quiet, nullptr, io.names};
   Model model;
   PlotSelection selection = opt.selection;
   selection.buckets = opt.width;

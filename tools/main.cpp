@@ -15,6 +15,7 @@
 #include <eom/io/output_file.hpp>
 
 #include "cli.hpp"
+#include "options.hpp"
 
 namespace {
 
@@ -102,7 +103,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
-  Streams io{std::cout, std::cerr};
+  Streams io{std::cout, std::cerr, {}, option_name};
   std::string name = "eom";
   auto fail = [&](const char* kind, const char* what) {
     std::cout.flush();
@@ -120,7 +121,7 @@ int main(int argc, char** argv) {
     }
     return rc;
   } catch (const eom::InputError& e) {
-    return fail("error: ", e.what());
+    return fail("error: ", e.text(option_name).c_str());
   } catch (const eom::NumericalError& e) {
     return fail("error: ", e.what());
   } catch (const std::filesystem::filesystem_error& e) {

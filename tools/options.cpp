@@ -16,6 +16,42 @@ std::vector<const CLI::Option*>& file_options() {
 
 }  // namespace
 
+std::string_view option_name(Setting setting) {
+  switch (setting) {
+    case Setting::floating_base:
+      return "--floating-base";
+    case Setting::lock:
+      return "--lock";
+    case Setting::gravity:
+      return "--gravity";
+    case Setting::separator:
+      return "--separator";
+    case Setting::time_column:
+      return "--time-column";
+    case Setting::keep:
+      return "--keep";
+    case Setting::derive:
+      return "--derive";
+    case Setting::derive_window:
+      return "--derive-window";
+    case Setting::no_derive:
+      return "--no-derive";
+    case Setting::gaps:
+      return "--gaps";
+    case Setting::output:
+      return "-o";
+    case Setting::output_dir:
+      return "--output-dir";
+    case Setting::summary:
+      return "--summary-json";
+    case Setting::keep_truncated:
+      return "--keep-truncated";
+    case Setting::mask:
+      return "--mask";
+  }
+  return setting_name(setting);
+}
+
 CLI::Option* reads_files(CLI::Option* option) {
   file_options().push_back(option);
   return option;

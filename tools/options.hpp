@@ -4,10 +4,12 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include <eom/core/errors.hpp>
 #include <eom/rows/centroidal.hpp>
 #include <eom/rows/contacts.hpp>
 #include <eom/rows/forces.hpp>
@@ -20,6 +22,10 @@
 namespace eom::cli {
 
 using namespace eom::rows;
+
+/// The option that sets a setting the library's messages name (Streams::names of every run): the
+/// library says which setting is at fault or would help, the command line names it.
+std::string_view option_name(Setting setting);
 
 /// ROBOT, --floating-base, --lock and (for commands whose results depend on it) --gravity.
 void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity = true);

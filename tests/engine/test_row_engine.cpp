@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include <eom/core/errors.hpp>
@@ -18,6 +19,7 @@
 #include <eom/parsers/urdf.hpp>
 
 #include "paths.hpp"
+#include "scratch.hpp"
 #include <eom/rows/row_engine.hpp>
 
 using namespace eom;
@@ -48,7 +50,8 @@ struct Run {
   Table table;
 };
 
-Run run_echo(const Model& model, int order, const Table& input, RowOptions opt = {}) {
+Run run_echo(const Model& model, int order, const Table& input, RowOptions opt = {},
+             SettingNames names = setting_name) {
   // one directory per process: ctest -j runs test cases (and other checkouts) side by side
   const auto dir =
       std::filesystem::temp_directory_path() / ("eom_engine_test-" + std::to_string(::getpid()));
@@ -65,7 +68,7 @@ Run run_echo(const Model& model, int order, const Table& input, RowOptions opt =
     return std::make_unique<EchoDerivatives>(model, order);
   };
   std::ostringstream out_stream, err_stream;
-  Streams io{out_stream, err_stream};
+  Streams io{out_stream, err_stream, {}, names};
   Run run;
   run.rc = run_rows(opt, model, command, io);
   run.err = err_stream.str();
@@ -318,4 +321,80 @@ TEST_CASE("a time column in ROS nanoseconds, named and scaled", "[engine]") {
   // 2.5e-4 relative noise, which the derivatives inherit
   CHECK(run.table.at(1, 0) - run.table.at(0, 0) == Approx(1e-3).epsilon(1e-3));
   CHECK(relative_error(model, run, f, 1, 1, 100, 1.7e9) < 1e-3);
+}
+
+namespace {
+
+// how a program (here: eom's options) names the settings the engine's messages name
+std::string_view option_names(Setting setting) {
+  switch (setting) {
+    case Setting::keep:
+      return "--keep";
+    case Setting::no_derive:
+      return "--no-derive";
+    case Setting::output:
+      return "-o";
+    case Setting::output_dir:
+      return "--output-dir";
+    default:
+      return "?";
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the engine's messages name settings as the program gives them", "[engine]") {
+  const Model model = load_urdf(test::kRobotsDir + "/planar_3r.urdf");
+  const Sinusoids f{{0.5, 0.4, 0.3}, {3.0, 4.0, 5.0}, {0, 0.5, 1}};
+  std::vector<double> times;
+  for (int k = 0; k <= 20; ++k) times.push_back(k / 100.0);
+  const Table table = sampled(model, f, times, 0);
+
+  SECTION("a warning, in the library's words or the program's") {
+    CHECK_THAT(run_echo(model, 1, table).err, Catch::Contains("rows (no derive forbids this)\n"));
+    CHECK_THAT(run_echo(model, 1, table, {}, option_names).err,
+               Catch::Contains("rows (--no-derive forbids this)\n"));
+  }
+  SECTION("an error: the setting is data until the program spells it") {
+    RowOptions opt;
+    opt.keep = {"q.joint1:d1.joint1"};
+    try {
+      run_echo(model, 1, table, opt, option_names);
+      FAIL("a column written twice is refused");
+    } catch (const InputError& e) {
+      const std::string advice = " (rename a kept column with ";
+      CHECK_THAT(e.what(), Catch::EndsWith(advice + "keep NAME:NEW_NAME)"));
+      CHECK(e.text(option_names) ==
+            "output column d1.joint1 would appear twice" + advice + "--keep NAME:NEW_NAME)");
+    }
+    opt.keep.clear();
+    opt.output_dir = test::scratch_path("batch");
+    try {
+      run_echo(model, 1, table, opt, option_names);  // it gives -o too
+      FAIL("-o and a batch's directory are refused together");
+    } catch (const InputError& e) {
+      CHECK(e.text(option_names) == "-o and --output-dir exclude each other");
+      CHECK(e.message() == "output and output directory exclude each other");
+    }
+  }
+  SECTION("a batch's messages, with each table's error") {
+    const std::string a = test::scratch_path("a.csv"), b = test::scratch_path("b.csv");
+    write_table(table, a, Format::csv);
+    write_table(table, b, Format::csv);
+    RowOptions opt;
+    opt.tables = {a, b};
+    opt.output_dir = test::scratch_path("out");
+    opt.keep = {"nosuch"};
+    RowCommand command;
+    command.name = "echo";
+    command.order = 1;
+    command.make_task = [&](const Header&, const std::string&, const Notes&) {
+      return std::make_unique<EchoDerivatives>(model, 1);
+    };
+    std::ostringstream out, err;
+    Streams io{out, err, {}, option_names};
+    CHECK(run_rows(opt, model, command, io) == kExitUsage);
+    CHECK(err.str() == "eom echo: error: " + a + ":1: --keep: no column nosuch\n" +
+                           "eom echo: error: " + b + ":1: --keep: no column nosuch\n");
+  }
 }

@@ -48,11 +48,73 @@ std::string out_of_range_message(std::string_view number) {
   return quote_input(number) + " is out of the range of a double (beyond 1.8e308)";
 }
 
-InputError::InputError(std::string file, int line, int column, const std::string& message)
-    : std::runtime_error(locate(file, line, column, message)),
+std::string_view setting_name(Setting setting) {
+  switch (setting) {
+    case Setting::floating_base:
+      return "floating base";
+    case Setting::lock:
+      return "lock";
+    case Setting::gravity:
+      return "gravity";
+    case Setting::separator:
+      return "separator";
+    case Setting::time_column:
+      return "time column";
+    case Setting::keep:
+      return "keep";
+    case Setting::derive:
+      return "derive";
+    case Setting::derive_window:
+      return "derive window";
+    case Setting::no_derive:
+      return "no derive";
+    case Setting::gaps:
+      return "gaps";
+    case Setting::output:
+      return "output";
+    case Setting::output_dir:
+      return "output directory";
+    case Setting::summary:
+      return "summary";
+    case Setting::keep_truncated:
+      return "keep truncated";
+    case Setting::mask:
+      return "mask";
+  }
+  return "setting";
+}
+
+Phrase& Phrase::operator+=(const Phrase& more) {
+  for (const auto& [at, setting] : more.settings_)
+    settings_.emplace_back(text_.size() + at, setting);
+  text_ += more.text_;
+  return *this;
+}
+
+Phrase operator+(Phrase a, const Phrase& b) { return a += b; }
+Phrase operator+(Phrase a, Setting b) { return a += b; }
+Phrase operator+(Setting a, const Phrase& b) { return Phrase(a) += b; }
+
+std::string Phrase::text(SettingNames names) const {
+  std::string out;
+  size_t from = 0;
+  for (const auto& [at, setting] : settings_) {
+    out.append(text_, from, at - from).append(names(setting));
+    from = at;
+  }
+  return out.append(text_, from, std::string::npos);
+}
+
+InputError::InputError(std::string file, int line, int column, Phrase message)
+    : std::runtime_error(locate(file, line, column, message.text())),
       file_(std::move(file)),
       line_(line),
       column_(column),
-      message_(message) {}
+      phrase_(std::move(message)),
+      message_(phrase_.text()) {}
+
+std::string InputError::text(SettingNames names) const {
+  return locate(file_, line_, column_, phrase_.text(names));
+}
 
 }  // namespace eom

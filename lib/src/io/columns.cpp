@@ -22,15 +22,16 @@ std::vector<int> bind_columns(const Header& header, const std::vector<std::strin
   std::string message = missing.size() == 1 ? "missing column " : "missing columns ";
   for (size_t k = 0; k < missing.size() && k < 8; ++k) message += (k ? ", " : "") + missing[k];
   if (missing.size() > 8) message += ", ... (" + std::to_string(missing.size()) + " in all)";
+  Phrase advice;
   for (const auto& name : missing) {
     if (name.find("." + column_name(kFreeFlyerJoint, "")) != std::string::npos) {
-      message +=
-          " (the model has a floating base: the table needs the root joint's columns, or "
-          "drop --floating-base)";
+      advice =
+          " (the model has a floating base: the table needs the root joint's columns, or drop " +
+          Setting::floating_base + ")";
       break;
     }
   }
-  throw InputError(file, 1, 0, message);
+  throw InputError(file, 1, 0, message + advice);
 }
 
 void check_coordinate_columns(const Header& header, const Model& model, const std::string& file) {
@@ -45,10 +46,10 @@ void check_coordinate_columns(const Header& header, const Model& model, const st
         model.is_locked_coordinate(name)) {
       continue;
     }
-    std::string message = "column " + shown_input(column) + ": the model has no joint coordinate " +
-                          quote_input(name);
+    Phrase message = "column " + shown_input(column) + ": the model has no joint coordinate " +
+                     quote_input(name);
     if (name.rfind(column_name(kFreeFlyerJoint, ""), 0) == 0 && !model.floating_base) {
-      message += " (a floating-base table: add --floating-base)";
+      message += " (a floating-base table: add " + Setting::floating_base + ")";
     } else {
       message += did_you_mean(names, name);
     }

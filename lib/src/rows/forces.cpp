@@ -86,7 +86,7 @@ ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
     try {
       f = model.require_frame(frame);
     } catch (const InputError& e) {
-      throw InputError(file, 1, 0, "column " + name + ": " + e.message());
+      throw InputError(file, 1, 0, "column " + name + ": " + e.phrase());
     }
     frames_.push_back(f);
     for (int c : bind_columns(header, wrench_columns("wrench", frame), file)) columns_.push_back(c);

@@ -32,9 +32,9 @@ TimeColumns bind_time_columns(const Header& header, const TimeOptions& time,
   if (found.stamp >= 0 || (!required && time.column == "t")) return found;
   const std::string& name = time.column;
   throw InputError(file, 1, 0,
-                   (name == "t" ? "missing the time column t"
-                                : "--time-column: no column " + name + " (nor " + name +
-                                      ".sec and " + name + ".nanosec)") +
+                   (name == "t" ? Phrase("missing the time column t")
+                                : Setting::time_column + (": no column " + name + " (nor " + name +
+                                                          ".sec and " + name + ".nanosec)")) +
                        did_you_mean(header.names, name));
 }
 
@@ -209,8 +209,9 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
               const std::string& in_path, const std::string& out_path, bool pipelined,
               const Notes& notes, Progress& progress, nlohmann::json* summary,
               std::unique_ptr<TableWriter>& finished) {
-  auto in = open_input(InputOptions{in_path, opt.from, opt.separator},
-                       [&](const std::string& m) { notes.warning(m); });
+  auto in = open_input(
+      InputOptions{in_path, opt.from, opt.separator},
+      [&](const std::string& m) { notes.warning(m); }, notes.names);
   const Binding b = bind(model, in->header(), in->name(), opt, command, notes);
   const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
 
@@ -222,8 +223,8 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   written.reserve(header.names.size());
   for (const std::string& name : header.names) {
     if (!written.insert(name).second) {
-      throw InputError("output column " + name +
-                       " would appear twice (rename a kept column with --keep NAME:NEW_NAME)");
+      throw InputError("output column " + name + " would appear twice (rename a kept column with " +
+                       Setting::keep + " NAME:NEW_NAME)");
     }
   }
   read_used_columns(*in, b, *task);
@@ -302,7 +303,7 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
       table.series.append(stamps.elapsed(), values.data());
       table.lines.push_back(reader->line());
     } catch (const InputError& e) {
-      throw InputError(path, reader->line(), t_col + 1, e.message());
+      throw InputError(path, reader->line(), t_col + 1, e.phrase());
     }
   }
   if (table.series.rows() == 0) throw InputError(path, 1, 0, "the table has no rows");
@@ -321,7 +322,7 @@ Model load_robot(const RowOptions& opt, Streams& io, const std::string& command)
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io) {
   const bool summarize = !opt.summary.empty();
   MessageLog log;
-  const Notes notes{io.err, command.name, opt.quiet, summarize ? &log : nullptr};
+  const Notes notes{io.err, command.name, opt.quiet, summarize ? &log : nullptr, io.names};
   std::error_code error;
   const auto size = opt.tables.size() == 1 && opt.tables[0] != "-"
                         ? std::filesystem::file_size(opt.tables[0], error)
@@ -330,7 +331,8 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
                     error ? 0 : static_cast<double>(size));
 
   if (opt.output_dir.empty()) {
-    if (opt.tables.size() > 1) throw InputError("several tables need --output-dir DIR");
+    if (opt.tables.size() > 1)
+      throw InputError("several tables need " + Setting::output_dir + " DIR");
     check_destinations(io.inputs, {opt.output.path}, opt.summary);
     // one table: a second thread reads while this one computes and writes
     const bool pipelined = opt.jobs != 1 && std::thread::hardware_concurrency() > 1;
@@ -359,13 +361,15 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
   auto worker = [&] {
     for (size_t i; (i = next++) < n;) {
       std::ostringstream out;
-      const Notes file_notes{out, command.name, opt.quiet, summarize ? &logs[i] : nullptr};
+      const Notes file_notes{out, command.name, opt.quiet, summarize ? &logs[i] : nullptr,
+                             io.names};
       try {
         rc[i] = run_table(opt, model, command, opt.tables[i], outputs[i], false, file_notes,
                           progress, summarize ? &summaries[i] : nullptr, finished[i]);
         if (finished[i] && !summarize) std::exchange(finished[i], nullptr)->commit();
       } catch (const std::exception& e) {
-        file_notes.error(e.what());
+        const auto* input = dynamic_cast<const InputError*>(&e);
+        file_notes.error(input ? input->text(io.names) : e.what());
         rc[i] = kExitUsage;
       }
       messages[i] = out.str();

@@ -91,17 +91,17 @@ void plan(const std::vector<bool>& given, const RowOptions& opt, Binding& b) {
   const int order = static_cast<int>(given.size()) - 1;
   const bool three_point = opt.derive == "three-point";
   if (three_point && opt.derive_window > 0) {
-    throw InputError(
-        "--derive-window sets the rows of fits: it does not go with --derive "
-        "three-point");
+    throw InputError(Setting::derive_window + " sets the rows of fits: it does not go with " +
+                     Setting::derive + " three-point");
   }
   const int degree = derivation_degree(order);
   const int window = opt.derive_window > 0 ? opt.derive_window : default_derivation_window(degree);
   const bool derives = std::find(given.begin(), given.end(), false) != given.end();
   if (derives && !three_point && window < degree + 1) {
-    throw InputError("--derive-window " + std::to_string(window) +
-                     " is too small for fits of degree " + std::to_string(degree) +
-                     ": give at least " + std::to_string(degree + 1) + " rows");
+    throw InputError(Setting::derive_window +
+                     (" " + std::to_string(window) + " is too small for fits of degree " +
+                      std::to_string(degree) + ": give at least " + std::to_string(degree + 1) +
+                      " rows"));
   }
   b.stages = plan_derivation(given, window,
                              three_point ? DerivationMethod::three_point : DerivationMethod::fit);
@@ -170,9 +170,10 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     const std::string source = item.substr(0, colon);
     const std::string target = colon == std::string::npos ? source : item.substr(colon + 1);
     if (source.empty() || target.empty()) {
-      throw InputError("--keep " + item + ": expected NAME or NAME:NEW_NAME");
+      throw InputError(Setting::keep + (" " + item + ": expected NAME or NAME:NEW_NAME"));
     }
-    if (header.index(source) < 0) throw InputError(file, 1, 0, "--keep: no column " + source);
+    if (header.index(source) < 0)
+      throw InputError(file, 1, 0, Setting::keep + (": no column " + source));
     keep.emplace_back(source, target);
   }
   for (int c = 0; c < header.size(); ++c) {
@@ -266,8 +267,8 @@ class TableSource final : public SampleSource {
                      " in t (a step over " + number(TimeStepCheck::kGapFactor) +
                      " times the usual one), before " + where + ": " + derived_names() +
                      " derived within each segment, " + std::to_string(rows_near_gaps) + " row" +
-                     (rows_near_gaps == 1 ? "" : "s") +
-                     " near the gaps from one-sided windows (--gaps refuse makes a gap an error)");
+                     (rows_near_gaps == 1 ? "" : "s") + " near the gaps from one-sided windows (" +
+                     Setting::gaps + " refuse makes a gap an error)");
     }
     if (wraps_ > 0) {
       notes_.warning(in_.name() + ":" + std::to_string(wrap_line_) + ": q." +
@@ -310,7 +311,7 @@ class TableSource final : public SampleSource {
     try {
       deviation = normalize(model_, s.q);
     } catch (const InputError& e) {
-      throw InputError(in_.name(), s.line, 0, e.message());
+      throw InputError(in_.name(), s.line, 0, e.phrase());
     }
     // more than float round-off: the data is not what its writer thought
     if (deviation > 1e-6 && quaternion_rows_++ == 0) {
@@ -384,8 +385,8 @@ class TableSource final : public SampleSource {
           throw InputError(in_.name(), s.line, 0,
                            "the step in t changes from " + number(time_steps_.usual_step()) +
                                " to " + number(time_steps_.step()) +
-                               " s: derivatives across it cannot be trusted (--gaps refuse; "
-                               "split the table there, or give the derivative columns)");
+                               " s: derivatives across it cannot be trusted (" + Setting::gaps +
+                               " refuse; split the table there, or give the derivative columns)");
         }
         s.segment_start = true;
         if (gaps_ < kGapsListed) {
@@ -491,9 +492,10 @@ class DerivativeSource final : public SampleSource {
     if (window_.whole_table()) {
       // the three-point rule derives v and a from as few as three rows
       const bool three_rows_do = n >= 3 && stage_.targets.back() <= 2;
-      throw InputError(file_, 0, 0,
-                       what + ", the table has " + std::to_string(n) +
-                           (three_rows_do ? " (--derive three-point needs only 3)" : ""));
+      throw InputError(
+          file_, 0, 0,
+          what + ", the table has " + std::to_string(n) +
+              (three_rows_do ? " (" + Setting::derive + " three-point needs only 3)" : Phrase()));
     }
     const int first = samples_[window_.segment_slot(0)].line;
     const int last = samples_[window_.segment_slot(n - 1)].line;
@@ -529,7 +531,7 @@ TableSamples::~TableSamples() = default;
 
 void TableSamples::report() const {
   for (const std::string& how : binding_.derived) {
-    notes_.warning(file_ + ": derived " + how + " (--no-derive forbids this)");
+    notes_.warning(file_ + ": derived " + how + " (" + Setting::no_derive + " forbids this)");
   }
   table_->report(first_derivation_ ? first_derivation_->rows_near_gaps() : 0);
 }

@@ -66,10 +66,10 @@ void check_summary_directory(const std::string& summary) {
   const std::filesystem::path directory = std::filesystem::path(summary).parent_path();
   std::error_code error;
   if (!directory.empty() && !std::filesystem::is_directory(directory, error)) {
-    throw InputError("--summary-json " + summary + ": no directory " + directory.string());
+    throw InputError(Setting::summary + (" " + summary + ": no directory " + directory.string()));
   }
   if (std::filesystem::is_directory(summary, error)) {
-    throw InputError("--summary-json " + summary + ": is a directory");
+    throw InputError(Setting::summary + (" " + summary + ": is a directory"));
   }
 }
 
@@ -117,12 +117,11 @@ void check_destinations(const std::vector<std::string>& inputs,
     if (other == &out) continue;
     if (&out == &outputs.back() && !summary.empty()) {
       if (summary == "-" && other->path == "-") {
-        throw InputError(
-            "--summary-json -: the table goes to stdout; give -o FILE or write the "
-            "summary to a file");
+        throw InputError(Setting::summary + " -: the table goes to stdout; give " +
+                         Setting::output + " FILE or write the summary to a file");
       }
-      throw InputError("--summary-json " + summary + ": the table is written there too (" +
-                       named(other->path, "stdout") + ")");
+      throw InputError(Setting::summary + (" " + summary + ": the table is written there too (" +
+                                           named(other->path, "stdout") + ")"));
     }
     throw InputError("the outputs " + named(other->path, "stdout") + " and " +
                      named(out.path, "stdout") + " are the same file");
@@ -131,7 +130,9 @@ void check_destinations(const std::vector<std::string>& inputs,
 
 std::vector<std::string> batch_outputs(const std::vector<std::string>& inputs,
                                        const std::string& dir, const OutputOptions& output) {
-  if (output.path != "-") throw InputError("-o and --output-dir exclude each other");
+  if (output.path != "-") {
+    throw InputError(Setting::output + " and " + Setting::output_dir + " exclude each other");
+  }
   const size_t n = inputs.size();
   std::vector<std::string> outputs(n);
   for (size_t i = 0; i < n; ++i) {
@@ -150,10 +151,10 @@ std::vector<std::string> batch_outputs(const std::vector<std::string>& inputs,
   }
   std::error_code error;
   if (std::filesystem::exists(dir, error) && !std::filesystem::is_directory(dir, error)) {
-    throw InputError("--output-dir " + dir + ": exists and is not a directory");
+    throw InputError(Setting::output_dir + (" " + dir + ": exists and is not a directory"));
   }
   std::filesystem::create_directories(dir, error);
-  if (error) throw InputError("--output-dir " + dir + ": " + error.message());
+  if (error) throw InputError(Setting::output_dir + (" " + dir + ": " + error.message()));
   return outputs;
 }
 
@@ -162,15 +163,19 @@ std::string truncated_path(const std::string& output) {
   struct stat s;
   if (output == "-" || descriptor_named(output) >= 0 ||
       (::stat(target.c_str(), &s) == 0 && !S_ISREG(s.st_mode))) {
-    throw InputError("--keep-truncated needs -o naming a regular file: " + named(output, "stdout") +
-                     " is written as the rows come, so the rows so far are there anyway");
+    throw InputError(Setting::keep_truncated + " needs " + Setting::output +
+                     (" naming a regular file: " + named(output, "stdout") +
+                      " is written as the rows come, so the rows so far are there anyway"));
   }
   const std::filesystem::path p(target);
   const std::string kept =
       (p.parent_path() / (p.stem().string() + ".truncated" + p.extension().string())).string();
   if (::lstat(kept.c_str(), &s) == 0) {
-    throw InputError("--keep-truncated: " + kept +
-                     " exists and eom does not replace it (remove it or choose another -o)");
+    throw InputError(Setting::keep_truncated +
+                     (": " + kept +
+                      " exists and eom does not replace it (remove it or "
+                      "choose another ") +
+                     Setting::output + ")");
   }
   return kept;
 }

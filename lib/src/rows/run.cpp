@@ -60,9 +60,10 @@ std::vector<int> locked_by(const Model& model, const std::string& item,
                            const std::string& pattern) {
   const bool root = model.floating_base && pattern == model.joint_names[1];
   if (root) {
-    throw InputError("--lock " + item + ": the free-flyer '" + pattern +
-                     "' of --floating-base cannot be locked; for a base that "
-                     "does not move, use a fixed base (omit --floating-base)");
+    throw InputError(Setting::lock + (" " + item + ": the free-flyer '" + pattern + "' of ") +
+                     Setting::floating_base +
+                     " cannot be locked; for a base that does not move, use a fixed base (omit " +
+                     Setting::floating_base + ")");
   }
   std::vector<int> joints;
   for (int j = 1; j < model.njoints; ++j) {
@@ -74,12 +75,12 @@ std::vector<int> locked_by(const Model& model, const std::string& item,
   }
   if (!joints.empty()) return joints;
   if (is_glob(pattern)) {
-    throw InputError("--lock " + item + ": no joint matches '" + pattern +
-                     "' (`eom info` lists them)");
+    throw InputError(Setting::lock +
+                     (" " + item + ": no joint matches '" + pattern + "' (`eom info` lists them)"));
   }
   const std::vector<std::string> names(model.joint_names.begin() + 1, model.joint_names.end());
-  throw InputError("--lock " + item + ": the model has no joint '" + pattern + "'" +
-                   did_you_mean(names, pattern) + " (`eom info` lists them)");
+  throw InputError(Setting::lock + (" " + item + ": the model has no joint '" + pattern + "'" +
+                                    did_you_mean(names, pattern) + " (`eom info` lists them)"));
 }
 
 // The model with the joints of --lock fixed: each at VALUE, or at its neutral configuration (0,
@@ -99,22 +100,22 @@ Model lock_joints(const Model& model, const std::vector<std::string>& items, Str
         has_value ? parse_number(trimmed(item.substr(eq + 1))) : std::nullopt;
     const double value = parsed.value_or(NAN);
     if (pattern.empty() || (has_value && !std::isfinite(value))) {
-      throw InputError("--lock " + item +
-                       ": expected JOINT, JOINT=VALUE with a finite number, or a glob such as "
-                       "'finger*'");
+      throw InputError(Setting::lock + (" " + item +
+                                        ": expected JOINT, JOINT=VALUE with a finite number, or a "
+                                        "glob such as 'finger*'"));
     }
     for (const int j : locked_by(model, item, pattern)) {
       const Joint& joint = model.joints[j];
       const std::string& name = model.joint_names[j];
       if (!locking[j].empty()) {
-        throw InputError("--lock " + item + ": joint '" + name + "' is locked twice (also by " +
-                         locking[j] + ")");
+        throw InputError(Setting::lock + (" " + item + ": joint '" + name +
+                                          "' is locked twice (also by " + locking[j] + ")"));
       }
       locking[j] = item;
       if (has_value && !is_one_dof(joint)) {
-        throw InputError("--lock " + item + ": joint '" + name + "' has " +
-                         std::to_string(joint.nq) +
-                         " coordinates: lock it by name alone, at its neutral configuration");
+        throw InputError(Setting::lock +
+                         (" " + item + ": joint '" + name + "' has " + std::to_string(joint.nq) +
+                          " coordinates: lock it by name alone, at its neutral configuration"));
       }
       if (is_one_dof(joint)) {
         q[joint.idx_q] = has_value ? value
@@ -132,16 +133,18 @@ Model lock_joints(const Model& model, const std::vector<std::string>& items, Str
               number_text(q[model.joints[j].idx_q]) + " (mimics '" + *model.info[j].mimic_joint +
               "')";
     }
-    warn(io, command, "--lock: mimic joints are locked with the joints they follow: " + list);
+    warn(io, command,
+         Setting::lock + (": mimic joints are locked with the joints they follow: " + list));
   }
   for (const int j : joints) {
     const int k = model.joints[j].idx_q;
     if (!quiet && is_one_dof(model.joints[j]) &&
         (q[k] < model.lower_limit[k] || q[k] > model.upper_limit[k])) {
       warn(io, command,
-           "--lock: joint '" + model.joint_names[j] + "' is locked at " + number_text(q[k]) +
-               ", outside its limits [" + number_text(model.lower_limit[k]) + ", " +
-               number_text(model.upper_limit[k]) + "]");
+           Setting::lock +
+               (": joint '" + model.joint_names[j] + "' is locked at " + number_text(q[k]) +
+                ", outside its limits [" + number_text(model.lower_limit[k]) + ", " +
+                number_text(model.upper_limit[k]) + "]"));
     }
   }
   return build_reduced_model(model, joints, q);
@@ -154,7 +157,7 @@ Model load_robot(const RobotOptions& opt, Streams& io, const std::string& comman
   options.floating_base = opt.floating_base;
   options.gravity = Vec3(opt.gravity[0], opt.gravity[1], opt.gravity[2]);
   if (!options.gravity.allFinite())
-    throw InputError("--gravity: components must be finite numbers");
+    throw InputError(Setting::gravity + ": components must be finite numbers");
   std::vector<Diagnostic> warnings;
   Model model = load_model(opt.path, options, &warnings);
   if (!quiet) {
@@ -178,15 +181,16 @@ char separator_char(const std::string& name) {
 }  // namespace
 
 std::unique_ptr<TableReader> open_input(const InputOptions& opt,
-                                        const std::function<void(const std::string&)>& warn) {
+                                        const std::function<void(const std::string&)>& warn,
+                                        SettingNames names) {
   const std::optional<Format> forced =
       opt.from.empty() ? std::nullopt : std::optional<Format>(parse_format(opt.from));
   const Format format = format_for(opt.path, forced);
   auto reader = TableReader::open(opt.path, format, ReadOptions{separator_char(opt.separator)});
   if (format == Format::csv && reader->separator() != ',' && opt.separator.empty() && warn) {
     warn(reader->name() + ": fields separated by " +
-         (reader->separator() == ';' ? "semicolons" : "tabs") +
-         " (detected from the header row; --separator sets it)");
+         (reader->separator() == ';' ? "semicolons" : "tabs") + " (detected from the header row; " +
+         (Setting::separator + " sets it)").text(names));
   }
   return reader;
 }
@@ -204,7 +208,8 @@ void assign_coordinates(const std::string& option, const std::vector<std::string
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end() && model.is_locked_coordinate(name)) {
       throw InputError(option + " " + item + ": '" + name +
-                       "' is a coordinate of a joint fixed by --lock: give its value there");
+                       "' is a coordinate of a joint fixed by " + Setting::lock +
+                       ": give its value there");
     }
     if (it == names.end()) {
       throw InputError(option + " " + item + ": the model has no coordinate '" + name + "'" +
@@ -224,7 +229,7 @@ int require_frame_option(const Model& model, const std::string& option, const st
   try {
     return model.require_frame(name);
   } catch (const InputError& e) {
-    throw InputError(option + ": " + e.message());
+    throw InputError(option + ": " + e.phrase());
   }
 }
 
@@ -286,16 +291,18 @@ void refuse_singular_mass_matrix(const Model& model, const std::string& context,
                 : (one ? " moves no mass or inertia along its motion"
                        : " move no mass or inertia along their motion") +
                       std::string(": the mass matrix is singular at every configuration");
-  const std::string remedy =
+  const Phrase remedy =
       moved > 0 ? "(the model's inertias span more than 12 orders of magnitude: check its largest)"
                 : "(give the links they move mass and inertia" +
-                      (lock.empty() ? "" : ", or lock them: --lock '" + lock + "'") + ")";
+                      (lock.empty() ? Phrase()
+                                    : ", or lock them: " + Setting::lock + (" '" + lock + "'")) +
+                      ")";
   throw InputError(context + (one ? "joint " : "joints ") + names + what +
                    " (a model defect) and " + needs + " is undefined " + remedy);
 }
 
-void warn(Streams& io, const std::string& command, const std::string& message) {
-  io.err << "eom " << command << ": warning: " << message << '\n';
+void warn(Streams& io, const std::string& command, const Phrase& message) {
+  io.err << "eom " << command << ": warning: " << message.text(io.names) << '\n';
 }
 
 }  // namespace eom::rows

@@ -68,7 +68,7 @@ IkTargetColumns::IkTargetColumns(const Header& in, const std::string& frame, con
     throw InputError(file, 1, 0,
                      "missing the target orientation of " + frame + ": columns " + frame +
                          ".qx .qy .qz .qw, or " + frame + ".R.x.x ... " + frame + ".R.z.z, or " +
-                         frame + ".roll .pitch .yaw (or --mask position)");
+                         frame + ".roll .pitch .yaw (or " + Setting::mask + " position)");
   }
   orientation_ = given[0].first;
   switch (orientation_) {
@@ -120,7 +120,8 @@ void IkTargetColumns::read(const std::vector<double>& row, int line, double t, I
     throw InputError("ik.weight.* columns must not be negative");
   }
   if ((problem.weights.array() == 0).all()) {
-    throw InputError("the ik.weight.* columns and --mask select nothing in this row");
+    throw InputError("the ik.weight.* columns and " + Setting::mask +
+                     " select nothing in this row");
   }
 }
 

@@ -36,7 +36,7 @@ struct TimeOptions {
   bool from_first = false;   // --time-origin first: the output's t counts from the first row
 };
 /// The time columns of a table of `file` (find_time_columns); throws InputError, with a
-/// did-you-mean, when a --time-column other than t is absent or when `required` and none is.
+/// did-you-mean, when a time column other than t is absent or when `required` and none is.
 TimeColumns bind_time_columns(const Header& header, const TimeOptions& time,
                               const std::string& file, bool required);
 
@@ -147,8 +147,8 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
 /// The model of ROBOT, after checking that ROBOT and a TABLE do not both read stdin.
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command);
 
-/// Runs `command` over opt.tables and returns the exit code. In batch mode (--output-dir) a bad
-/// table is reported and the others are still processed. With --summary-json, writes the
+/// Runs `command` over opt.tables and returns the exit code. In batch mode (opt.output_dir) a bad
+/// table is reported and the others are still processed. With opt.summary, writes the
 /// summary of the tables in input order, unless the run fails with exit 2.
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io);
 

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <eom/core/errors.hpp>
 #include <eom/io/table.hpp>
 
 namespace eom::rows {
@@ -46,14 +47,15 @@ void check_destinations(const std::vector<std::string>& inputs,
                         const std::vector<std::string>& tables, const std::string& summary,
                         const std::vector<std::string>& others = {});
 
-/// Batch mode (--output-dir DIR): the output of each input in DIR, with the input's base name and
-/// the extension of --format when given. Throws InputError with -o, for stdin, for two inputs
+/// Batch mode (an output directory DIR): the output of each input in DIR, with the input's base
+/// name and the extension of output.format when given. Throws InputError with an output.path, for
+/// stdin, for two inputs
 /// that would write the same file and when DIR is not a directory; creates DIR.
 std::vector<std::string> batch_outputs(const std::vector<std::string>& inputs,
                                        const std::string& dir, const OutputOptions& output);
 
-/// sim --keep-truncated: where a run that fails midway keeps the rows so far, OUT.truncated.EXT
-/// next to the file -o replaces (the target of a link). Throws InputError when -o is stdout, a
+/// Where a run that fails midway keeps the rows so far (eom sim), OUT.truncated.EXT next to the
+/// file `output` replaces (the target of a link). Throws InputError when it is stdout, a
 /// descriptor, device or FIFO (written in place: the rows so far are already there) and when
 /// that file exists (eom never replaces it).
 std::string truncated_path(const std::string& output);
@@ -89,19 +91,23 @@ struct MessageLog {
 
 /// Messages of one table, on stderr or (batch) collected and printed in input order; also kept
 /// in `log` when there is one (one thread at a time).
+/// Their settings are named by `names` (Streams::names).
 struct Notes {
   std::ostream& out;
   std::string command;
   bool quiet = false;
   MessageLog* log = nullptr;
+  SettingNames names = setting_name;
 
-  void warning(const std::string& message) const {
-    if (log) log->warnings.push_back(message);
-    if (!quiet) out << "eom " << command << ": warning: " << message << '\n';
+  void warning(const Phrase& message) const {
+    const std::string text = message.text(names);
+    if (log) log->warnings.push_back(text);
+    if (!quiet) out << "eom " << command << ": warning: " << text << '\n';
   }
-  void error(const std::string& message) const {
-    if (log) log->errors.push_back(message);
-    out << "eom " << command << ": error: " << message << '\n';
+  void error(const Phrase& message) const {
+    const std::string text = message.text(names);
+    if (log) log->errors.push_back(text);
+    out << "eom " << command << ": error: " << text << '\n';
   }
 };
 

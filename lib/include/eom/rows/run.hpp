@@ -1,6 +1,6 @@
 // What every run of an eom subcommand shares, whatever parses its command line: the exit codes,
-// the streams and the files the run reads, the robot it loads (with --lock), the input table it
-// opens, and the checks of options that name coordinates and frames.
+// the streams and the files the run reads, the robot it loads (with joints locked), the input
+// table it opens, and the checks of options that name coordinates and frames.
 #pragma once
 
 #include <functional>
@@ -12,6 +12,7 @@
 
 #include <Eigen/Core>
 
+#include <eom/core/errors.hpp>
 #include <eom/io/table.hpp>
 #include <eom/multibody/model.hpp>
 
@@ -28,6 +29,7 @@ struct Streams {
   std::ostream& out;
   std::ostream& err;
   std::vector<std::string> inputs = {};
+  SettingNames names = setting_name;  // how messages name settings (eom: by its options)
 };
 
 /// ROBOT and the options that shape the Model.
@@ -37,7 +39,7 @@ struct RobotOptions {
   std::vector<double> gravity{0, 0, -9.81};
   std::vector<std::string> lock;  // --lock items: JOINT, JOINT=VALUE, a glob (* and ?), GLOB=VALUE
 };
-/// Load and build the model, with the joints of --lock fixed (build_reduced_model);
+/// Load and build the model, with the joints of opt.lock fixed (build_reduced_model);
 /// ModelError/InputError propagate to main (exit 2). The defects eom works around (a harmless
 /// non-physical link), a joint locked outside its limits and the mimic followers locked with their
 /// leader are warnings on io.err unless `quiet`.
@@ -70,16 +72,18 @@ struct InputOptions {
   std::string from;       // empty: from the extension, CSV for stdin
   std::string separator;  // --separator: empty detects it
 };
-/// Opens the input table; `warn` is told the separator of a CSV table when it is not a comma.
+/// Opens the input table; `warn` is told the separator of a CSV table when it is not a comma (the
+/// setting that chooses it named by `names`).
 std::unique_ptr<TableReader> open_input(const InputOptions& opt,
-                                        const std::function<void(const std::string&)>& warn);
+                                        const std::function<void(const std::string&)>& warn,
+                                        SettingNames names = setting_name);
 
 /// Shell-style match of a whole name: '*' any run of characters, '?' any one character.
 bool glob_match(std::string_view pattern, std::string_view name);
 /// Whether a pattern holds '*' or '?'.
 bool is_glob(const std::string& pattern);
 
-/// Print "eom <cmd>: warning: <message>" on err.
-void warn(Streams& io, const std::string& command, const std::string& message);
+/// Print "eom <cmd>: warning: <message>" on err, its settings named by io.names.
+void warn(Streams& io, const std::string& command, const Phrase& message);
 
 }  // namespace eom::rows
