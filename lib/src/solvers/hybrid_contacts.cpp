@@ -39,9 +39,7 @@ void HybridContacts::start(const SimulationOptions& options, Controller& control
   if (options.ground && options.schedule) {
     throw InputError("contacts are on a ground or follow a schedule, not both");
   }
-  mode_ = options.ground     ? Mode::ground
-          : options.schedule ? Mode::schedule
-                             : Mode::held;
+  mode_ = options.ground ? Mode::ground : options.schedule ? Mode::schedule : Mode::held;
   if (mode_ == Mode::held) return check_at_rest(q0, v0);
   starting_ = true;
   start_hybrid(t0, q0, v0);

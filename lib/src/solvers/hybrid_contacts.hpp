@@ -66,8 +66,8 @@ class HybridContacts {
   /// v0, when they move). Throws InputError when the initial velocity moves a held contact, a
   /// ground contact is not a point or starts below the ground, the schedule does not fit the
   /// contacts, or both a ground and a schedule are given.
-  void start(const SimulationOptions& options, Controller& controller, ContactHost& host,
-             double t0, ConstVec q0, Eigen::VectorXd& v0);
+  void start(const SimulationOptions& options, Controller& controller, ContactHost& host, double t0,
+             ConstVec q0, Eigen::VectorXd& v0);
 
   /// The constrained dynamics of the closed contacts; null without contacts.
   ContactForwardDynamics* dynamics() { return dynamics_ ? &*dynamics_ : nullptr; }

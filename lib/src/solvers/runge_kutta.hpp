@@ -24,14 +24,14 @@ struct ButcherTableau {
   static constexpr int kMaxStages = 7;
   using Row = std::array<double, kMaxStages>;
   int stages = 1;
-  Row c{};                           // nodes
-  std::array<Row, kMaxStages> a{};   // stage coefficients, a[s][j] for j < s
-  Row b{};                           // the solution's weights (times b_denominator)
+  Row c{};                          // nodes
+  std::array<Row, kMaxStages> a{};  // stage coefficients, a[s][j] for j < s
+  Row b{};                          // the solution's weights (times b_denominator)
   double b_denominator = 1;
-  bool fsal = false;                 // the last stage is the solution (b unused)
-  bool embedded = false;             // error holds the weights b - b* of an error estimate
+  bool fsal = false;      // the last stage is the solution (b unused)
+  bool embedded = false;  // error holds the weights b - b* of an error estimate
   Row error{};
-  bool dense = false;                // dense_output holds the CONTD5 coefficients
+  bool dense = false;  // dense_output holds the CONTD5 coefficients
   Row dense_output{};
 };
 
@@ -69,8 +69,8 @@ class RungeKutta {
 
   /// One step of `tableau` of size h from (t, q0, v0), stage 0 filled by start() or
   /// reuse_last_stage(): the result as delta1 (tangent at q0: q1 = q0 (+) delta1) and v1.
-  void step(const ButcherTableau& tableau, StageDynamics& dynamics, double t, double h,
-            ConstVec q0, ConstVec v0, VecRef delta1, VecRef v1);
+  void step(const ButcherTableau& tableau, StageDynamics& dynamics, double t, double h, ConstVec q0,
+            ConstVec v0, VecRef delta1, VecRef v1);
   /// Symplectic Euler: v1 = v0 + h a0, then delta1 = h v1 (stage 0 only).
   void symplectic_euler_step(double h, ConstVec v0, VecRef delta1, VecRef v1) const;
 
@@ -94,10 +94,9 @@ class RungeKutta {
              VecRef kv);
   // stage s: delta_s = h sum_j a_sj kd_j, v_s = v0 + h sum_j a_sj kv_j
   void stage_state(const ButcherTableau& tableau, int s, double h, ConstVec v0);
-  // sum_j b_j k_j, left to right (the zero weights skipped)
-  static void weighted_sum(const ButcherTableau& tableau,
-                           const std::array<Eigen::VectorXd, ButcherTableau::kMaxStages>& k,
-                           VecRef sum);
+  // the step's end from the weights b: delta1 = h / d sum_j b_j kd_j, v1 = v0 + the same of kv
+  void solution(const ButcherTableau& tableau, double h, ConstVec v0, VecRef delta1,
+                VecRef v1) const;
 
   const Model& model_;
   Eigen::VectorXd delta_s_, v_s_, q_s_, err_d_, err_v_;

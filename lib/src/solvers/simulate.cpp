@@ -292,11 +292,11 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
       };
       if (before != 0) {
         record_event(stats.limit_events, stats.limit_event_count,
-               {crossing(before == 2), i, before == 2, false});
+                     {crossing(before == 2), i, before == 2, false});
       }
       if (now != 0) {
         record_event(stats.limit_events, stats.limit_event_count,
-               {crossing(now == 2), i, now == 2, true});
+                     {crossing(now == 2), i, now == 2, true});
       }
       limit_state[i] = now;
     }
@@ -459,9 +459,7 @@ Simulator::~Simulator() = default;
 const Eigen::VectorXd& Simulator::q() const { return impl_->q0; }
 const Eigen::VectorXd& Simulator::v() const { return impl_->v0; }
 const Eigen::VectorXd& Simulator::contact_forces() const { return impl_->contacts.forces(); }
-const std::vector<char>& Simulator::contact_active() const {
-  return impl_->contacts.active();
-}
+const std::vector<char>& Simulator::contact_active() const { return impl_->contacts.active(); }
 const SimulationStats& Simulator::stats() const { return impl_->stats; }
 Data& Simulator::data() { return impl_->data; }
 

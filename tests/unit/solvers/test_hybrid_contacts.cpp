@@ -76,9 +76,7 @@ struct Box {
     options.contacts = &corners;
     options.ground = 0;
   }
-  long closed() const {
-    return std::count(contacts.active().begin(), contacts.active().end(), 1);
-  }
+  long closed() const { return std::count(contacts.active().begin(), contacts.active().end(), 1); }
 };
 
 }  // namespace

@@ -43,10 +43,17 @@ double error_at_one(const Model& model, Scheme scheme, double sign, int n) {
   for (int k = 0; k < n; ++k) {
     rk.start(dynamics, k * h, q, v);
     switch (scheme) {
-      case Scheme::euler: rk.step(kEulerTableau, dynamics, k * h, h, q, v, delta1, v1); break;
-      case Scheme::symplectic_euler: rk.symplectic_euler_step(h, v, delta1, v1); break;
-      case Scheme::rk4: rk.step(kRk4Tableau, dynamics, k * h, h, q, v, delta1, v1); break;
-      case Scheme::dopri5: rk.step(kDormandPrinceTableau, dynamics, k * h, h, q, v, delta1, v1);
+      case Scheme::euler:
+        rk.step(kEulerTableau, dynamics, k * h, h, q, v, delta1, v1);
+        break;
+      case Scheme::symplectic_euler:
+        rk.symplectic_euler_step(h, v, delta1, v1);
+        break;
+      case Scheme::rk4:
+        rk.step(kRk4Tableau, dynamics, k * h, h, q, v, delta1, v1);
+        break;
+      case Scheme::dopri5:
+        rk.step(kDormandPrinceTableau, dynamics, k * h, h, q, v, delta1, v1);
     }
     integrate(model, q, delta1, q1);
     q = q1;
