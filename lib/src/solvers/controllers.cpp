@@ -1,0 +1,129 @@
+#include "eom/solvers/controllers.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "eom/algorithm/dynamics.hpp"
+#include "eom/core/errors.hpp"
+#include "eom/multibody/configuration.hpp"
+#include "core/sizes.hpp"
+
+namespace eom {
+
+void ZeroTorque::torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) {
+  tau.setZero();
+}
+
+void ConstantTorque::torque(const Model&, Data&, double, ConstVec, ConstVec, VecRef tau) {
+  tau = tau_;
+}
+
+void GravityCompensation::torque(const Model& model, Data& data, double, ConstVec q, ConstVec,
+                                 VecRef tau) {
+  tau = gravity_torque(model, data, q);
+}
+
+ReferenceFunction set_point(Eigen::VectorXd q_ref) {
+  return [q_ref = std::move(q_ref)](double, VecRef q, VecRef v, VecRef a) {
+    q = q_ref;
+    v.setZero();
+    a.setZero();
+  };
+}
+
+namespace {
+void check_gains(const Model& model, const Eigen::VectorXd& kp, const Eigen::VectorXd& kd) {
+  detail::check_size(kp.size(), model.nv, "Kp");
+  detail::check_size(kd.size(), model.nv, "Kd");
+}
+}  // namespace
+
+PD::PD(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp, Eigen::VectorXd kd,
+       bool gravity_compensation)
+    : reference_(std::move(reference)),
+      kp_(std::move(kp)),
+      kd_(std::move(kd)),
+      q_ref_(model.nq),
+      v_ref_(model.nv),
+      a_ref_(model.nv),
+      e_(model.nv),
+      gravity_compensation_(gravity_compensation) {
+  check_gains(model, kp_, kd_);
+}
+
+void PD::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v, VecRef tau) {
+  reference_(t, q_ref_, v_ref_, a_ref_);
+  difference(model, q, q_ref_, e_);  // e = q_ref (-) q
+  tau = kp_.cwiseProduct(e_) + kd_.cwiseProduct(v_ref_ - v);
+  if (gravity_compensation_) tau += gravity_torque(model, data, q);
+}
+
+void PD::feedback(const Model&, Data&, double, ConstVec, Eigen::MatrixXd& K, Eigen::MatrixXd& D) {
+  K = kp_.asDiagonal();
+  D = kd_.asDiagonal();
+}
+
+ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
+                               Eigen::VectorXd kd, const ContactSet* contacts)
+    : reference_(std::move(reference)),
+      kp_(std::move(kp)),
+      kd_(std::move(kd)),
+      q_ref_(model.nq),
+      v_ref_(model.nv),
+      a_ref_(model.nv),
+      e_(model.nv),
+      command_(model.nv) {
+  check_gains(model, kp_, kd_);
+  if (contacts) {
+    contacts_.emplace(model, *contacts, ContactForceRule::min_norm);
+    closed_.assign(contacts->contacts.size(), 1);
+  }
+}
+
+void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
+                            VecRef tau) {
+  reference_(t, q_ref_, v_ref_, a_ref_);
+  difference(model, q, q_ref_, e_);
+  // the commanded acceleration, then tau = M command + nle (ETH Robot Dynamics notes, section 3.8)
+  command_ = a_ref_ + kd_.cwiseProduct(v_ref_ - v) + kp_.cwiseProduct(e_);
+  if (!contacts_) {
+    crba(model, data, q);
+    tau.noalias() = data.M * command_;
+    tau += nonlinear_effects(model, data, q, v);
+    return;
+  }
+  // the contact Jacobians reuse the joint placements of rnea's pass
+  const Eigen::VectorXd& b = rnea(model, data, q, v, command_);
+  // shared over the closed contacts; in flight (none closed) over all of them, the feet it
+  // expects to land on: the legs then reach for the ground as they did when it stood, where
+  // joint torques planned for no contact at all fold them under a falling base
+  ContactJacobian& jacobian = contacts_->jacobian();
+  const bool flight = std::find(closed_.begin(), closed_.end(), 1) == closed_.end();
+  for (std::size_t k = 0; k < closed_.size(); ++k) {
+    jacobian.set_active(static_cast<int>(k), flight || closed_[k]);
+  }
+  contacts_->solve(data, b);
+  tau = contacts_->torques();
+}
+
+void ComputedTorque::contacts_changed(int contact, bool closed) {
+  if (!contacts_) return;
+  if (contact < 0 || contact >= static_cast<int>(contacts_->contacts().contacts.size())) {
+    throw InputError("contact " + std::to_string(contact) +
+                     " is not one of the computed-torque controller's contacts");
+  }
+  closed_[contact] = closed ? 1 : 0;
+}
+
+const Eigen::VectorXd& ComputedTorque::contact_forces() const {
+  return contacts_ ? contacts_->forces() : no_forces_;
+}
+
+void ComputedTorque::feedback(const Model& model, Data& data, double, ConstVec q,
+                              Eigen::MatrixXd& K, Eigen::MatrixXd& D) {
+  const Eigen::MatrixXd& M = crba(model, data, q);
+  K = M * kp_.asDiagonal();
+  D = M * kd_.asDiagonal();
+}
+
+}  // namespace eom
