@@ -1,4 +1,4 @@
-#include "eom/rows/plot_tables.hpp"
+#include "plot/plot_tables.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <eom/io/column_units.hpp>
 #include <eom/io/table.hpp>
 
-namespace eom::rows {
+namespace eom::cli {
 namespace {
 
 // Past this many intervals, a condition's runs merge (IntervalRecorder)
@@ -193,4 +193,4 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
   return table;
 }
 
-}  // namespace eom::rows
+}  // namespace eom::cli
