@@ -173,6 +173,70 @@ void add_output_flags(CLI::App& cmd, SimOptions& opt) {
         cmd.get_option("--contacts"), ": the forces are the contacts'");
 }
 
+// --controller and what it follows: --torque, --torques, --interpolation, --reference,
+// --setpoint, --kp, --kd (check_options refuses those of no effect with the controller).
+void add_controller_options(CLI::App& cmd, SimOptions& opt) {
+  add_choice(cmd, "--controller", opt.controller, kControllers,
+             "zero, constant (--torque), table (--torques), gravity (compensation), pd, "
+             "pd-gravity (PD plus g(q)), computed-torque (M (a_ref + Kd e' + Kp e) + C v + g), "
+             "stand (computed torque holding the posture on --contacts); default: table with "
+             "--torques, constant with --torque, else zero");
+  cmd.add_option("--torque", opt.torque, "Constant torques: name=value,... (others 0)")
+      ->delimiter(',');
+  reads_files(cmd.add_option("--torques", opt.torques,
+                             "Torque table: t and tau.<joint> for every joint, between rows by "
+                             "--interpolation"))
+      ->check(CLI::ExistingPath);
+  add_choice(cmd, "--interpolation", opt.interpolation, kInterpolations,
+             "Between the rows of --torques, --reference and --wrenches: hold (zero-order hold) "
+             "or linear",
+             true);
+  reads_files(
+      cmd.add_option("--reference", opt.reference,
+                     "Reference trajectory of pd, pd-gravity and computed-torque: t, q.* (v.*, a.* "
+                     "optional: three-point differences of q when absent)"))
+      ->check(CLI::ExistingPath);
+  cmd.add_option("--setpoint", opt.setpoint,
+                 "Set-point of pd, pd-gravity and computed-torque: name=value,... (others: the "
+                 "initial q; default: hold the initial q)")
+      ->delimiter(',');
+  cmd.add_option("--kp", opt.kp,
+                 "Position gains: one value or one per velocity coordinate (default: scaled to "
+                 "the model and --dt, doc/sim.md)")
+      ->delimiter(',');
+  cmd.add_option("--kd", opt.kd,
+                 "Velocity gains: one value or one per velocity coordinate (with --kp)")
+      ->delimiter(',');
+}
+
+// The contacts and how they change: --contacts with its options, --ground or --contact-schedule
+// (each needs --contacts, the ground neither a schedule nor another normal), --baumgarte.
+void add_contact_changes(CLI::App& cmd, SimOptions& opt) {
+  add_contact_options(cmd, opt.contacts, false, true);
+  CLI::Option* contacts = cmd.get_option("--contacts");
+  CLI::Option* ground = needs(
+      cmd.add_option("--ground", opt.ground,
+                     "With --contacts (points): a flat ground at z = HEIGHT; the contacts close "
+                     "on touching it (an inelastic impact) and open when their force would pull"),
+      contacts, " (the points that touch it)");
+  CLI::Option* schedule =
+      needs(reads_files(cmd.add_option("--contact-schedule", opt.contact_schedule,
+                                       "With --contacts: t and contact.<frame> (1 active, 0 "
+                                       "not), held from each row to the next; a contact closes "
+                                       "by an impact"))
+                ->check(CLI::ExistingPath),
+            contacts);
+  excludes(ground, schedule,
+           "--ground and --contact-schedule contradict each other: contacts are made and broken "
+           "either by the ground (touchdown, lift-off) or by the "
+           "schedule; give one");
+  excludes(ground, cmd.get_option("--contact-normal"),
+           "--ground and --contact-normal contradict each other: the ground's normal is world z "
+           "(0,0,1), which its contacts and their friction use; "
+           "drop --contact-normal");
+  add_baumgarte_option(cmd, opt.baumgarte);
+}
+
 }  // namespace
 
 void register_sim(CLI::App& app, Dispatch& dispatch) {
@@ -215,37 +279,7 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->capture_default_str();
   cmd->add_option("--atol", opt->atol, "rk45: absolute error bound per step")
       ->capture_default_str();
-  add_choice(*cmd, "--controller", opt->controller, kControllers,
-             "zero, constant (--torque), table (--torques), gravity (compensation), pd, "
-             "pd-gravity (PD plus g(q)), computed-torque (M (a_ref + Kd e' + Kp e) + C v + g), "
-             "stand (computed torque holding the posture on --contacts); default: table with "
-             "--torques, constant with --torque, else zero");
-  cmd->add_option("--torque", opt->torque, "Constant torques: name=value,... (others 0)")
-      ->delimiter(',');
-  reads_files(cmd->add_option("--torques", opt->torques,
-                              "Torque table: t and tau.<joint> for every joint, between rows by "
-                              "--interpolation"))
-      ->check(CLI::ExistingPath);
-  add_choice(*cmd, "--interpolation", opt->interpolation, kInterpolations,
-             "Between the rows of --torques, --reference and --wrenches: hold (zero-order hold) "
-             "or linear",
-             true);
-  reads_files(cmd->add_option(
-                  "--reference", opt->reference,
-                  "Reference trajectory of pd, pd-gravity and computed-torque: t, q.* (v.*, a.* "
-                  "optional: three-point differences of q when absent)"))
-      ->check(CLI::ExistingPath);
-  cmd->add_option("--setpoint", opt->setpoint,
-                  "Set-point of pd, pd-gravity and computed-torque: name=value,... (others: the "
-                  "initial q; default: hold the initial q)")
-      ->delimiter(',');
-  cmd->add_option("--kp", opt->kp,
-                  "Position gains: one value or one per velocity coordinate (default: scaled to "
-                  "the model and --dt, doc/sim.md)")
-      ->delimiter(',');
-  cmd->add_option("--kd", opt->kd,
-                  "Velocity gains: one value or one per velocity coordinate (with --kp)")
-      ->delimiter(',');
+  add_controller_options(*cmd, *opt);
   reads_files(cmd->add_option(
                   "--wrenches", opt->wrenches,
                   "External wrenches over time: t and wrench.<frame>.fx .. .mz (as eom id reads "
@@ -253,29 +287,7 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->check(CLI::ExistingPath);
   add_time_options(*cmd, opt->time);
   add_force_options(*cmd, opt->forces);
-  add_contact_options(*cmd, opt->contacts, false, true);
-  CLI::Option* contacts = cmd->get_option("--contacts");
-  CLI::Option* ground = needs(
-      cmd->add_option("--ground", opt->ground,
-                      "With --contacts (points): a flat ground at z = HEIGHT; the contacts close "
-                      "on touching it (an inelastic impact) and open when their force would pull"),
-      contacts, " (the points that touch it)");
-  CLI::Option* schedule =
-      needs(reads_files(cmd->add_option("--contact-schedule", opt->contact_schedule,
-                                        "With --contacts: t and contact.<frame> (1 active, 0 "
-                                        "not), held from each row to the next; a contact closes "
-                                        "by an impact"))
-                ->check(CLI::ExistingPath),
-            contacts);
-  excludes(ground, schedule,
-           "--ground and --contact-schedule contradict each other: contacts are made and broken "
-           "either by the ground (touchdown, lift-off) or by the "
-           "schedule; give one");
-  excludes(ground, cmd->get_option("--contact-normal"),
-           "--ground and --contact-normal contradict each other: the ground's normal is world z "
-           "(0,0,1), which its contacts and their friction use; "
-           "drop --contact-normal");
-  add_baumgarte_option(*cmd, opt->baumgarte);
+  add_contact_changes(*cmd, *opt);
   cmd->add_flag("--saturate", opt->saturate,
                 "Clip commanded torques at the URDF effort limits and say how often");
   add_output_flags(*cmd, *opt);
