@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <optional>
 
 #include "options.hpp"
@@ -18,7 +19,34 @@ std::optional<double> number_in(const std::string& text) {
   return x;
 }
 
+// eom's message of each combination needs() and excludes() declared, by CLI11's text of its
+// refusal ("A requires B", "A excludes B"): the same pair of options reads the same in every
+// subcommand
+std::map<std::string, std::string>& combination_messages() {
+  static std::map<std::string, std::string> messages;
+  return messages;
+}
+
 }  // namespace
+
+CLI::Option* needs(CLI::Option* option, CLI::Option* other, const std::string& why) {
+  const std::string &name = option->get_name(), &needed = other->get_name();
+  combination_messages()[CLI::RequiresError(name, needed).what()] = name + " needs " + needed + why;
+  return option->needs(other);
+}
+
+CLI::Option* excludes(CLI::Option* option, CLI::Option* other, const std::string& message) {
+  const std::string &a = option->get_name(), &b = other->get_name();
+  combination_messages()[CLI::ExcludesError(a, b).what()] = message;
+  combination_messages()[CLI::ExcludesError(b, a).what()] = message;
+  return option->excludes(other);
+}
+
+std::string usage_message(const CLI::ParseError& error, const std::string& command) {
+  const auto found = combination_messages().find(error.what());
+  if (found != combination_messages().end()) return found->second + "\n";
+  return std::string(error.what()) + "\nRun 'eom" + command + " --help' for the options.\n";
+}
 
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
                       const std::vector<std::string>& examples) {

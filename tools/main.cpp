@@ -1,4 +1,4 @@
-// eom: equations of motion for robots described in URDF. One subcommand per tools/cmd_<name>.cpp;
+// eom: equations of motion for robots described in URDF. One subcommand per tools/<name>/cmd_<name>.cpp;
 // errors and exit codes are mapped here, once.
 
 #include <cerrno>
@@ -98,8 +98,7 @@ int main(int argc, char** argv) {
     for (const CLI::App* command : app.get_subcommands({})) {
       if (command->check_name(argv[1])) name = " " + command->get_name();
     }
-    std::cerr << "eom" << name << ": error: " << e.what() << "\n"
-              << "Run 'eom" << name << " --help' for the options.\n";
+    std::cerr << "eom" << name << ": error: " << usage_message(e, name);
     return kExitUsage;
   }
 

@@ -112,49 +112,6 @@ void add_centroidal_options(CLI::App& cmd, CentroidalOptions& opt, bool dynamics
       ->needs("--centroidal");
 }
 
-void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains) {
-  cmd.add_option("--baumgarte", gains,
-                 "KP,KD: hold the contacts' accelerations at -KD J_c v - KP e, e their drift "
-                 "from where each became active (Baumgarte stabilisation; default 0,0)")
-      ->delimiter(',')
-      ->expected(2)
-      ->check(kNonNegative);
-}
-
-void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool friction) {
-  cmd.add_option("--contacts", opt.specs,
-                 "Frames held by the environment: FRAME or FRAME:3d (a point), FRAME:6d (a whole "
-                 "frame), FRAME:1d (a point along --contact-normal), comma-separated")
-      ->delimiter(',');
-  cmd.add_option("--contact-normal", opt.normal,
-                 "Unit contact normal nx,ny,nz in world axes: the direction of 1d contacts and "
-                 "the normal of friction.<frame> in eom id (default 0,0,1)")
-      ->delimiter(',')
-      ->expected(3)
-      ->default_str("0,0,1")
-      ->each([&opt](const std::string&) { opt.normal_given = true; });
-  if (friction || inverse) {
-    cmd.add_option("--friction-coefficient", opt.friction_coefficient,
-                   "Report on stderr the rows whose contacts need more friction than MU, "
-                   "|f_t| / f_n > MU (the contact would slip), and those whose contact force pulls")
-        ->check(kPositive);
-  }
-  if (!inverse) return;
-  cmd.add_option("--contact-forces", opt.rule,
-                 "How the contact forces are found: min-norm (least weighted norm that holds the "
-                 "base; default), min-torque (least joint torques) or measured (read from "
-                 "f.<frame>.* columns)")
-      ->check(CLI::IsMember({"min-norm", "min-torque", "measured"}));
-  cmd.add_option("--contact-weights", opt.weights,
-                 "FRAME=W,...: weights of the min-norm distribution (default 1; a heavier contact "
-                 "takes a larger share)")
-      ->delimiter(',');
-  cmd.add_option("--fail-on-residual", opt.fail_on_residual,
-                 "Exit 1, writing no output file, when a row's residual.norm (the base wrench "
-                 "the contacts cannot supply) exceeds TOL")
-      ->check(kNonNegative);
-}
-
 void add_force_options(CLI::App& cmd, ForceOptions& opt) {
   cmd.add_flag("--friction", opt.friction,
                "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
@@ -169,32 +126,6 @@ void add_force_options(CLI::App& cmd, ForceOptions& opt) {
                  "Axes of wrench.<frame>.* columns: world (default) or local (the frame's own); "
                  "the wrench acts at the frame origin")
       ->check(CLI::IsMember({"world", "local"}));
-}
-
-void add_ik_velocity_options(CLI::App& cmd, bool& velocity, IkVelocityOptions& opt) {
-  cmd.add_flag("--velocity", velocity,
-               "Velocity level instead: for every row (q columns), the joint velocity v that "
-               "realises the --task velocities (damped pseudo-inverse, stacked or strict "
-               "priority); writes v.<joint> and ik.residual.<k>, |J_k v - w_k| of the k-th task");
-  cmd.add_option("--task", opt.tasks,
-                 "With --velocity, a task, repeated in priority order: frame:FRAME[:COMPONENTS] "
-                 "(the frame's velocity, world axes, from columns <FRAME>.vx .vy .vz .wx .wy .wz; "
-                 "COMPONENTS comma separated among those, linear, angular, all (default)) or "
-                 "joints:NAME,NAME,... (joint velocities from columns vref.<NAME>)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd.add_option("--priority", opt.priority,
-                 "With --velocity: stacked (equal priority, weighted least squares over all "
-                 "tasks; default) or strict (each task only in the null space of those before it)")
-      ->check(CLI::IsMember({"stacked", "strict"}));
-  cmd.add_option("--damping", opt.damping,
-                 "With --velocity: lambda of the damped pseudo-inverse J^T (J J^T + lambda^2 I)^-1 "
-                 "(default 0: the Moore-Penrose inverse)")
-      ->check(kNonNegative);
-  cmd.add_option("--weights", opt.weights,
-                 "With --velocity: one weight per task, comma separated (default all 1): the "
-                 "trade-off between tasks of --priority stacked")
-      ->delimiter(',');
 }
 
 void add_time_options(CLI::App& cmd, TimeOptions& opt) {
@@ -261,20 +192,6 @@ void add_summary_option(CLI::App& cmd, std::string& path) {
                  "Write the run's summary as JSON to FILE: an array with one object per table "
                  "(rows, exit code, warnings and the command's figures); - writes stdout when "
                  "the table goes to a file");
-}
-
-void add_sim_output_flags(CLI::App& cmd, SimOptions& opt) {
-  cmd.add_flag("--energy", opt.energy,
-               "Also write energy.kinetic, energy.potential, energy.total (J)");
-  cmd.add_flag("--write-accelerations", opt.accelerations, "Also write a.<coordinate>");
-  cmd.add_flag("--write-torques", opt.torques_out,
-               "Also write the applied tau.<joint> (after saturation; friction and wrenches not "
-               "included)");
-  cmd.add_flag("--keep-truncated", opt.keep_truncated,
-               "On a blow-up, keep the rows so far in OUT.truncated.<ext> (exit code still 2)");
-  cmd.add_flag("--write-forces", opt.forces_out,
-               "Also write the contact forces f.<frame>.* (world axes, on the robot; with "
-               "--contacts)");
 }
 
 }  // namespace eom::cli

@@ -1,6 +1,6 @@
-// The options every subcommand shares, registered with CLI11: the library's option structs
+// The options several subcommands share, registered with CLI11: the library's option structs
 // (eom/rows/) filled from the command line, and the marking of the options that name files the run
-// reads.
+// reads. The contact options are in contact_options.hpp; a subcommand's own, in its folder.
 #pragma once
 
 #include <string>
@@ -11,13 +11,10 @@
 
 #include <eom/core/errors.hpp>
 #include <eom/rows/centroidal.hpp>
-#include <eom/rows/contacts.hpp>
 #include <eom/rows/forces.hpp>
-#include <eom/rows/ik_velocity.hpp>
 #include <eom/rows/row_engine.hpp>
 #include <eom/rows/row_output.hpp>
 #include <eom/rows/run.hpp>
-#include <eom/rows/sim_setup.hpp>
 
 namespace eom::cli {
 
@@ -36,16 +33,8 @@ void add_separator_option(CLI::App& cmd, std::string& separator);
 
 /// --centroidal and, where the ZMP is written (`dynamics`), --ground.
 void add_centroidal_options(CLI::App& cmd, CentroidalOptions& opt, bool dynamics);
-/// --contacts, --contact-normal, --friction-coefficient (for the inverse dynamics, or when
-/// `friction`) and, for the inverse dynamics, --contact-forces, --contact-weights,
-/// --fail-on-residual.
-void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool friction = false);
-/// --baumgarte KP,KD (ContactForwardDynamics::set_baumgarte), both >= 0.
-void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains);
 /// --friction, --friction-file (implies --friction), --friction-smoothing, --wrench-frame.
 void add_force_options(CLI::App& cmd, ForceOptions& opt);
-/// Adds --velocity (setting `velocity`), --task, --priority, --damping and --weights.
-void add_ik_velocity_options(CLI::App& cmd, bool& velocity, IkVelocityOptions& opt);
 /// --time-column, --time-scale and --time-origin.
 void add_time_options(CLI::App& cmd, TimeOptions& opt);
 /// Adds TABLE..., --from, --separator, -o/--output, --format, --output-dir, --jobs, --keep,
@@ -61,9 +50,6 @@ CLI::Option* reads_files(CLI::Option* option);
 /// --summary-json FILE: the run's summary as JSON, one object per table (README "JSON
 /// summaries"); "-" writes stdout when the table does not go there.
 void add_summary_option(CLI::App& cmd, std::string& path);
-/// What a run may write besides the state: --energy, --write-accelerations, --write-torques,
-/// --write-forces, and --keep-truncated.
-void add_sim_output_flags(CLI::App& cmd, SimOptions& opt);
 /// Every value given on the command line to an option marked by reads_files (Streams::inputs).
 std::vector<std::string> given_inputs();
 

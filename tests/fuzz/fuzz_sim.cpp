@@ -15,9 +15,9 @@
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/solvers/simulate.hpp>
-#include <eom/rows/sim_setup.hpp>
 
 #include "fuzz_model.hpp"
+#include "sim/sim_setup.hpp"
 
 namespace {
 
@@ -50,10 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (file.path.empty()) return 0;
   std::ostringstream messages;
   const rows::Notes notes{messages, "sim", true, nullptr};
-  rows::SimOptions opt;
+  cli::SimOptions opt;
   opt.initial = file.path;
   try {
-    const rows::SimStart start = rows::initial_state(model, opt, notes);
+    const cli::SimStart start = cli::initial_state(model, opt, notes);
     const rows::TimeTable torques =
         rows::read_time_table(file.path, {"tau"}, opt.time, start.clock);
     check_coordinate_columns(torques.header, model, file.path);

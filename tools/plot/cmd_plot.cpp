@@ -11,11 +11,11 @@
 
 #include <eom/core/errors.hpp>
 #include <eom/io/column_units.hpp>
-#include <eom/rows/plot_tables.hpp>
 
 #include "cli.hpp"
 #include "options.hpp"
-#include "plot_render.hpp"
+#include "plot/plot_render.hpp"
+#include "plot/plot_tables.hpp"
 
 namespace eom::cli {
 namespace {

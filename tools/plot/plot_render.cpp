@@ -1,7 +1,7 @@
 // PLplot glue of eom plot (plot_render.hpp). PLplot keeps one state per stream: a plstream is
 // made per figure and ended before the file is read back.
 
-#include "plot_render.hpp"
+#include "plot/plot_render.hpp"
 
 #include <unistd.h>
 

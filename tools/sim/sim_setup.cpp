@@ -1,4 +1,4 @@
-#include "eom/rows/sim_setup.hpp"
+#include "sim/sim_setup.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,20 +10,25 @@
 #include <eom/multibody/data.hpp>
 #include <eom/solvers/simulation_setup.hpp>
 
-namespace eom::rows {
+namespace eom::cli {
+
+const NamedValues<Integrator> kIntegrators = {{"euler", Integrator::euler},
+                                              {"semi-implicit", Integrator::semi_implicit_euler},
+                                              {"rk4", Integrator::rk4},
+                                              {"rk45", Integrator::rk45}};
+const NamedValues<SimController> kControllers = {
+    {"zero", SimController::zero},
+    {"constant", SimController::constant},
+    {"table", SimController::table},
+    {"gravity", SimController::gravity},
+    {"pd", SimController::pd},
+    {"pd-gravity", SimController::pd_gravity},
+    {"computed-torque", SimController::computed_torque},
+    {"stand", SimController::stand}};
+const NamedValues<Interpolation> kInterpolations = {{"hold", Interpolation::hold},
+                                                    {"linear", Interpolation::linear}};
+
 namespace {
-
-const std::vector<std::pair<std::string, Integrator>> kIntegrators = {
-    {"euler", Integrator::euler},
-    {"semi-implicit", Integrator::semi_implicit_euler},
-    {"rk4", Integrator::rk4},
-    {"rk45", Integrator::rk45}};
-
-Integrator integrator_named(const std::string& name) {
-  return std::find_if(kIntegrators.begin(), kIntegrators.end(),
-                      [&](const auto& i) { return i.first == name; })
-      ->second;
-}
 
 // one value for every coordinate, or one per coordinate
 Eigen::VectorXd given_gains(const std::string& option, const std::vector<double>& values,
@@ -37,51 +42,11 @@ Eigen::VectorXd given_gains(const std::string& option, const std::vector<double>
   return Eigen::Map<const Eigen::VectorXd>(values.data(), model.nv);
 }
 
-void refuse_meaningless(const SimOptions& opt, const std::string& controller) {
-  const bool pd = controller == "pd" || controller == "pd-gravity" ||
-                  controller == "computed-torque" || controller == "stand";
-  auto refuse = [&](bool given, const std::string& option, const std::string& needs) {
-    if (given) {
-      throw InputError(option + " has no effect with --controller " + controller + " (" + needs +
-                       ")");
-    }
-  };
-  refuse(!opt.torques.empty() && controller != "table", "--torques", "it drives 'table'");
-  refuse(!opt.torque.empty() && controller != "constant", "--torque", "it drives 'constant'");
-  refuse(!pd && !opt.reference.empty(), "--reference",
-         "it is the target of pd, pd-gravity and "
-         "computed-torque");
-  refuse(!pd && !opt.setpoint.empty(), "--setpoint",
-         "it is the target of pd, pd-gravity and "
-         "computed-torque");
-  refuse(!opt.reference.empty() && !opt.setpoint.empty(), "--setpoint",
-         "--reference gives the target");
-  refuse(controller == "table" && opt.torques.empty(), "--controller table without --torques",
-         "give the torque table");
-  refuse(controller == "stand" && !opt.reference.empty(), "--reference",
-         "stand holds the initial posture, or --setpoint");
-  if (controller == "stand" && opt.contacts.specs.empty()) {
-    throw InputError("--controller stand needs --contacts: the frames the robot stands on");
-  }
-  if (opt.forces_out && opt.contacts.specs.empty()) {
-    throw InputError("--write-forces needs --contacts: the forces are the contacts'");
-  }
-}
-
 }  // namespace
-
-std::string controller_name(const SimOptions& opt) {
-  const std::string controller = !opt.controller.empty() ? opt.controller
-                                 : !opt.torques.empty()  ? "table"
-                                 : !opt.torque.empty()   ? "constant"
-                                                         : "zero";
-  refuse_meaningless(opt, controller);
-  return controller;
-}
 
 SimulationOptions simulation_options(const SimOptions& opt, const Model& model) {
   SimulationOptions sim;
-  sim.integrator = integrator_named(opt.integrator);
+  sim.integrator = opt.integrator;
   sim.dt = opt.dt;
   sim.rtol = opt.rtol;
   sim.atol = opt.atol;
@@ -136,34 +101,14 @@ void read_contact_schedule(const SimOptions& opt, const Model& model, const Cont
 
 void set_contact_changes(const SimOptions& opt, const Model& model, const ContactSet& contacts,
                          const SimStart& start, ContactSchedule& schedule, SimulationOptions& sim) {
-  const bool ground = !std::isnan(opt.ground);
-  if (ground && !opt.contact_schedule.empty()) {
-    throw InputError(
-        "--ground and --contact-schedule contradict each other: contacts are made and broken "
-        "either by the ground (touchdown, lift-off) or by the schedule; give one");
-  }
-  if (ground && opt.contacts.normal_given) {
-    throw InputError(
-        "--ground and --contact-normal contradict each other: the ground's normal is world z "
-        "(0,0,1), which its contacts and their friction use; drop --contact-normal");
-  }
-  const bool baumgarte = opt.baumgarte[0] != 0 || opt.baumgarte[1] != 0;
-  if (contacts.contacts.empty()) {
-    if (ground) throw InputError("--ground needs --contacts (the points that touch it)");
-    if (!opt.contact_schedule.empty()) throw InputError("--contact-schedule needs --contacts");
-    if (baumgarte) throw InputError("--baumgarte needs --contacts");
-    return;
-  }
+  if (contacts.contacts.empty()) return;
   sim.contacts = &contacts;
   sim.baumgarte_kp = opt.baumgarte[0];
   sim.baumgarte_kd = opt.baumgarte[1];
   sim.friction_coefficient = opt.contacts.friction_coefficient;
   sim.friction_normal =
       Vec3(opt.contacts.normal[0], opt.contacts.normal[1], opt.contacts.normal[2]);
-  if (ground) {
-    if (!std::isfinite(opt.ground)) throw InputError("--ground: the height is not finite");
-    sim.ground = opt.ground;
-  }
+  if (!std::isnan(opt.ground)) sim.ground = opt.ground;
   if (opt.contact_schedule.empty()) return;
   read_contact_schedule(opt, model, contacts, start, schedule);
   sim.schedule = &schedule;
@@ -177,8 +122,9 @@ void check_step(const Model& model, Controller& controller, const SimulationOpti
   const std::string message =
       "--dt " + number_text(opt.dt) + " s is too long for the gains and joint damping at the " +
       "initial state: their fastest mode (rate " + number_text(limit.rate) + " 1/s, mostly v." +
-      model.v_names[limit.coordinate] + ") is stable with --integrator " + opt.integrator +
-      " only for steps up to " + number_text(limit.max_step) + " s, and would blow up";
+      model.v_names[limit.coordinate] + ") is stable with --integrator " +
+      name_of(kIntegrators, opt.integrator) + " only for steps up to " +
+      number_text(limit.max_step) + " s, and would blow up";
   if (opt.saturate) {
     notes.warning(message + " but for the torques --saturate clips");
     return;
@@ -268,12 +214,7 @@ SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& n
 
 SimDrive::SimDrive(const SimOptions& opt, const Model& model, const Notes& notes,
                    const SimStart& start, double t_end)
-    : opt_(opt),
-      model_(model),
-      notes_(notes),
-      start_(start),
-      t_end_(t_end),
-      how_(opt.interpolation == "linear" ? Interpolation::linear : Interpolation::hold) {}
+    : opt_(opt), model_(model), notes_(notes), start_(start), t_end_(t_end) {}
 
 // torques given for the free-flyer's coordinates, which no motor applies
 void SimDrive::note_unactuated(const std::string& what) const {
@@ -315,13 +256,13 @@ std::unique_ptr<ReferenceTrajectory> SimDrive::reference() const {
   };
   const std::vector<int> v_cols = bind(has_v, v_names), a_cols = bind(has_a, a_names);
   return std::make_unique<ReferenceTrajectory>(model_, std::move(table.series), std::move(q_cols),
-                                               v_cols, a_cols, how_);
+                                               v_cols, a_cols, opt_.interpolation);
 }
 
-std::unique_ptr<Controller> SimDrive::controller(const std::string& name,
-                                                 const ContactSet& contacts) {
-  const bool computed_torque = name == "computed-torque" || name == "stand";
-  if (name == "pd" || name == "pd-gravity" || computed_torque) {
+std::unique_ptr<Controller> SimDrive::controller(SimController kind, const ContactSet& contacts) {
+  const bool computed_torque =
+      kind == SimController::computed_torque || kind == SimController::stand;
+  if (kind == SimController::pd || kind == SimController::pd_gravity || computed_torque) {
     if (opt_.kp.empty() != opt_.kd.empty()) {
       throw InputError(std::string(opt_.kp.empty() ? "--kd" : "--kp") + " without " +
                        (opt_.kp.empty() ? "--kp" : "--kd") +
@@ -329,8 +270,7 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name,
     }
     if (opt_.kp.empty()) {
       Data data(model_);
-      gains_ = default_gains(model_, data, start_.q, integrator_named(opt_.integrator), opt_.dt,
-                             computed_torque);
+      gains_ = default_gains(model_, data, start_.q, opt_.integrator, opt_.dt, computed_torque);
     } else {
       gains_ = {given_gains("--kp", opt_.kp, model_), given_gains("--kd", opt_.kd, model_), 0};
     }
@@ -351,9 +291,9 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name,
       return std::make_unique<ComputedTorque>(model_, follow, kp, kd,
                                               contacts.contacts.empty() ? nullptr : &contacts);
     }
-    return std::make_unique<PD>(model_, follow, kp, kd, name == "pd-gravity");
+    return std::make_unique<PD>(model_, follow, kp, kd, kind == SimController::pd_gravity);
   }
-  if (name == "table") {
+  if (kind == SimController::table) {
     torques_ = std::make_unique<TimeTable>(
         read_time_table(opt_.torques, {"tau"}, opt_.time, start_.clock));
     check_coordinate_columns(torques_->header, model_, opt_.torques);
@@ -366,16 +306,16 @@ std::unique_ptr<Controller> SimDrive::controller(const std::string& name,
     }
     if (pushes_root) note_unactuated(opt_.torques + ": tau.root.*");
     return std::make_unique<TorqueCallback>(
-        [series = &torques_->series, how = how_, columns = std::move(columns)](
+        [series = &torques_->series, how = opt_.interpolation, columns = std::move(columns)](
             double t, ConstVec, ConstVec, VecRef tau) { series->sample(t, how, columns, tau); });
   }
-  if (name == "constant") {
+  if (kind == SimController::constant) {
     Eigen::VectorXd tau = Eigen::VectorXd::Zero(model_.nv);
     assign_coordinates("--torque", opt_.torque, model_, model_.tau_names, tau);
     if (model_.floating_base && !tau.head<6>().isZero(0)) note_unactuated("--torque root.*");
     return std::make_unique<ConstantTorque>(tau);
   }
-  if (name == "gravity") return std::make_unique<GravityCompensation>();
+  if (kind == SimController::gravity) return std::make_unique<GravityCompensation>();
   return std::make_unique<ZeroTorque>();
 }
 
@@ -400,7 +340,7 @@ void SimDrive::add_wrenches(SimulationOptions& sim) const {
   if (wrenches->empty()) {
     throw InputError(opt_.wrenches, 1, 0, "no wrench.<frame>.fx .. .mz columns");
   }
-  sim.external = [&model = model_, table, wrenches, how = how_,
+  sim.external = [&model = model_, table, wrenches, how = opt_.interpolation,
                   data = std::make_shared<Data>(model_),
                   row = std::vector<double>(table->header.size()),
                   term = Eigen::VectorXd(model_.nv)](double t, ConstVec q, VecRef tau) mutable {
@@ -410,4 +350,4 @@ void SimDrive::add_wrenches(SimulationOptions& sim) const {
   };
 }
 
-}  // namespace eom::rows
+}  // namespace eom::cli

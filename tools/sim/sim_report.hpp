@@ -12,9 +12,10 @@
 #include <eom/solvers/simulation_setup.hpp>
 
 #include <eom/rows/row_output.hpp>
-#include <eom/rows/sim_setup.hpp>
 
-namespace eom::rows {
+#include "sim/sim_setup.hpp"
+
+namespace eom::cli {
 
 /// The counts on stderr (with -v), clipped torques and limit events as warnings, the contact
 /// events and impacts, the rows needing more friction than --friction-coefficient; times on the
@@ -29,4 +30,4 @@ nlohmann::json sim_summary(const SimOptions& opt, const Model& model, const Cont
                            double t0, double t_end, const EnergyRecord& energy,
                            const MessageLog& log);
 
-}  // namespace eom::rows
+}  // namespace eom::cli

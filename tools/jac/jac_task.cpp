@@ -1,4 +1,4 @@
-#include "eom/rows/jac_task.hpp"
+#include "jac/jac_task.hpp"
 
 #include <algorithm>
 
@@ -7,7 +7,9 @@
 #include <eom/core/errors.hpp>
 #include <eom/trajectory/row_statistics.hpp>
 
-namespace eom::rows {
+#include <eom/rows/contacts.hpp>
+
+namespace eom::cli {
 namespace {
 
 // Writes a matrix (or vector) row by row from out and returns the end.
@@ -105,7 +107,8 @@ class JacTask final : public RowTask {
       notes.warning(file_ + ": J M^-1 J^T is singular in " +
                     std::to_string(dynamics_singular_.rows) +
                     " rows (first at t=" + number_text(dynamics_singular_.first_t) +
-                    "): Lambda, mu, p and Jbar there use the " + opt_.inverse +
+                    "): Lambda, mu, p and Jbar there use the " +
+                    (s_.inverse == TaskInverse::truncated ? "truncated" : "damped") +
                     " inverse, eigenvalues at or below max(" + number_text(tolerance.absolute) +
                     ", " + number_text(tolerance.relative) + " * largest) " +
                     (s_.inverse == TaskInverse::truncated ? "dropped" : "damped") +
@@ -173,4 +176,59 @@ std::unique_ptr<RowTask> make_jac_task(const Model& model, const JacOptions& opt
   return std::make_unique<JacTask>(model, opt, settings, file);
 }
 
-}  // namespace eom::rows
+namespace {
+
+class ContactRankTask final : public RowTask {
+ public:
+  ContactRankTask(std::unique_ptr<RowTask> frame_task, const Model& model,
+                  const ContactSet& contacts, const RankTolerance& tolerance, const Header& header,
+                  const std::string& file)
+      : frame_task_(std::move(frame_task)),
+        analysis_(model, contacts, tolerance),
+        activity_(model, contacts, header, file) {
+    if (frame_task_) {
+      columns = frame_task_->columns;
+      inputs = frame_task_->inputs;
+    }
+    append(columns, contact_rank_columns());
+    inputs.insert(inputs.end(), activity_.inputs().begin(), activity_.inputs().end());
+  }
+
+  void compute(const Sample& s, double* out) override {
+    if (frame_task_) {
+      frame_task_->compute(s, out);
+      out += frame_task_->columns.size();
+    }
+    activity_.apply(s, analysis_.jacobian());
+    analysis_.compute(s.q);
+    *out++ = analysis_.rank();
+    *out++ = analysis_.base_rank();
+    *out++ = analysis_.internal();
+    *out = analysis_.fully_constrained() ? 1 : 0;
+  }
+
+  int finish(const Notes& notes) override {
+    return frame_task_ ? frame_task_->finish(notes) : kExitOk;
+  }
+
+  void summarize(nlohmann::json& table) const override {
+    if (frame_task_) frame_task_->summarize(table);
+  }
+
+ private:
+  std::unique_ptr<RowTask> frame_task_;
+  ContactRankAnalysis analysis_;
+  ContactActivity activity_;
+};
+
+}  // namespace
+
+std::unique_ptr<RowTask> with_contact_ranks(std::unique_ptr<RowTask> frame_task, const Model& model,
+                                            const ContactSet& contacts,
+                                            const RankTolerance& tolerance, const Header& header,
+                                            const std::string& file) {
+  return std::make_unique<ContactRankTask>(std::move(frame_task), model, contacts, tolerance,
+                                           header, file);
+}
+
+}  // namespace eom::cli

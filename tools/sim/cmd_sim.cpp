@@ -1,8 +1,8 @@
 // eom sim: forward simulation from an initial state: integrates the equations of motion with
 // joint torques from a controller (or a torque table) and writes the state at the output times.
 // The mathematics is eom::Simulator (simulate.hpp); sim_setup.cpp turns the options into what
-// drives it, this file runs it and writes the table and the summary through the output half of
-// the row engine.
+// drives it, this file declares and checks the options (every check of eom sim's options is
+// here), runs it and writes the table and the summary through the output half of the row engine.
 
 #include <algorithm>
 #include <cmath>
@@ -16,29 +16,64 @@
 #include <eom/multibody/data.hpp>
 #include <eom/solvers/simulate.hpp>
 #include <eom/solvers/simulation_setup.hpp>
-#include <eom/rows/sim_report.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "contact_options.hpp"
 #include "options.hpp"
+#include "sim/sim_report.hpp"
+#include "sim/sim_setup.hpp"
 
 namespace eom::cli {
 namespace {
 
-const std::vector<std::string> kControllers = {"zero", "constant",   "table",           "gravity",
-                                               "pd",   "pd-gravity", "computed-torque", "stand"};
-
-int run_sim(const SimOptions& opt, Streams& io) {
+// The checks CLI11 cannot declare, of values: the step and tolerances, and the options that have
+// no effect with the controller (given, else from --torques or --torque); returns the controller.
+SimController check_options(const SimOptions& opt) {
   if (!(opt.dt > 0)) throw InputError("--dt must be positive");
   if (!(opt.duration > 0)) throw InputError("--duration must be positive");
   if (opt.output_dt < 0) throw InputError("--output-dt must be positive");
   if (!(opt.rtol > 0) || !(opt.atol > 0)) throw InputError("--rtol and --atol must be positive");
-  const std::string controller = controller_name(opt);
+  const SimController controller = opt.controller != SimController::from_inputs ? opt.controller
+                                   : !opt.torques.empty() ? SimController::table
+                                   : !opt.torque.empty()  ? SimController::constant
+                                                          : SimController::zero;
+  const std::string& name = name_of(kControllers, controller);
+  const bool pd = controller == SimController::pd || controller == SimController::pd_gravity ||
+                  controller == SimController::computed_torque ||
+                  controller == SimController::stand;
+  auto refuse = [&](bool given, const std::string& option, const std::string& needs) {
+    if (given) {
+      throw InputError(option + " has no effect with --controller " + name + " (" + needs + ")");
+    }
+  };
+  refuse(!opt.torques.empty() && controller != SimController::table, "--torques",
+         "it drives 'table'");
+  refuse(!opt.torque.empty() && controller != SimController::constant, "--torque",
+         "it drives 'constant'");
+  refuse(!pd && !opt.reference.empty(), "--reference",
+         "it is the target of pd, pd-gravity and computed-torque");
+  refuse(!pd && !opt.setpoint.empty(), "--setpoint",
+         "it is the target of pd, pd-gravity and computed-torque");
+  refuse(!opt.reference.empty() && !opt.setpoint.empty(), "--setpoint",
+         "--reference gives the target");
+  refuse(controller == SimController::table && opt.torques.empty(),
+         "--controller table without --torques", "give the torque table");
+  refuse(controller == SimController::stand && !opt.reference.empty(), "--reference",
+         "stand holds the initial posture, or --setpoint");
+  if (controller == SimController::stand && opt.contacts.specs.empty()) {
+    throw InputError("--controller stand needs --contacts: the frames the robot stands on");
+  }
+  return controller;
+}
+
+int run_sim(const SimOptions& opt, Streams& io) {
+  const SimController controller = check_options(opt);
   const std::string kept = opt.keep_truncated ? truncated_path(opt.output.path) : "";
   check_destinations(io.inputs, {opt.output.path}, opt.summary, {kept});
   MessageLog log;
-  const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log};
+  const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log, io.names};
   const Model model = load_robot(opt.robot, io, "sim", opt.quiet);
   refuse_singular_mass_matrix(model);
   const ContactSet contacts = load_contacts(model, opt.contacts);
@@ -47,7 +82,6 @@ int run_sim(const SimOptions& opt, Streams& io) {
   ContactSchedule schedule;
   set_contact_changes(opt, model, contacts, start, schedule, sim);
   const double t_end = opt.duration;  // the clock counts from the start (SimStart)
-  if (!std::isfinite(t_end)) throw InputError("--duration: the end time is not finite");
   // the output's clock: the origin's time plus the run's, or the run's with --time-origin first
   const double origin = opt.time.from_first ? 0 : start.clock.origin_seconds();
   SimDrive drive(opt, model, notes, start, t_end);
@@ -113,13 +147,94 @@ int run_sim(const SimOptions& opt, Streams& io) {
   report_sim(opt, model, contacts, simulator.stats(), times.size(), origin, t_end, notes, io);
   nlohmann::json summaries;
   if (!opt.summary.empty()) {
-    summaries =
-        nlohmann::json::array({sim_summary(opt, model, contacts, controller, simulator.stats(),
-                                           times.size(), origin, t_end, energy, log)});
+    summaries = nlohmann::json::array(
+        {sim_summary(opt, model, contacts, name_of(kControllers, controller), simulator.stats(),
+                     times.size(), origin, t_end, energy, log)});
     summaries[0]["gains"] = drive.gains_summary();
   }
   commit_results({result.get()}, opt.summary, summaries);
   return kExitOk;
+}
+
+// What a run may write besides the state: --energy, --write-accelerations, --write-torques,
+// --write-forces (needs --contacts), and --keep-truncated.
+void add_output_flags(CLI::App& cmd, SimOptions& opt) {
+  cmd.add_flag("--energy", opt.energy,
+               "Also write energy.kinetic, energy.potential, energy.total (J)");
+  cmd.add_flag("--write-accelerations", opt.accelerations, "Also write a.<coordinate>");
+  cmd.add_flag("--write-torques", opt.torques_out,
+               "Also write the applied tau.<joint> (after saturation; friction and wrenches not "
+               "included)");
+  cmd.add_flag("--keep-truncated", opt.keep_truncated,
+               "On a blow-up, keep the rows so far in OUT.truncated.<ext> (exit code still 2)");
+  needs(cmd.add_flag("--write-forces", opt.forces_out,
+                     "Also write the contact forces f.<frame>.* (world axes, on the robot; with "
+                     "--contacts)"),
+        cmd.get_option("--contacts"), ": the forces are the contacts'");
+}
+
+// --controller and what it follows: --torque, --torques, --interpolation, --reference,
+// --setpoint, --kp, --kd (check_options refuses those of no effect with the controller).
+void add_controller_options(CLI::App& cmd, SimOptions& opt) {
+  add_choice(cmd, "--controller", opt.controller, kControllers,
+             "zero, constant (--torque), table (--torques), gravity (compensation), pd, "
+             "pd-gravity (PD plus g(q)), computed-torque (M (a_ref + Kd e' + Kp e) + C v + g), "
+             "stand (computed torque holding the posture on --contacts); default: table with "
+             "--torques, constant with --torque, else zero");
+  cmd.add_option("--torque", opt.torque, "Constant torques: name=value,... (others 0)")
+      ->delimiter(',');
+  reads_files(cmd.add_option("--torques", opt.torques,
+                             "Torque table: t and tau.<joint> for every joint, between rows by "
+                             "--interpolation"))
+      ->check(CLI::ExistingPath);
+  add_choice(cmd, "--interpolation", opt.interpolation, kInterpolations,
+             "Between the rows of --torques, --reference and --wrenches: hold (zero-order hold) "
+             "or linear",
+             true);
+  reads_files(
+      cmd.add_option("--reference", opt.reference,
+                     "Reference trajectory of pd, pd-gravity and computed-torque: t, q.* (v.*, a.* "
+                     "optional: three-point differences of q when absent)"))
+      ->check(CLI::ExistingPath);
+  cmd.add_option("--setpoint", opt.setpoint,
+                 "Set-point of pd, pd-gravity and computed-torque: name=value,... (others: the "
+                 "initial q; default: hold the initial q)")
+      ->delimiter(',');
+  cmd.add_option("--kp", opt.kp,
+                 "Position gains: one value or one per velocity coordinate (default: scaled to "
+                 "the model and --dt, doc/sim.md)")
+      ->delimiter(',');
+  cmd.add_option("--kd", opt.kd,
+                 "Velocity gains: one value or one per velocity coordinate (with --kp)")
+      ->delimiter(',');
+}
+
+// The contacts and how they change: --contacts with its options, --ground or --contact-schedule
+// (each needs --contacts, the ground neither a schedule nor another normal), --baumgarte.
+void add_contact_changes(CLI::App& cmd, SimOptions& opt) {
+  add_contact_options(cmd, opt.contacts, false, true);
+  CLI::Option* contacts = cmd.get_option("--contacts");
+  CLI::Option* ground = needs(
+      cmd.add_option("--ground", opt.ground,
+                     "With --contacts (points): a flat ground at z = HEIGHT; the contacts close "
+                     "on touching it (an inelastic impact) and open when their force would pull"),
+      contacts, " (the points that touch it)");
+  CLI::Option* schedule =
+      needs(reads_files(cmd.add_option("--contact-schedule", opt.contact_schedule,
+                                       "With --contacts: t and contact.<frame> (1 active, 0 "
+                                       "not), held from each row to the next; a contact closes "
+                                       "by an impact"))
+                ->check(CLI::ExistingPath),
+            contacts);
+  excludes(ground, schedule,
+           "--ground and --contact-schedule contradict each other: contacts are made and broken "
+           "either by the ground (touchdown, lift-off) or by the "
+           "schedule; give one");
+  excludes(ground, cmd.get_option("--contact-normal"),
+           "--ground and --contact-normal contradict each other: the ground's normal is world z "
+           "(0,0,1), which its contacts and their friction use; "
+           "drop --contact-normal");
+  add_baumgarte_option(cmd, opt.baumgarte);
 }
 
 }  // namespace
@@ -156,48 +271,15 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--output-dt", opt->output_dt,
                   "Time between output rows (s; default --dt); a multiple of --dt, else the "
                   "fixed-step schemes shorten steps to land on each output time");
-  cmd->add_option("--integrator", opt->integrator,
-                  "euler, semi-implicit (symplectic Euler), rk4, or rk45 (adaptive Dormand-Prince "
-                  "with dense output)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"euler", "semi-implicit", "rk4", "rk45"}));
+  add_choice(*cmd, "--integrator", opt->integrator, kIntegrators,
+             "euler, semi-implicit (symplectic Euler), rk4, or rk45 (adaptive Dormand-Prince "
+             "with dense output)",
+             true);
   cmd->add_option("--rtol", opt->rtol, "rk45: relative error bound per step")
       ->capture_default_str();
   cmd->add_option("--atol", opt->atol, "rk45: absolute error bound per step")
       ->capture_default_str();
-  cmd->add_option("--controller", opt->controller,
-                  "zero, constant (--torque), table (--torques), gravity (compensation), pd, "
-                  "pd-gravity (PD plus g(q)), computed-torque (M (a_ref + Kd e' + Kp e) + C v + "
-                  "g), stand (computed torque holding the posture on --contacts); default: table "
-                  "with --torques, constant with --torque, else zero")
-      ->check(CLI::IsMember(kControllers));
-  cmd->add_option("--torque", opt->torque, "Constant torques: name=value,... (others 0)")
-      ->delimiter(',');
-  reads_files(cmd->add_option("--torques", opt->torques,
-                              "Torque table: t and tau.<joint> for every joint, between rows by "
-                              "--interpolation"))
-      ->check(CLI::ExistingPath);
-  cmd->add_option("--interpolation", opt->interpolation,
-                  "Between the rows of --torques, --reference and --wrenches: hold (zero-order "
-                  "hold) or linear")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"hold", "linear"}));
-  reads_files(cmd->add_option(
-                  "--reference", opt->reference,
-                  "Reference trajectory of pd, pd-gravity and computed-torque: t, q.* (v.*, a.* "
-                  "optional: three-point differences of q when absent)"))
-      ->check(CLI::ExistingPath);
-  cmd->add_option("--setpoint", opt->setpoint,
-                  "Set-point of pd, pd-gravity and computed-torque: name=value,... (others: the "
-                  "initial q; default: hold the initial q)")
-      ->delimiter(',');
-  cmd->add_option("--kp", opt->kp,
-                  "Position gains: one value or one per velocity coordinate (default: scaled to "
-                  "the model and --dt, doc/sim.md)")
-      ->delimiter(',');
-  cmd->add_option("--kd", opt->kd,
-                  "Velocity gains: one value or one per velocity coordinate (with --kp)")
-      ->delimiter(',');
+  add_controller_options(*cmd, *opt);
   reads_files(cmd->add_option(
                   "--wrenches", opt->wrenches,
                   "External wrenches over time: t and wrench.<frame>.fx .. .mz (as eom id reads "
@@ -205,18 +287,10 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->check(CLI::ExistingPath);
   add_time_options(*cmd, opt->time);
   add_force_options(*cmd, opt->forces);
-  add_contact_options(*cmd, opt->contacts, false, true);
-  cmd->add_option("--ground", opt->ground,
-                  "With --contacts (points): a flat ground at z = HEIGHT; the contacts close on "
-                  "touching it (an inelastic impact) and open when their force would pull");
-  reads_files(cmd->add_option("--contact-schedule", opt->contact_schedule,
-                              "With --contacts: t and contact.<frame> (1 active, 0 not), held "
-                              "from each row to the next; a contact closes by an impact"))
-      ->check(CLI::ExistingPath);
-  add_baumgarte_option(*cmd, opt->baumgarte);
+  add_contact_changes(*cmd, *opt);
   cmd->add_flag("--saturate", opt->saturate,
                 "Clip commanded torques at the URDF effort limits and say how often");
-  add_sim_output_flags(*cmd, *opt);
+  add_output_flags(*cmd, *opt);
   add_output_options(*cmd, opt->output);
   add_summary_option(*cmd, opt->summary);
   cmd->add_flag("-q,--quiet", opt->quiet, "Print errors only");

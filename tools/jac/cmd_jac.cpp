@@ -1,7 +1,7 @@
 // eom jac: a frame's Jacobian for every row of a table of configurations, and what its singular
 // value decomposition says (rank, conditioning, manipulability, null space, lost directions);
 // the intervals of a trajectory near singularities; task-space dynamics; workspace sampling.
-// This file checks the options and runs the task of jac_task.cpp over the tables.
+// This file declares and checks the options and runs the task of jac_task.cpp over the tables.
 
 #include <algorithm>
 #include <cmath>
@@ -11,13 +11,19 @@
 
 #include <eom/algorithm/singular.hpp>
 #include <eom/core/errors.hpp>
-#include <eom/rows/jac_task.hpp>
 
 #include "cli.hpp"
+#include "contact_options.hpp"
+#include "jac/jac_task.hpp"
 #include "options.hpp"
 
 namespace eom::cli {
 namespace {
+
+const NamedValues<SingularMeasure> kMeasures = {
+    {"sigma", SingularMeasure::sigma}, {"manipulability", SingularMeasure::manipulability}};
+const NamedValues<TaskInverse> kInverses = {{"truncated", TaskInverse::truncated},
+                                            {"damped", TaskInverse::damped}};
 
 TaskRows parse_task(const std::string& text) {
   if (text == "full") return TaskRows::full();
@@ -77,9 +83,9 @@ JacSettings settle(const Model& model, const JacOptions& opt) {
   }
   if (!std::isnan(opt.threshold)) check_positive("--threshold", opt.threshold);
   s.scan.threshold = opt.threshold;
-  if (opt.measure == "manipulability") s.scan.measure = SingularMeasure::manipulability;
+  s.scan.measure = opt.measure;
   s.time_variation = opt.jdot;
-  s.inverse = opt.inverse == "damped" ? TaskInverse::damped : TaskInverse::truncated;
+  s.inverse = opt.inverse;
   if (opt.dynamics) refuse_singular_mass_matrix(model, "--dynamics: ", "task-space dynamics");
   return s;
 }
@@ -243,9 +249,8 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   cmd->add_option("--threshold", opt->threshold,
                   "Report the intervals where the measure is below this (default: where the "
                   "rank is below m)");
-  cmd->add_option("--measure", opt->measure,
-                  "sigma (the smallest singular value, default) or manipulability")
-      ->check(CLI::IsMember({"sigma", "manipulability"}));
+  add_choice(*cmd, "--measure", opt->measure, kMeasures,
+             "sigma (the smallest singular value, default) or manipulability");
   cmd->add_option("--summary", opt->rows.summary,
                   "The former name of --summary-json: the intervals (or the --sample report) are "
                   "in its objects")
@@ -256,10 +261,9 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
                 "Task-space dynamics (reads v): Lambda.<row>.<row> = (J M^-1 J^T)^-1, mu.<row> "
                 "(Coriolis), p.<row> (gravity), Jbar.<coordinate>.<row> = M^-1 J^T Lambda and "
                 "Lambda_rank");
-  cmd->add_option("--inverse", opt->inverse,
-                  "How Lambda is inverted near singularities: truncated (default) or damped, "
-                  "threshold max(0, 1e-12 * the largest eigenvalue of J M^-1 J^T)")
-      ->check(CLI::IsMember({"truncated", "damped"}));
+  add_choice(*cmd, "--inverse", opt->inverse, kInverses,
+             "How Lambda is inverted near singularities: truncated (default) or damped, "
+             "threshold max(0, 1e-12 * the largest eigenvalue of J M^-1 J^T)");
   cmd->add_option("--sample", opt->sample,
                   "Draw N configurations within the limits instead of reading TABLE; writes the "
                   "worst (q.*, manipulability, inverse_condition, rank), quantiles on stderr")

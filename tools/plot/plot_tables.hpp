@@ -12,7 +12,9 @@
 #include <eom/rows/run.hpp>
 #include <eom/rows/row_output.hpp>
 
-namespace eom::rows {
+namespace eom::cli {
+
+using namespace eom::rows;
 
 /// What selects and marks the columns of every table.
 struct PlotSelection {
@@ -55,4 +57,4 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
                           const std::string& separator, const PlotSelection& selection,
                           const Notes& notes);
 
-}  // namespace eom::rows
+}  // namespace eom::cli

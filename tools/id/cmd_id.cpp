@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "contact_options.hpp"
+#include "id/contact_id_rows.hpp"
 #include "options.hpp"
 
 namespace eom::cli {
@@ -167,10 +169,6 @@ int run_id(const IdOptions& opt, Streams& io) {
   const Model model = load_robot(opt.rows, io, "id");
   const Friction friction = load_friction(model, opt.forces);
   const ContactSet contacts = load_contacts(model, opt.contacts);
-  if (!contacts.contacts.empty() && (opt.terms || opt.power)) {
-    throw InputError(std::string(opt.terms ? "--terms" : "--power") +
-                     " is not available with --contacts (tau there is the actuated joints' only)");
-  }
   const RowCommand command{"id",
                            opt.static_pose ? 0 : 2,
                            {},
@@ -208,6 +206,11 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
                 "Exit 1, writing no output file, when a torque exceeds its URDF effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
   add_contact_options(*cmd, opt->contacts, true);
+  for (const char* name : {"--terms", "--power"}) {
+    excludes(cmd->get_option(name), cmd->get_option("--contacts"),
+             std::string(name) +
+                 " is not available with --contacts (tau there is the actuated joints' only)");
+  }
   add_centroidal_options(*cmd, opt->centroidal, true);
 }
 

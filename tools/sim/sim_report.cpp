@@ -1,4 +1,4 @@
-#include "eom/rows/sim_report.hpp"
+#include "sim/sim_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <eom/io/column_names.hpp>
 
-namespace eom::rows {
+namespace eom::cli {
 namespace {
 
 std::string frame_name(const Model& model, const ContactSet& contacts, int k) {
@@ -107,8 +107,8 @@ void report_sim(const SimOptions& opt, const Model& model, const ContactSet& con
                 const Notes& notes, Streams& io) {
   if (opt.verbose) {
     std::ostringstream s;
-    s << opt.integrator << ": " << stats.steps << " steps";
-    if (opt.integrator == "rk45") s << " accepted, " << stats.rejected << " rejected";
+    s << name_of(kIntegrators, opt.integrator) << ": " << stats.steps << " steps";
+    if (opt.integrator == Integrator::rk45) s << " accepted, " << stats.rejected << " rejected";
     s << ", " << stats.evaluations << " evaluations, " << rows
       << " rows to t = " << number_text(t0 + t_end) << " s";
     io.err << "eom sim: " << s.str() << '\n';
@@ -149,7 +149,7 @@ nlohmann::json sim_summary(const SimOptions& opt, const Model& model, const Cont
   nlohmann::json s =
       summary_object("sim", opt.initial.empty() ? nlohmann::json() : nlohmann::json(opt.initial),
                      opt.output.path, true, static_cast<long>(rows), kExitOk, log);
-  s["integrator"] = opt.integrator;
+  s["integrator"] = name_of(kIntegrators, opt.integrator);
   s["controller"] = controller;
   s["t_start"] = t0;
   s["t_end"] = t0 + t_end;
@@ -189,4 +189,4 @@ nlohmann::json sim_summary(const SimOptions& opt, const Model& model, const Cont
   return s;
 }
 
-}  // namespace eom::rows
+}  // namespace eom::cli

@@ -2,7 +2,7 @@
 // (lecture notes section 2.9.2): frame velocity tasks read <frame>.vx .vy .vz .wx .wy .wz (the
 // frame origin's velocity and the angular velocity, world axes), joint tasks read vref.<joint>.
 
-#include <eom/rows/ik_velocity.hpp>
+#include "ik/ik_velocity.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,8 +14,13 @@
 #include <eom/core/errors.hpp>
 #include <eom/solvers/ik.hpp>
 
-namespace eom::rows {
+#include "cli.hpp"
+
+namespace eom::cli {
 namespace {
+
+const NamedValues<TaskPriority> kPriorities = {{"stacked", TaskPriority::stacked},
+                                               {"strict", TaskPriority::strict}};
 
 // "a,b,c" -> {"a", "b", "c"}
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -93,7 +98,10 @@ class IkVelocityTask final : public RowTask {
  public:
   IkVelocityTask(const Model& model, const std::vector<ParsedTask>& tasks,
                  const IkVelocityOptions& opt, const Header& in, const std::string& file)
-      : model_(model), strict_(opt.priority == "strict"), damping_(opt.damping), ik_(model, [&] {
+      : model_(model),
+        strict_(opt.priority == TaskPriority::strict),
+        damping_(opt.damping),
+        ik_(model, [&] {
           std::vector<VelocityTaskSpec> specs;
           for (const auto& t : tasks) specs.push_back(t.spec);
           return specs;
@@ -157,4 +165,32 @@ int run_ik_velocity(const IkVelocityOptions& opt, const RowOptions& rows, Stream
   return run_rows(rows, model, command, io);
 }
 
-}  // namespace eom::rows
+void add_ik_velocity_options(CLI::App& cmd, bool& velocity, IkVelocityOptions& opt) {
+  CLI::Option* velocity_flag = cmd.add_flag(
+      "--velocity", velocity,
+      "Velocity level instead: for every row (q columns), the joint velocity v that "
+      "realises the --task velocities (damped pseudo-inverse, stacked or strict "
+      "priority); writes v.<joint> and ik.residual.<k>, |J_k v - w_k| of the k-th task");
+  needs(cmd.add_option(
+               "--task", opt.tasks,
+               "With --velocity, a task, repeated in priority order: frame:FRAME[:COMPONENTS] "
+               "(the frame's velocity, world axes, from columns <FRAME>.vx .vy .vz .wx .wy .wz; "
+               "COMPONENTS comma separated among those, linear, angular, all (default)) or "
+               "joints:NAME,NAME,... (joint velocities from columns vref.<NAME>)")
+            ->expected(1)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll),
+        velocity_flag);
+  add_choice(cmd, "--priority", opt.priority, kPriorities,
+             "With --velocity: stacked (equal priority, weighted least squares over all tasks; "
+             "default) or strict (each task only in the null space of those before it)");
+  cmd.add_option("--damping", opt.damping,
+                 "With --velocity: lambda of the damped pseudo-inverse J^T (J J^T + lambda^2 I)^-1 "
+                 "(default 0: the Moore-Penrose inverse)")
+      ->check(kNonNegative);
+  cmd.add_option("--weights", opt.weights,
+                 "With --velocity: one weight per task, comma separated (default all 1): the "
+                 "trade-off between tasks of --priority stacked")
+      ->delimiter(',');
+}
+
+}  // namespace eom::cli

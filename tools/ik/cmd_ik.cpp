@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "ik/ik_velocity.hpp"
 #include "options.hpp"
 
 namespace eom::cli {
@@ -168,7 +169,6 @@ int run_ik(IkCliOptions& opt, Streams& io) {
     return run_ik_velocity(opt.velocity_tasks, opt.rows, io);
   }
   if (opt.frame.empty()) throw InputError("--frame is required (or --velocity with --task)");
-  if (!opt.velocity_tasks.tasks.empty()) throw InputError("--task needs --velocity");
   const Model model = load_robot(opt.rows, io, "ik");
   IkProblem problem;
   problem.frame = require_frame_option(model, "--frame", opt.frame);

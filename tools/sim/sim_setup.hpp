@@ -1,7 +1,7 @@
 // eom sim's options turned into what drives a simulation: the integrator's options, the initial
 // state (--initial, --q0, --v0), the controller with the reference or torque table it follows,
 // and the external wrenches. The mathematics is the library's (simulate.hpp, interpolation.hpp);
-// cmd_sim.cpp runs it.
+// cmd_sim.cpp declares and checks the options and runs it.
 #pragma once
 
 #include <limits>
@@ -17,25 +17,46 @@
 #include <eom/solvers/step_stability.hpp>
 #include <eom/trajectory/interpolation.hpp>
 
-#include <eom/rows/run.hpp>
 #include <eom/rows/contacts.hpp>
 #include <eom/rows/forces.hpp>
+#include <eom/rows/run.hpp>
 #include <eom/rows/row_engine.hpp>
 #include <eom/rows/row_output.hpp>
 
-namespace eom::rows {
+#include "cli.hpp"
+#include "contact_options.hpp"
+
+namespace eom::cli {
+
+/// --controller: what makes the joint torques (SimDrive::controller).
+enum class SimController {
+  from_inputs,  // not given: table with --torques, constant with --torque, else zero
+  zero,
+  constant,
+  table,
+  gravity,
+  pd,
+  pd_gravity,
+  computed_torque,
+  stand,
+};
+
+/// The names of --integrator, --controller and --interpolation.
+extern const NamedValues<Integrator> kIntegrators;
+extern const NamedValues<SimController> kControllers;
+extern const NamedValues<Interpolation> kInterpolations;
 
 struct SimOptions {
   RobotOptions robot;
   std::string initial;              // table whose first row is the initial state
   std::vector<std::string> q0, v0;  // name=value,... (the others: neutral / zero)
   double duration = 0, dt = 1e-3, output_dt = 0;
-  std::string integrator = "rk4";
+  Integrator integrator = Integrator::rk4;
   double rtol = 1e-6, atol = 1e-9;
-  std::string controller;  // empty: table with --torques, constant with --torque, else zero
+  SimController controller = SimController::from_inputs;
   std::vector<std::string> torque;           // constant torques, name=value,...
   std::string torques, reference, wrenches;  // time tables
-  std::string interpolation = "hold";
+  Interpolation interpolation = Interpolation::hold;
   std::vector<std::string> setpoint;  // name=value,... (the others: initial q)
   // one value, or one per velocity coordinate; none: scaled to the model (default_gains)
   std::vector<double> kp, kd;
@@ -51,10 +72,6 @@ struct SimOptions {
   std::string summary;  // --summary-json FILE
   TimeOptions time;     // how the tables spell time
 };
-
-/// The controller the options name (--controller, else table with --torques, constant with
-/// --torque, zero); throws InputError for an option that has no effect with it.
-std::string controller_name(const SimOptions& opt);
 
 /// The integrator's options, friction and saturation (the wrenches: SimDrive::add_wrenches).
 SimulationOptions simulation_options(const SimOptions& opt, const Model& model);
@@ -86,11 +103,10 @@ struct SimStart {
 };
 SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes);
 
-/// The contacts' options checked against --contacts and set in `sim`: --ground, --baumgarte,
-/// --friction-coefficient, and --contact-schedule read into `schedule` (on the run's clock; it
-/// must outlive the run). Throws InputError for an option that needs --contacts, --ground with
-/// --contact-schedule, and a schedule's column of no contact or value other than 0 and 1 (file,
-/// line, column).
+/// The contacts' options set in `sim`: --ground, --baumgarte, --friction-coefficient, and
+/// --contact-schedule read into `schedule` (on the run's clock; it must outlive the run). Throws
+/// InputError for a schedule's column of no contact or value other than 0 and 1 (file, line,
+/// column).
 void set_contact_changes(const SimOptions& opt, const Model& model, const ContactSet& contacts,
                          const SimStart& start, ContactSchedule& schedule, SimulationOptions& sim);
 
@@ -100,9 +116,9 @@ class SimDrive {
  public:
   SimDrive(const SimOptions& opt, const Model& model, const Notes& notes, const SimStart& start,
            double t_end);
-  /// The controller `name` (one of --controller's); throws InputError for bad gains or tables.
+  /// The controller `kind` (not from_inputs); throws InputError for bad gains or tables.
   /// computed-torque and stand share the base's load over `contacts` (when it has any).
-  std::unique_ptr<Controller> controller(const std::string& name, const ContactSet& contacts);
+  std::unique_ptr<Controller> controller(SimController kind, const ContactSet& contacts);
   /// --wrenches as the generalized forces J^T F of sim.external.
   void add_wrenches(SimulationOptions& sim) const;
   /// The gains of pd, pd-gravity and computed-torque for the summary: {kp, kd, bandwidth} (the
@@ -119,10 +135,9 @@ class SimDrive {
   const Notes& notes_;
   const SimStart& start_;
   const double t_end_;
-  const Interpolation how_;
   std::unique_ptr<ReferenceTrajectory> target_;
   std::unique_ptr<TimeTable> torques_;
   PDGains gains_;
 };
 
-}  // namespace eom::rows
+}  // namespace eom::cli

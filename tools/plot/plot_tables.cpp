@@ -1,4 +1,4 @@
-#include "eom/rows/plot_tables.hpp"
+#include "plot/plot_tables.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <eom/io/column_units.hpp>
 #include <eom/io/table.hpp>
 
-namespace eom::rows {
+namespace eom::cli {
 namespace {
 
 // Past this many intervals, a condition's runs merge (IntervalRecorder)
@@ -108,7 +108,8 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
                           const std::string& separator, const PlotSelection& selection,
                           const Notes& notes) {
   const auto reader = open_input(InputOptions{path, from, separator},
-                                 [&](const std::string& message) { notes.warning(message); });
+                                 [&](const std::string& message) { notes.warning(message); },
+                                 notes.names);
   const Header& header = reader->header();
   const std::string& file = reader->name();
   const int x = header.index(selection.x);
@@ -193,4 +194,4 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
   return table;
 }
 
-}  // namespace eom::rows
+}  // namespace eom::cli

@@ -5,10 +5,12 @@
 #include <eom/algorithm/contacts.hpp>
 #include <eom/core/errors.hpp>
 #include <eom/io/column_names.hpp>
+#include <eom/rows/contacts.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "contact_options.hpp"
 #include "options.hpp"
 
 namespace eom::cli {

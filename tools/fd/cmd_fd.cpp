@@ -13,10 +13,16 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "contact_options.hpp"
+#include "fd/contact_fd_rows.hpp"
 #include "options.hpp"
 
 namespace eom::cli {
 namespace {
+
+// what --partials, --minv and --method crba are refused with
+constexpr const char* kWithoutContacts =
+    " is not available with --contacts (which solves with M from CRBA and a Cholesky factor)";
 
 struct FdOptions {
   RowOptions rows;
@@ -133,15 +139,8 @@ int run_fd(const FdOptions& opt, Streams& io) {
   }
   const Friction friction = load_friction(model, opt.forces);
   const ContactSet contacts = load_contacts(model, opt.contacts);
-  if (!contacts.contacts.empty() && (opt.partials || opt.minv || opt.method == "crba")) {
-    throw InputError(std::string(opt.partials ? "--partials"
-                                 : opt.minv   ? "--minv"
-                                              : "--method") +
-                     " is not available with --contacts (which solves with M from CRBA and a "
-                     "Cholesky factor)");
-  }
-  if (contacts.contacts.empty() && (opt.baumgarte[0] != 0 || opt.baumgarte[1] != 0)) {
-    throw InputError("--baumgarte needs --contacts");
+  if (!contacts.contacts.empty() && opt.method == "crba") {
+    throw InputError("--method" + std::string(kWithoutContacts));
   }
   const RowCommand command{
       "fd", 1, {}, [&](const Header& header, const std::string& file, const Notes&) {
@@ -177,6 +176,10 @@ void register_fd(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--minv", opt->minv, "Also write Minv.<row>.<col> = dqdd/dtau: nv^2 columns");
   add_contact_options(*cmd, opt->contacts, false);
   add_baumgarte_option(*cmd, opt->baumgarte);
+  for (const char* name : {"--partials", "--minv"}) {
+    excludes(cmd->get_option(name), cmd->get_option("--contacts"),
+             std::string(name) + kWithoutContacts);
+  }
 }
 
 }  // namespace eom::cli
