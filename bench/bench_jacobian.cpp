@@ -47,7 +47,7 @@ enum class Work {
 };
 
 void run(benchmark::State& state, const Robot& robot, Work work) {
-  eom::UrdfOptions options;
+  eom::LoadOptions options;
   options.floating_base = robot.floating_base;
   const eom::Model model = eom::load_urdf(robot.path, options);
   eom::Data data(model);

@@ -36,7 +36,7 @@ inline const Robot kBipedFloating{"biped_floating", EOM_SOURCE_DIR "/tests/data/
                                   true};
 
 inline Model load(const Robot& robot) {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = robot.floating_base;
   return load_urdf(robot.path, options);
 }

@@ -160,7 +160,7 @@ TEST_CASE("eom id and eom fk equal a plain library loop, byte for byte", "[cli][
   };
   for (const Case& c : cases) {
     INFO(c.table);
-    UrdfOptions options;
+    LoadOptions options;
     options.floating_base = c.floating;
     const std::string robot = "robots/" + std::string(c.robot) + ".urdf";
     const std::string table = "trajectories/" + std::string(c.table) + ".csv";
@@ -295,7 +295,7 @@ TEST_CASE("eom fd --partials --minv: the derivative matrices under their names",
     write_table(tau, tau_path, Format::csv);
     const Table out = run_eom(std::string("fd --partials --minv ") + robot + " " + tau_path, "pd");
     std::filesystem::remove(tau_path);
-    UrdfOptions options;
+    LoadOptions options;
     options.floating_base = std::string(robot).find("floating") != std::string::npos;
     const std::string robot_file = std::string(robot).substr(0, std::string(robot).find(' '));
     const Model model = load_urdf(test::kSourceDir + "/" + robot_file, options);

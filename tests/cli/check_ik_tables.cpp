@@ -172,7 +172,7 @@ TEST_CASE("eom ik: eom fk -> eom ik -> eom fk round trips on the shipped arms", 
       CHECK(rotation_distance(pose_of(back, r, arm.frame), pose_of(poses, r, arm.frame)) <= 1e-6);
     }
     // and the q columns of eom ik, checked with the library's forward kinematics
-    UrdfOptions options;
+    LoadOptions options;
     options.floating_base = arm.floating;
     const Model model = load_urdf(test::kSourceDir + "/robots/" + arm.robot + ".urdf", options);
     const Table q = table_of(run(fk + " | EOM ik " + robot + " - --frame " + arm.frame, "q"), "q");

@@ -205,7 +205,7 @@ TEST_CASE("derivation on non-uniform times", "[engine][derive]") {
 
 TEST_CASE("a floating base is differentiated on the manifold: body twist and its derivatives",
           "[engine][derive]") {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   const Model model = load_urdf(test::kRobotsDir + "/solo12.urdf", options);
   const Table exact =

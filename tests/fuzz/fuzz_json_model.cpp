@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   for (const bool floating : {false, true}) {
     try {
-      eom::UrdfOptions options;
+      eom::LoadOptions options;
       options.floating_base = floating;
       eom::build_json_model(text, "<fuzz>", options);
     } catch (const eom::InputError&) {

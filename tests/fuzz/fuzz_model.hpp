@@ -19,7 +19,7 @@ inline const eom::Model& fuzz_model() {
   <joint name="joint2" type="continuous"><parent link="upper"/><child link="fore"/>
     <origin xyz="1 0 0"/><axis xyz="0 0 1"/><dynamics damping="0.05"/></joint>
 </robot>)";
-    return eom::build_model(eom::parse_urdf(text, "<fuzz arm>"), eom::UrdfOptions{});
+    return eom::build_model(eom::parse_urdf(text, "<fuzz arm>"), eom::LoadOptions{});
   }();
   return model;
 }

@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const eom::UrdfDescription urdf = eom::parse_urdf(text, "<fuzz>");
     for (const bool floating : {false, true}) {
-      eom::UrdfOptions options;
+      eom::LoadOptions options;
       options.floating_base = floating;
       eom::check_urdf(urdf, options);
       eom::build_model(urdf, options);

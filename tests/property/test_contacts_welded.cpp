@@ -51,7 +51,7 @@ TEST_CASE("a free-flyer welded by a 6d contact at its body is the fixed-base rob
       Eigen::Quaterniond(q_float[6], q_float[3], q_float[4], q_float[5]).toRotationMatrix();
   Eigen::VectorXd q = q_float;
   q.head<3>() = Vec3(1e6, -2e6, 5e5);
-  UrdfOptions fixed_options;
+  LoadOptions fixed_options;
   fixed_options.gravity = R.transpose() * model.gravity;
   const Model fixed = load_urdf(robot.path, fixed_options);
   REQUIRE(fixed.nv == model.nv - 6);

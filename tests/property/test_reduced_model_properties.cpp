@@ -141,7 +141,7 @@ TEST_CASE("locking the free-flyer at the identity gives the fixed-base model", "
     SECTION(tm.name) {
       const Model floating = tm.load();
       const Model locked = build_reduced_model(floating, {1}, neutral(floating));
-      UrdfOptions fixed_options;
+      LoadOptions fixed_options;
       const Model fixed = load_urdf(tm.path, fixed_options);
       CHECK_FALSE(locked.floating_base);
       CHECK(locked.q_names == fixed.q_names);

@@ -23,7 +23,7 @@ namespace {
 
 // a shipped robot (robots/), or one of the tests' (tests/data/robots/) by a path from there
 Model load(const std::string& file, bool floating) {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = floating;
   const bool shipped = file.find('/') == std::string::npos;
   return load_urdf(shipped ? kRobotsDir + "/" + file : kDataDir + "/" + file, options);

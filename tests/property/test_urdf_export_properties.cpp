@@ -36,7 +36,7 @@ void check_round_trip(const Model& model, unsigned seed) {
   std::ostringstream urdf;
   const std::vector<std::string> left_out = write_urdf(model, urdf);
   CHECK(left_out.size() == (model.floating_base ? 1u : 0u));
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = model.floating_base;
   const Model back = build_model(parse_urdf(urdf.str(), "export"), options);
   INFO(urdf.str());

@@ -21,7 +21,7 @@ struct TestModel {
   bool floating_base = false;  // --floating-base (an MJCF model floats by its own <freejoint>)
   unsigned seed = 0;
   Model load() const {
-    UrdfOptions options;
+    LoadOptions options;
     options.floating_base = floating_base;
     return load_model(path, options);
   }
@@ -29,7 +29,7 @@ struct TestModel {
 
 /// A URDF of tests/data/urdf with a free-flyer at its root.
 inline Model load_floating_test_urdf(const std::string& file) {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   return load_urdf(kDataDir + "/urdf/" + file, options);
 }

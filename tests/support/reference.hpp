@@ -76,7 +76,7 @@ inline Reference load_reference(const std::string& name) {
   r.name = name;
   std::ifstream in(kDataDir + "/reference/" + name + ".json");
   r.json = nlohmann::json::parse(in);
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = r.json["floating_base"];
   r.model = load_urdf(kDataDir + "/robots/" + r.json["robot"].get<std::string>(), options);
   const auto& names = r.json["joint_names"];

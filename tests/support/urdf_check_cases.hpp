@@ -77,7 +77,7 @@ inline void require_parse_error(const std::string& name, int line, const std::st
 
 // <robot> on line 1, `body` from line 2
 inline std::vector<Diagnostic> check_inline(const std::string& body,
-                                            eom::UrdfOptions options = {}) {
+                                            eom::LoadOptions options = {}) {
   return eom::check_urdf(eom::parse_urdf("<robot name=\"t\">\n" + body + "</robot>\n"), options);
 }
 

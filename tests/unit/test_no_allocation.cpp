@@ -61,7 +61,7 @@ TEST_CASE(
     "allocate",
     EOM_ALLOCATION_TAG) {
   for (const bool floating : {false, true}) {
-    UrdfOptions options;
+    LoadOptions options;
     options.floating_base = floating;
     const Model model = load_urdf(test::kRobotsDir + "/solo12.urdf", options);
     Data data(model);

@@ -41,7 +41,7 @@ struct FileReport {
 
 // A JSON model (product of exponentials, DH) or an MJCF file is checked by building it: the first
 // problem found is its error; malformed JSON or XML makes it unreadable.
-void check_built_model(const std::string& text, const UrdfOptions& options, FileReport& report) {
+void check_built_model(const std::string& text, const LoadOptions& options, FileReport& report) {
   try {
     std::vector<Diagnostic> warnings;
     const Model model = is_mjcf(text) ? build_mjcf_model(text, report.file, options, &warnings)
@@ -66,7 +66,7 @@ void check_built_model(const std::string& text, const UrdfOptions& options, File
 FileReport check_file(const std::string& path, const CheckOptions& opt) {
   FileReport report;
   report.file = path == "-" ? "<stdin>" : path;
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = opt.floating_base;
   UrdfDescription urdf;
   try {

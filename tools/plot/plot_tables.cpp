@@ -107,9 +107,9 @@ ContactColumns contact_columns(const Header& header) {
 PlotTable read_plot_table(const std::string& path, const std::string& from,
                           const std::string& separator, const PlotSelection& selection,
                           const Notes& notes) {
-  const auto reader = open_input(InputOptions{path, from, separator},
-                                 [&](const std::string& message) { notes.warning(message); },
-                                 notes.names);
+  const auto reader = open_input(
+      InputOptions{path, from, separator},
+      [&](const std::string& message) { notes.warning(message); }, notes.names);
   const Header& header = reader->header();
   const std::string& file = reader->name();
   const int x = header.index(selection.x);

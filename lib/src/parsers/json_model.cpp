@@ -151,7 +151,7 @@ struct ChainJoint {
 // world (or on the free-flyer with a floating base), `tip` on the last body at tip_frame.
 Model build_chain(const std::string& name, const std::vector<ChainJoint>& chain,
                   const SE3& base_frame, const std::string& tip, const SE3& tip_frame,
-                  const UrdfOptions& options) {
+                  const LoadOptions& options) {
   Model model;
   model.name = name;
   model.root_link = "base";
@@ -273,7 +273,7 @@ Inertia spatial_inertia(Reader& in, const json& value, const std::string& path) 
 //   liMi = B_{i-1} M_{i-1,i} T(r_i),   inertia_i = G_i moved by B_i,   frame {i} = B_i in J_i,
 // and the end-effector frame {n+1} sits at B_n M_{n,n+1} on the last body. A nonzero pitch (a
 // helical joint) has no eom joint: refused.
-Model build_poe(Reader& in, const json& doc, const std::string& name, const UrdfOptions& options,
+Model build_poe(Reader& in, const json& doc, const std::string& name, const LoadOptions& options,
                 std::vector<Diagnostic>* warnings) {
   in.only(doc, "", {"format", "name", "joints", "M", "S", "G", "links"});
   const json& joints = in.array(in.field(doc, "", "joints"), "joints");
@@ -388,7 +388,7 @@ SE3 along(const Vec3& p) { return {Mat3::Identity(), p}; }
 // (joint i's entry holds alpha_{i-1} and a_{i-1}, as Craig's table rows do). F_{i-1} is frame
 // {i-1} in the previous joint frame, the placement `base` for i = 1.
 Model build_dh(Reader& in, const json& doc, const std::string& name, bool modified,
-               const UrdfOptions& options) {
+               const LoadOptions& options) {
   in.only(doc, "", {"format", "name", "joints", "base", "tool"});
   const json& joints = in.array(in.field(doc, "", "joints"), "joints");
   if (joints.empty()) in.fail("joints", "the list is empty: a model needs a joint");
@@ -467,7 +467,7 @@ bool is_json_model(std::string_view text) {
   return first != std::string_view::npos && text[first] == '{';
 }
 
-Model build_json_model(const std::string& text, const std::string& file, const UrdfOptions& options,
+Model build_json_model(const std::string& text, const std::string& file, const LoadOptions& options,
                        std::vector<Diagnostic>* warnings) {
   // a key given twice in one object would silently keep its last value: refused, as a misspelt
   // one is (the keys of each open object, by depth)

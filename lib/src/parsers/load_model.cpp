@@ -9,7 +9,7 @@
 
 namespace eom {
 
-Model load_model(const std::string& path, const UrdfOptions& options,
+Model load_model(const std::string& path, const LoadOptions& options,
                  std::vector<Diagnostic>* warnings) {
   const std::string text = read_robot_file(path);
   const std::string file = path == "-" ? "<stdin>" : path;

@@ -36,7 +36,7 @@ constexpr int kMaxIncludedFiles = 1000;
 // The reader is an attribute reader of its documents (as MuJoCo's mjXReader is an mjXBase)
 class MjcfReader : MjcfAttributes {
  public:
-  MjcfReader(const std::string& file, const UrdfOptions& options, std::vector<Diagnostic>* warnings)
+  MjcfReader(const std::string& file, const LoadOptions& options, std::vector<Diagnostic>* warnings)
       : MjcfAttributes(file, warnings), options_(options), inertia_(*this) {}
 
   Model read(const std::string& text) {
@@ -180,7 +180,7 @@ class MjcfReader : MjcfAttributes {
   void option(const XMLElement* e) {
     const std::string cls;
     // the file's gravity unless the options give another than the default
-    const bool file_gravity = options_.gravity == UrdfOptions{}.gravity;
+    const bool file_gravity = options_.gravity == LoadOptions{}.gravity;
     if (e->Attribute("gravity") && file_gravity) {
       model_.gravity = required<3>(e, "gravity", cls);
     }
@@ -600,7 +600,7 @@ class MjcfReader : MjcfAttributes {
     double mass;
   };
 
-  const UrdfOptions options_;
+  const LoadOptions options_;
   std::vector<std::unique_ptr<XMLDocument>> docs_;
   bool autolimits_ = false;
   MjcfInertia inertia_;
@@ -637,7 +637,7 @@ bool is_mjcf(std::string_view text) {
   return next == '>' || next == '/' || std::isspace(static_cast<unsigned char>(next));
 }
 
-Model build_mjcf_model(const std::string& text, const std::string& file, const UrdfOptions& options,
+Model build_mjcf_model(const std::string& text, const std::string& file, const LoadOptions& options,
                        std::vector<Diagnostic>* warnings) {
   return MjcfReader(file, options, warnings).read(text);
 }

@@ -258,7 +258,7 @@ UrdfDescription parse_urdf_file(const std::string& path) {
   return parse_urdf(read_robot_file(path), path == "-" ? "<stdin>" : path);
 }
 
-Model load_urdf(const std::string& path, const UrdfOptions& options,
+Model load_urdf(const std::string& path, const LoadOptions& options,
                 std::vector<Diagnostic>* warnings) {
   return build_model(parse_urdf_file(path), options, warnings);
 }
@@ -358,7 +358,7 @@ class Builder {
 
 }  // namespace
 
-Model build_model(const UrdfDescription& urdf, const UrdfOptions& options,
+Model build_model(const UrdfDescription& urdf, const LoadOptions& options,
                   std::vector<Diagnostic>* warnings) {
   const std::vector<Diagnostic> found = check_urdf(urdf, options);
   for (const Diagnostic& d : found) {

@@ -70,7 +70,7 @@ std::string listing(const std::vector<std::string>& items) {
 
 }  // namespace check_text
 
-UrdfChecker::UrdfChecker(const UrdfDescription& urdf, const UrdfOptions& options)
+UrdfChecker::UrdfChecker(const UrdfDescription& urdf, const LoadOptions& options)
     : urdf_(urdf), options_(options) {}
 
 std::vector<Diagnostic> UrdfChecker::run() {
@@ -369,7 +369,7 @@ void UrdfChecker::report_cycle(const std::vector<PathStep>& path, int entry, int
 
 }  // namespace detail
 
-std::vector<Diagnostic> check_urdf(const UrdfDescription& urdf, const UrdfOptions& options) {
+std::vector<Diagnostic> check_urdf(const UrdfDescription& urdf, const LoadOptions& options) {
   return detail::UrdfChecker(urdf, options).run();
 }
 

@@ -54,7 +54,7 @@ struct PathStep {
 
 class UrdfChecker {
  public:
-  UrdfChecker(const UrdfDescription& urdf, const UrdfOptions& options);
+  UrdfChecker(const UrdfDescription& urdf, const LoadOptions& options);
   /// Every finding: errors, then warnings, then notes, each group by line (check_urdf).
   std::vector<Diagnostic> run();
 
@@ -87,7 +87,7 @@ class UrdfChecker {
   void check_mover(const Mover& mover);
 
   const UrdfDescription& urdf_;
-  const UrdfOptions& options_;
+  const LoadOptions& options_;
   std::vector<Diagnostic> found_;
   int errors_ = 0;
   std::map<std::string, int> link_index_, joint_index_;

@@ -153,7 +153,7 @@ Model lock_joints(const Model& model, const std::vector<std::string>& items, Str
 }  // namespace
 
 Model load_robot(const RobotOptions& opt, Streams& io, const std::string& command, bool quiet) {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = opt.floating_base;
   options.gravity = Vec3(opt.gravity[0], opt.gravity[1], opt.gravity[2]);
   if (!options.gravity.allFinite())

@@ -81,7 +81,7 @@ TEST_CASE("christoffel_symbols: (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) / 2 by ce
 
 TEST_CASE("christoffel_symbols contract with v into coriolis_matrix, fixed and floating base",
           "[christoffel]") {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   // and ball joints on a free body (MJCF)
   for (const Model& model : {load_urdf(test::kRobotsDir + "/solo12.urdf"),

@@ -275,7 +275,7 @@ TEST_CASE("closed form: the paper's iiwa example, differentiated numerically alo
           "[closed_form]") {
   // Section 6.2: the trajectory of Gaz et al. (RA-L 2019, eq. 31), q_i = A_i cos(w_i t), with an
   // end-effector wrench of 10 sin(pi t) on all six components (world axes) and g = 9.80665.
-  UrdfOptions options;
+  LoadOptions options;
   options.gravity = Vec3(0, 0, -9.80665);
   const Model model = load_urdf(kRobotsDir + "/iiwa14.urdf", options);
   Data data(model);
@@ -342,7 +342,7 @@ TEST_CASE("closed form: an external wrench enters as -J^T F", "[closed_form]") {
 
 TEST_CASE("closed form: trees and floating bases are refused, suggesting the recursive method",
           "[closed_form]") {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   for (const Model& model :
        {load_urdf(kRobotsDir + "/solo12.urdf"), load_urdf(kRobotsDir + "/ur5.urdf", floating),

@@ -72,7 +72,7 @@ TEST_CASE("three-point derivatives are exact on quadratics, on non-uniform times
 }
 
 TEST_CASE("configuration differentiation works on the manifold", "[finite_difference]") {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/solo12.urdf", options);
   Rng rng(11);
@@ -111,7 +111,7 @@ TEST_CASE("armature: a pendulum's motor adds its rotor inertia to M, tau, aba an
     <link name="arm"><inertial><origin xyz="0.3 0 0"/><mass value="2"/>
       <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.04" iyz="0" izz="0.05"/></inertial></link>
     </robot>)";
-  UrdfOptions options;
+  LoadOptions options;
   options.gravity = Vec3(0, -g, 0);
   const Model model = build_model(parse_urdf(urdf), options);
   REQUIRE(model.armature.size() == 1);

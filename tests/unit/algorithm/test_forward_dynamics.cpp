@@ -68,7 +68,7 @@ TEST_CASE("joints_without_inertia is empty for a robot with mass everywhere",
 TEST_CASE("aba and forward_dynamics_crba allocate nothing",
           "[forward_dynamics]" EOM_ALLOCATION_TAG) {
   for (const bool floating : {false, true}) {
-    UrdfOptions options;
+    LoadOptions options;
     options.floating_base = floating;
     const Model model = load_urdf(kRobotsDir + "/solo12.urdf", options);
     Data data(model);

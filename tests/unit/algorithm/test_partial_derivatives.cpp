@@ -39,7 +39,7 @@ TEST_CASE("partial derivatives: a joint that moves no mass makes M^-1 undefined,
 TEST_CASE("partial derivatives do not allocate", "[partial_derivatives]" EOM_ALLOCATION_TAG) {
   for (const char* robot : {"/solo12.urdf", "/ur5.urdf"}) {
     for (const bool floating : {false, true}) {
-      UrdfOptions options;
+      LoadOptions options;
       options.floating_base = floating;
       const Model model = load_urdf(test::kRobotsDir + robot, options);
       Data data(model);

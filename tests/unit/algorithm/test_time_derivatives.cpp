@@ -17,7 +17,7 @@ using namespace eom;
 TEST_CASE("rnea_time_derivatives and the matrices allocate nothing, fixed and floating base",
           "[time_derivatives]" EOM_ALLOCATION_TAG) {
   for (const bool floating : {false, true}) {
-    UrdfOptions options;
+    LoadOptions options;
     options.floating_base = floating;
     const Model model = load_urdf(test::kRobotsDir + "/solo12.urdf", options);
     TimeDerivativeData series(model, 6);

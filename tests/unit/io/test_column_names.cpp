@@ -16,7 +16,7 @@ namespace {
 
 // one revolute joint under a floating base: nq = 8, nv = 7
 Model floating_arm() {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   return build_model(parse_urdf(R"(<robot name="arm">
   <link name="base">

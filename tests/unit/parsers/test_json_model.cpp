@@ -24,7 +24,7 @@ namespace {
 const std::string kTextbook = kDataDir + "/models/textbook_3link.json";
 
 Model textbook(std::vector<Diagnostic>* warnings = nullptr) {
-  UrdfOptions options;
+  LoadOptions options;
   options.gravity = Vec3(0, 0, -9.8);  // the example's g
   return load_model(kTextbook, options, warnings);
 }

@@ -78,7 +78,7 @@ TEST_CASE("load_model reads what is neither JSON nor MJCF as URDF", "[load_model
 }
 
 TEST_CASE("load_model gives the options to every format", "[load_model]") {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   const Model json = load_model(file_with("json_floating", kJson), options);
   CHECK(json.joint_type_name(1) == std::string("free-flyer"));

@@ -230,7 +230,7 @@ TEST_CASE("MJCF gravity: <option gravity> and <flag gravity=\"disable\">, --grav
   const std::string off = R"(<mujoco><option><flag gravity="disable"/></option><worldbody/>
       </mujoco>)";
   CHECK_THAT(build_mjcf_model(off, "<string>").gravity, AllClose(Vec3::Zero(), 0));
-  UrdfOptions moon;
+  LoadOptions moon;
   moon.gravity = Vec3(0, 0, -1.62);
   CHECK_THAT(build_mjcf_model(tilted, "<string>", moon).gravity, AllClose(moon.gravity, 0));
 }

@@ -45,7 +45,7 @@ const char* kTree = R"(<?xml version="1.0"?>
 </robot>)";
 
 Model build(const std::string& text, bool floating_base = false) {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = floating_base;
   return build_model(parse_urdf(text, "tree.urdf"), options);
 }

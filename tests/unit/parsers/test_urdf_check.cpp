@@ -241,7 +241,7 @@ TEST_CASE("check: the shipped robots have no errors", "[check][robots]") {
     if (entry.path().extension() != ".urdf") continue;
     const std::string path = entry.path().string();
     for (const bool floating_base : {false, true}) {
-      eom::UrdfOptions options;
+      eom::LoadOptions options;
       options.floating_base = floating_base;
       const auto found = eom::check_urdf(eom::parse_urdf_file(path), options);
       INFO(path << (floating_base ? " (floating base)" : "") << ":\n" << describe(found));

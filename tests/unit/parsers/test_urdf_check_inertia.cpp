@@ -123,7 +123,7 @@ TEST_CASE("check: massless moving bodies", "[check]") {
 }
 
 TEST_CASE("check: with a floating base the root body moves too", "[check]") {
-  eom::UrdfOptions floating;
+  eom::LoadOptions floating;
   floating.floating_base = true;
   SECTION("a massless root") {
     const auto found = check_inline(R"(<link name="base"/>
@@ -181,7 +181,7 @@ TEST_CASE("check: defective links welded to the world or merged into a physical 
   CHECK(warnings[0].message == fixed[0].message);
 
   // floating base: merged into the base, whose combined inertia is positive semi-definite
-  eom::UrdfOptions floating;
+  eom::LoadOptions floating;
   floating.floating_base = true;
   const auto merged = eom::check_urdf(fixture("antenna.urdf"), floating);
   require_diagnostics(merged,
@@ -234,7 +234,7 @@ TEST_CASE("check: round-off is judged against the body's scale", "[check]") {
                         "link 'stand': principal inertias 0.1, 0.1, 0.3 violate the triangle "
                         "inequality (a + b < c); welded to the world: not used"}});
   CHECK_FALSE(eom::check_urdf(fixture("numerically_zero_inertia.urdf"))[0].on_load);
-  eom::UrdfOptions floating;
+  eom::LoadOptions floating;
   floating.floating_base = true;
   require_diagnostics(eom::check_urdf(fixture("numerically_zero_inertia.urdf"), floating),
                       {{kWarning, 12, "link 'stand': principal inertias 0.1, 0.1, 0.3 violate"}});

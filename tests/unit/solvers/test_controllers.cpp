@@ -117,7 +117,7 @@ TEST_CASE("computed torque: tau = M (Kp e + Kd e_dot) + C v + g", "[controllers]
 }
 
 TEST_CASE("computed torque over contacts makes them carry the weight", "[controllers]") {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
   Data data(model);

@@ -23,7 +23,7 @@ namespace {
 constexpr double kG = 9.81, kMass = 2;
 
 Model floating_box() {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   return load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
 }

@@ -460,7 +460,7 @@ TEST_CASE("DifferentialIk: bad tasks", "[ik]") {
 }
 
 TEST_CASE("IK with a floating base: the free-flyer moves, its quaternion stays unit", "[ik]") {
-  UrdfOptions urdf;
+  LoadOptions urdf;
   urdf.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/solo12.urdf", urdf);
   Data data(model);

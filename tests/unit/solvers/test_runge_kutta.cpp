@@ -133,7 +133,7 @@ TEST_CASE("DOPRI5's dense output and error estimate follow cos t", "[runge_kutta
 }
 
 TEST_CASE("dexp^-1 turns a free-flyer's body velocity into d delta / dt", "[runge_kutta]") {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
   REQUIRE(model.nv == 6);

@@ -291,7 +291,7 @@ TEST_CASE("rk45 dense output agrees with a fine fixed-step run", "[simulate]") {
 }
 
 TEST_CASE("simulation allocates nothing per step", "[simulate]" EOM_ALLOCATION_TAG) {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/solo12.urdf", floating);
   Rng rng(4);
@@ -344,7 +344,7 @@ const std::vector<std::string> kBoxCorners = {"front_left", "front_right", "rear
 }  // namespace
 
 TEST_CASE("the controller is told which contacts are closed", "[simulate][contacts]") {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
   const ContactSet contacts = parse_contacts(model, kBoxCorners, Vec3::UnitZ());
@@ -396,7 +396,7 @@ TEST_CASE("standing on a contact schedule allocates nothing per step",
   // A run allocates its contact workspaces when it starts, then nothing: two runs through the
   // same events (a foot released at 0.01 s, closed again at 0.015 s), one three times as long,
   // allocate as much.
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/solo12.urdf", floating);
   const ContactSet contacts =
@@ -425,7 +425,7 @@ TEST_CASE("landing on a ground allocates nothing per step",
   // The box dropped from 0.1 m touches down at sqrt(2 0.1 / g) = 0.143 s and rests: two runs
   // through the same touchdown, one three times as long, allocate as much (the contact
   // workspaces when the run starts, then nothing), with every integrator.
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
   const ContactSet contacts = parse_contacts(model, kBoxCorners, Vec3::UnitZ());

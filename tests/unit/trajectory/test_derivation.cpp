@@ -164,7 +164,7 @@ TEST_CASE("DerivativeWindow: three points differentiate a quadratic exactly at e
 
 TEST_CASE("DerivativeWindow: a quaternion turning at a constant rate has that angular velocity",
           "[derivation]") {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf", options);
   // the base turns about z at w rad/s: q_base = (0, 0, sin(w t / 2), cos(w t / 2)); in the
@@ -291,7 +291,7 @@ TEST_CASE("DerivativeWindow: a gap splits the rows into segments, each derived o
 }
 
 TEST_CASE("DerivativeWindow: deriving a row allocates nothing", "[derivation]" EOM_ALLOCATION_TAG) {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   // a continuous joint: the window's angles are unwrapped in place
   const Model model = load_urdf(test::kDataDir + "/urdf/planar_2r_continuous.urdf", options);
@@ -350,7 +350,7 @@ TEST_CASE("TimeStepCheck: strictly increasing times; a step over 1.5 times the u
 
 TEST_CASE("fill_configuration and fill_derivative: a mimic follows its leader, others neutral",
           "[derivation]") {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf", options);
   const int base = model.joint_index("root"), joint1 = model.joint_index("joint1"),

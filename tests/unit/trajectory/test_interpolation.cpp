@@ -152,7 +152,7 @@ TEST_CASE("ReferenceTrajectory: deriving needs three rows", "[interpolation]") {
 
 TEST_CASE("ReferenceTrajectory: a floating base moves on SE(3), its quaternion unit",
           "[interpolation]") {
-  UrdfOptions options;
+  LoadOptions options;
   options.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf", options);
   // the base turns by pi/2 about z between t = 0 and t = 1; halfway it has turned by pi/4

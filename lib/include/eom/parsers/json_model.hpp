@@ -26,7 +26,7 @@ bool is_json_model(std::string_view text);
 /// block), a screw axis with a pitch, a DH joint with a field missing. What it takes as given but
 /// is unusual (a scaled screw axis) is appended to `warnings` when given.
 Model build_json_model(const std::string& text, const std::string& file,
-                       const UrdfOptions& options = {},
+                       const LoadOptions& options = {},
                        std::vector<Diagnostic>* warnings = nullptr);
 
 }  // namespace eom

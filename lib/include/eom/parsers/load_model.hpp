@@ -11,7 +11,7 @@ namespace eom {
 
 /// Read a robot file ("-" reads stdin) and build its Model, whatever its format: a JSON model
 /// (is_json_model), MJCF (is_mjcf) or URDF.
-Model load_model(const std::string& path, const UrdfOptions& options = {},
+Model load_model(const std::string& path, const LoadOptions& options = {},
                  std::vector<Diagnostic>* warnings = nullptr);
 
 }  // namespace eom

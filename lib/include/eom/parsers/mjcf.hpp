@@ -24,7 +24,7 @@ bool is_mjcf(std::string_view text);
 /// missing or malformed, and of malformed input. What is ignored (actuators, tendons, sensors,
 /// springs, collision properties) is said once in `warnings` when given.
 Model build_mjcf_model(const std::string& text, const std::string& file,
-                       const UrdfOptions& options = {},
+                       const LoadOptions& options = {},
                        std::vector<Diagnostic>* warnings = nullptr);
 
 }  // namespace eom

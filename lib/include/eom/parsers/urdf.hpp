@@ -46,7 +46,7 @@ struct UrdfDescription {
 };
 
 /// How to build a Model from a robot file, whatever its format (load_model).
-struct UrdfOptions {
+struct LoadOptions {
   bool floating_base = false;  // add the free-flyer joint "root" above the root link
   Vec3 gravity{0, 0, -9.81};
 };
@@ -76,11 +76,11 @@ struct Diagnostic {
 /// types, zero axes) and physics (masses, inertias of the bodies the dynamics use, limits,
 /// non-finite numbers, also those produced by merging and placing bodies). The defects it works
 /// around (Diagnostic::on_load) are appended to `warnings` when given; the library never prints.
-Model build_model(const UrdfDescription& urdf, const UrdfOptions& options = {},
+Model build_model(const UrdfDescription& urdf, const LoadOptions& options = {},
                   std::vector<Diagnostic>* warnings = nullptr);
 
 /// parse_urdf_file + build_model.
-Model load_urdf(const std::string& path, const UrdfOptions& options = {},
+Model load_urdf(const std::string& path, const LoadOptions& options = {},
                 std::vector<Diagnostic>* warnings = nullptr);
 
 /// Every structural and physical problem of a description: errors, then warnings, then notes,
@@ -88,6 +88,6 @@ Model load_urdf(const std::string& path, const UrdfOptions& options = {},
 /// (triangle inequality violations, massless moving leaves that make M singular, limits that look
 /// off, defective links merged into a physical body). Notes are defects that cannot affect the
 /// dynamics: links welded to the world in a fixed-base model ("welded to the world: not used").
-std::vector<Diagnostic> check_urdf(const UrdfDescription& urdf, const UrdfOptions& options = {});
+std::vector<Diagnostic> check_urdf(const UrdfDescription& urdf, const LoadOptions& options = {});
 
 }  // namespace eom
