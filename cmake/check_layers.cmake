@@ -3,13 +3,15 @@
 # cmake -DSOURCE_DIR=<repo> -P cmake/check_layers.cmake
 set(rank_core 0)
 set(rank_multibody 1)
+# the numerical kernels (private: lib/src/linalg only) work on matrices and Model/Data
+set(rank_linalg 2)
 set(rank_parsers 2)
 set(rank_io 2)
 set(rank_algorithm 3)
 set(rank_trajectory 4)
 set(rank_solvers 5)
 set(rank_rows 6)
-set(layers core multibody parsers io algorithm trajectory solvers rows)
+set(layers core multibody linalg parsers io algorithm trajectory solvers rows)
 
 set(violations "")
 foreach(layer IN LISTS layers)

@@ -30,7 +30,8 @@
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/core/errors.hpp"
 #include "eom/algorithm/kinematics.hpp"
-#include "algorithm/mass_matrix_factor.hpp"
+#include "algorithm/singular_mass_matrix.hpp"
+#include "linalg/mass_matrix_factor.hpp"
 #include "core/sizes.hpp"
 
 namespace eom {
@@ -45,10 +46,10 @@ inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Mot
   return 2.0 * h.lin.cross(x.lin) + h.ang.cross(x.ang) + A * x.ang;
 }
 
-// M^-1 from the tree-sparse factor M = L^T L (detail::factor_mass_matrix); a singular M at q is
+// M^-1 from the tree-sparse factor M = L^T L (linalg::factor_mass_matrix); a singular M at q is
 // named as aba names it.
 void invert_mass_matrix(const Model& model, Data& data, ConstVec q) {
-  const int singular = detail::factor_mass_matrix(model, data);
+  const int singular = linalg::factor_mass_matrix(model, data);
   if (singular > 0) detail::throw_singular_mass_matrix(model, q, singular);
   const int n = model.nv;
   const int* begin = data.dof_ancestors_begin.data();

@@ -11,6 +11,7 @@
 #include "eom/multibody/data.hpp"
 #include "eom/core/errors.hpp"
 #include "core/sizes.hpp"
+#include "linalg/symmetric_eigenvalues.hpp"
 
 namespace eom {
 
@@ -68,94 +69,6 @@ std::string axis_text(const AxisDescription& a, std::string_view frame_name, boo
     }
   }
   return buf;
-}
-
-// The eigenvalues of the symmetric n x n (n <= 6) matrix A (lower triangle read), ascending, in
-// lambda[0..n-1]; false if the QL iteration did not converge. Fixed storage, no allocation:
-// Householder tridiagonalisation (Golub and Van Loan, "Matrix Computations", 8.3.1) and the
-// implicit QL iteration with Wilkinson shifts, eigenvalues only (tqli, Press et al., "Numerical
-// Recipes", 11.3). Both are backward stable: each eigenvalue errs by O(eps ||A||), as with
-// Eigen's SelfAdjointEigenSolver, which this replaces here at about 3/4 of its time (its
-// dynamic-size 6 x 6 path was 47% of eom jac's CPU time per row).
-bool symmetric_eigenvalues(Eigen::Matrix<double, 6, 6> A, int n, double* lambda) {
-  const double scale = A.topLeftCorner(n, n).cwiseAbs().maxCoeff();
-  if (!(scale > 0)) {
-    std::fill(lambda, lambda + n, 0.0);
-    return scale == 0;
-  }
-  A /= scale;
-  double e[6] = {};  // e[i] couples i and i + 1
-  for (int k = 0; k + 2 < n; ++k) {
-    const int m = n - k - 1;  // the size of the trailing block A(k+1.., k+1..)
-    double v[6] = {}, sigma = 0;
-    for (int i = 1; i < m; ++i) {
-      v[i] = A(k + 1 + i, k);
-      sigma += v[i] * v[i];
-    }
-    const double x0 = A(k + 1, k);
-    if (sigma == 0) {
-      e[k] = x0;
-      continue;
-    }
-    const double mu = std::sqrt(x0 * x0 + sigma);
-    const double alpha = x0 <= 0 ? mu : -mu;  // H x = alpha e_1, no cancellation in x0 - alpha
-    v[0] = x0 - alpha;
-    e[k] = alpha;
-    const double vv = v[0] * v[0] + sigma;
-    // B <- H B H, H = I - 2 v v^T / vv: B -= v q^T + q v^T, p = 2 B v / vv, q = p - (v^T p / vv) v
-    double p[6], vp = 0;
-    for (int i = 0; i < m; ++i) {
-      double sum = 0;
-      for (int j = 0; j < m; ++j) sum += A(k + 1 + std::max(i, j), k + 1 + std::min(i, j)) * v[j];
-      p[i] = 2 * sum / vv;
-      vp += v[i] * p[i];
-    }
-    for (int i = 0; i < m; ++i) p[i] -= vp / vv * v[i];
-    for (int j = 0; j < m; ++j) {
-      for (int i = j; i < m; ++i) A(k + 1 + i, k + 1 + j) -= v[i] * p[j] + p[i] * v[j];
-    }
-  }
-  if (n >= 2) e[n - 2] = A(n - 1, n - 2);
-  double* d = lambda;
-  for (int i = 0; i < n; ++i) d[i] = A(i, i);
-  for (int l = 0; l < n; ++l) {
-    int m, iterations = 0;
-    do {
-      for (m = l; m + 1 < n; ++m) {  // the first negligible off-diagonal from l
-        if (std::abs(e[m]) <= 0x1p-53 * (std::abs(d[m]) + std::abs(d[m + 1]))) break;
-      }
-      if (m == l) break;
-      if (++iterations > 60) return false;
-      double g = (d[l + 1] - d[l]) / (2 * e[l]);
-      double r = std::sqrt(g * g + 1);
-      g = d[m] - d[l] + e[l] / (g + (g >= 0 ? r : -r));
-      double s = 1, c = 1, shift = 0;
-      int i = m - 1;
-      for (; i >= l; --i) {
-        const double f = s * e[i], b = c * e[i];
-        e[i + 1] = r = std::sqrt(f * f + g * g);
-        if (r == 0) {  // underflow: split here and start over
-          d[i + 1] -= shift;
-          e[m] = 0;
-          break;
-        }
-        s = f / r;
-        c = g / r;
-        g = d[i + 1] - shift;
-        r = (d[i] - g) * s + 2 * c * b;
-        shift = s * r;
-        d[i + 1] = g + shift;
-        g = c * r - b;
-      }
-      if (r == 0 && i >= l) continue;
-      d[l] -= shift;
-      e[l] = g;
-      e[m] = 0;
-    } while (true);
-  }
-  std::sort(d, d + n);
-  for (int i = 0; i < n; ++i) d[i] *= scale;
-  return true;
 }
 
 }  // namespace
@@ -284,7 +197,7 @@ void SingularityAnalysis::compute_values(const Eigen::Matrix<double, 6, Eigen::D
     }
     double lambda[6];  // ascending
     const double limit = kGramConditionLimit * kGramConditionLimit;
-    if (symmetric_eigenvalues(gram_, p, lambda) && lambda[0] * limit > lambda[p - 1]) {
+    if (linalg::symmetric_eigenvalues(gram_, p, lambda) && lambda[0] * limit > lambda[p - 1]) {
       for (int i = 0; i < p; ++i) sigma_[i] = std::sqrt(lambda[p - 1 - i]);
       figures();
       return;

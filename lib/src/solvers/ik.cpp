@@ -9,6 +9,7 @@
 
 #include "eom/core/errors.hpp"
 #include "core/sizes.hpp"
+#include "linalg/cholesky.hpp"
 
 namespace eom {
 
@@ -94,38 +95,6 @@ void mark_path(const Model& model, int frame, std::vector<char>& mark) {
   std::fill(mark.begin(), mark.end(), 0);
   if (frame < 0) return;
   for (int i = model.frames[frame].parent; i > 0; i = model.parent[i]) mark[i] = 1;
-}
-
-// Cholesky factorisation of the top-left m x m block of A in place (lower triangle); a small
-// hand-written one keeps solve() free of allocation for any m
-bool cholesky(Eigen::MatrixXd& A, int m) {
-  for (int j = 0; j < m; ++j) {
-    double d = A(j, j);
-    for (int k = 0; k < j; ++k) d -= A(j, k) * A(j, k);
-    if (!(d > 0)) return false;
-    const double l = std::sqrt(d);
-    A(j, j) = l;
-    for (int i = j + 1; i < m; ++i) {
-      double s = A(i, j);
-      for (int k = 0; k < j; ++k) s -= A(i, k) * A(j, k);
-      A(i, j) = s / l;
-    }
-  }
-  return true;
-}
-
-// x = (L L^T)^-1 x on the first m entries
-void cholesky_solve(const Eigen::MatrixXd& L, int m, Eigen::VectorXd& x) {
-  for (int i = 0; i < m; ++i) {
-    double s = x[i];
-    for (int k = 0; k < i; ++k) s -= L(i, k) * x[k];
-    x[i] = s / L(i, i);
-  }
-  for (int i = m - 1; i >= 0; --i) {
-    double s = x[i];
-    for (int k = i + 1; k < m; ++k) s -= L(k, i) * x[k];
-    x[i] = s / L(i, i);
-  }
 }
 
 bool revolute_unbounded(const Model& model, int i) {
@@ -412,8 +381,8 @@ bool IkSolver::descend(const IkProblem& problem, const IkOptions& options, int m
     bool solved = false;
     for (int pass = 0; pass < 3; ++pass) {
       build_normal_equations(lambda);
-      if (!cholesky(A_, m_)) break;  // not finite: give up this attempt
-      cholesky_solve(A_, m_, dq_);
+      if (!linalg::cholesky(A_, m_)) break;  // not finite: give up this attempt
+      linalg::cholesky_solve(A_, m_, dq_);
       solved = true;
       bool changed = false;
       for (int c = 0; c < m_; ++c) {
@@ -469,11 +438,11 @@ void IkSolver::polish(const IkProblem& problem, const IkOptions& options,
     jacobian(problem);
     for (int c = 0; c < m_; ++c) locked_[c] = 0;
     build_normal_equations(eps);
-    if (!cholesky(A_, m_)) return;
+    if (!linalg::cholesky(A_, m_)) return;
     difference(model_, q_, preferred_, vfull_);
     double largest = 0;
     for (int c = 0; c < m_; ++c) z_[c] = gain * vfull_[columns_[c]];
-    cholesky_solve(A_, m_, z_);
+    linalg::cholesky_solve(A_, m_, z_);
     for (int c = 0; c < m_; ++c) largest = std::max(largest, std::abs(eps * z_[c]));
     if (largest < 1e-9) return;  // at the objective's optimum on the solution set
     const double scale = eps * (largest > options.max_step ? options.max_step / largest : 1.0);

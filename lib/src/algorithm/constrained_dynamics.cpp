@@ -1,0 +1,173 @@
+#include "eom/algorithm/constrained_dynamics.hpp"
+
+#include "eom/algorithm/dynamics.hpp"
+#include "eom/core/errors.hpp"
+#include "linalg/pseudo_inverse.hpp"
+
+namespace eom {
+
+struct ContactSpaceInertia::Solver {
+  explicit Solver(int size) : pseudo_inverse(size) {}
+
+  linalg::SymmetricPseudoInverseSolver pseudo_inverse;
+};
+
+ContactSpaceInertia::ContactSpaceInertia(const Model& model, const ContactSet& contacts)
+    : model_(model),
+      data_(model),
+      jacobian_(model, contacts),
+      llt_(model.nv),
+      solver_(std::make_unique<Solver>(contacts.size())),
+      Minv_Jt_(model.nv, contacts.size()),
+      contact_inertia_inv_(contacts.size(), contacts.size()) {}
+
+ContactSpaceInertia::ContactSpaceInertia(ContactSpaceInertia&&) noexcept = default;
+ContactSpaceInertia::~ContactSpaceInertia() = default;
+
+int ContactSpaceInertia::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
+  return solver_->pseudo_inverse.solve(contact_inertia_inv_, b, x);
+}
+
+void ContactSpaceInertia::compute(ConstVec q, ConstVec v) {
+  factor(q);
+  jacobian_.compute(data_, v);
+  project();
+}
+
+void ContactSpaceInertia::compute(ConstVec q) {
+  factor(q);
+  jacobian_.compute(data_);
+  project();
+}
+
+void ContactSpaceInertia::factor(ConstVec q) {
+  llt_.compute(crba(model_, data_, q));
+  if (llt_.info() != Eigen::Success) {
+    throw NumericalError("the mass matrix is not positive definite at this configuration");
+  }
+}
+
+void ContactSpaceInertia::project() {
+  Minv_Jt_ = jacobian_.jacobian().transpose();
+  llt_.solveInPlace(Minv_Jt_);
+  contact_inertia_inv_.noalias() = jacobian_.jacobian() * Minv_Jt_;
+}
+
+ContactForwardDynamics::ContactForwardDynamics(const Model& model, const ContactSet& contacts)
+    : model_(model),
+      inertia_(model, contacts),
+      a_(model.nv),
+      f_(contacts.size()),
+      rhs_(contacts.size()),
+      anchors_(contacts.contacts.size()),
+      anchored_(contacts.contacts.size(), 0) {}
+
+void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
+  ContactJacobian& jacobian = inertia_.jacobian();
+  // M, then J_c and its drift from the placements crba made
+  inertia_.compute(q, v);
+  // a_0 = M^-1 (tau - h), the motion without contacts
+  a_ = tau;
+  a_ -= nonlinear_effects(model_, inertia_.data(), q, v);
+  inertia_.mass_factor().solveInPlace(a_);
+  // the contacts' acceleration J a + drift must vanish
+  rhs_ = -jacobian.drift();
+  rhs_.noalias() -= jacobian.jacobian() * a_;
+  // Baumgarte: the contacts' acceleration is -kd J v - kp e instead
+  if (kd_ != 0) rhs_.noalias() -= kd_ * (jacobian.jacobian() * v);
+  subtract_position_error();
+  rank_ = inertia_.solve(rhs_, f_);
+  a_.noalias() += inertia_.inverse_mass_jacobian() * f_;
+}
+
+void ContactForwardDynamics::subtract_position_error() {
+  ContactJacobian& jacobian = inertia_.jacobian();
+  const ContactSet& set = jacobian.contacts();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const int contact = static_cast<int>(k);
+    if (!jacobian.active(contact)) {
+      anchored_[k] = 0;
+      continue;
+    }
+    const SE3& placement = jacobian.placement(contact);
+    if (!anchored_[k]) {
+      anchors_[k] = placement;
+      anchored_[k] = 1;
+    }
+    if (kp_ == 0) continue;
+    const SE3& anchor = anchors_[k];
+    const Contact& c = set.contacts[k];
+    const int row = set.offset(contact);
+    const Vec3 moved = placement.p - anchor.p;
+    if (c.kind == ContactKind::normal) {
+      rhs_[row] -= kp_ * c.normal.dot(moved);
+      continue;
+    }
+    rhs_.segment<3>(row) -= kp_ * moved;
+    // the rotation from the anchor, in world axes (the rows of J_c are world angular velocity)
+    if (c.kind == ContactKind::frame) {
+      rhs_.segment<3>(row + 3) -= kp_ * (anchor.R * log3(anchor.R.transpose() * placement.R));
+    }
+  }
+}
+
+ContactRankAnalysis::ContactRankAnalysis(const Model& model, const ContactSet& contacts,
+                                         RankTolerance tolerance)
+    : floating_(model.floating_base),
+      tolerance_(tolerance),
+      jacobian_(model, contacts),
+      svd_(contacts.size(), model.nv),
+      base_svd_(contacts.size(), floating_ ? 6 : 0),
+      base_(contacts.size(), floating_ ? 6 : 0) {}
+
+int ContactRankAnalysis::rank_of(const Eigen::JacobiSVD<Eigen::MatrixXd>& svd) const {
+  const auto& sigma = svd.singularValues();
+  if (sigma.size() == 0) return 0;
+  const double threshold = tolerance_.threshold(sigma[0]);
+  int rank = 0;
+  for (Eigen::Index i = 0; i < sigma.size(); ++i) rank += sigma[i] > threshold ? 1 : 0;
+  return rank;
+}
+
+void ContactRankAnalysis::compute(ConstVec q) {
+  jacobian_.compute(q);
+  const Eigen::MatrixXd& J = jacobian_.jacobian();
+  svd_.compute(J);
+  rank_ = rank_of(svd_);
+  base_rank_ = 0;
+  if (floating_) {
+    base_ = J.leftCols(6);
+    base_svd_.compute(base_);
+    base_rank_ = rank_of(base_svd_);
+  }
+}
+
+ContactImpact::ContactImpact(const Model& model, const ContactSet& contacts)
+    : inertia_(model, contacts),
+      v_after_(model.nv),
+      p_(contacts.size()),
+      approach_(contacts.size()),
+      lambda_approach_(contacts.size()),
+      change_(model.nv),
+      momentum_(model.nv) {}
+
+void ContactImpact::solve(ConstVec q, ConstVec v, double restitution) {
+  ContactJacobian& jacobian = inertia_.jacobian();
+  inertia_.compute(q);
+  // the contacts' velocity just before, J_c v-, and Lambda J_c v- (least norm when redundant)
+  approach_.noalias() = jacobian.jacobian() * v;
+  rank_ = inertia_.solve(approach_, lambda_approach_);
+  // (+ 0: an inactive contact's impulse, -(1 + e) 0, prints as 0, not -0)
+  p_ = -(1 + restitution) * lambda_approach_;
+  p_.array() += 0.0;
+  v_after_ = v;
+  v_after_.noalias() += inertia_.inverse_mass_jacobian() * p_;
+  energy_loss_contact_ = 0.5 * (1 - restitution * restitution) * approach_.dot(lambda_approach_);
+  // ETH eq. 3.71, 1/2 du^T M du for e = 0; with restitution the loss is (1 - e) / (1 + e) times
+  // it (du = (1 + e) times the inelastic change). crba fills M whole.
+  change_ = v_after_ - v;
+  momentum_.noalias() = inertia_.mass_matrix() * change_;
+  energy_loss_generalized_ = 0.5 * (1 - restitution) / (1 + restitution) * change_.dot(momentum_);
+}
+
+}  // namespace eom

@@ -1,0 +1,141 @@
+#include "eom/algorithm/contact_jacobian.hpp"
+
+#include "eom/algorithm/kinematics.hpp"
+#include "core/sizes.hpp"
+
+namespace eom {
+
+std::optional<Eigen::Vector2d> center_of_pressure(const SE3& oMf, const Vec6& wrench) {
+  const Vec3 force = oMf.R.transpose() * wrench.head<3>();
+  const Vec3 moment = oMf.R.transpose() * wrench.tail<3>();
+  if (!(force.z() > 0)) return std::nullopt;
+  return Eigen::Vector2d(-moment.y() / force.z(), moment.x() / force.z());
+}
+
+ContactJacobian::ContactJacobian(const Model& model, const ContactSet& contacts)
+    : model_(model),
+      contacts_(contacts),
+      data_(model),
+      active_(contacts.contacts.size(), 1),
+      J_(Eigen::MatrixXd::Zero(contacts.size(), model.nv)),
+      drift_(Eigen::VectorXd::Zero(contacts.size())) {
+  // the floating base always: its rotation turns the residual of the inverse dynamics
+  std::vector<char> supports(model.njoints, 0);
+  if (model.floating_base) supports[1] = 1;
+  for (const Contact& contact : contacts.contacts) {
+    for (int i = model.frames[contact.frame].parent; i > 0; i = model.parent[i]) supports[i] = 1;
+  }
+  for (int i = 1; i < model.njoints; ++i) {
+    if (supports[i]) supports_.push_back(i);
+  }
+}
+
+int ContactJacobian::active_size() const {
+  int rows = 0;
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    if (active_[k]) rows += constraint_count(contacts_.contacts[k].kind);
+  }
+  return rows;
+}
+
+void ContactJacobian::place(ConstVec q) {
+  detail::check_size(q.size(), model_.nq, "q");
+  for (const int i : supports_) {
+    data_.liMi[i] = joint_placement(model_.joints[i], model_.placement[i], q);
+  }
+}
+
+void ContactJacobian::compute(ConstVec q) {
+  place(q);
+  compute(data_);
+}
+
+void ContactJacobian::compute(const Data& placed) {
+  compose(placed.liMi);
+  stack_composed(nullptr);
+}
+
+void ContactJacobian::compute(ConstVec q, ConstVec v) {
+  place(q);
+  compute(data_, v);
+}
+
+void ContactJacobian::compute(const Data& placed, ConstVec v) {
+  detail::check_size(v.size(), model_.nv, "v");
+  compose(placed.liMi);
+  stack_composed(&v);
+}
+
+void ContactJacobian::compose(const std::vector<SE3>& liMi) {
+  data_.oMi[0] = SE3::Identity();
+  base_.setZero();
+  for (const int i : supports_) {
+    data_.oMi[i] = data_.oMi[model_.parent[i]] * liMi[i];
+    // the rows are at the frame origins and do not depend on where the base stands: without its
+    // translation the placements carry only the robot's own dimensions, and the rows are the
+    // same bits 1000 km from the world origin (frame_jacobian's base centring)
+    if (i == 1 && model_.floating_base) {
+      base_ = data_.oMi[1].p;
+      data_.oMi[1].p.setZero();
+    }
+  }
+}
+
+void ContactJacobian::stack_composed(const Eigen::Ref<const Eigen::VectorXd>* v) {
+  int row = 0;
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    const Contact& contact = contacts_.contacts[k];
+    const int rows = constraint_count(contact.kind);
+    if (!active_[k]) {
+      J_.middleRows(row, rows).setZero();
+      drift_.segment(row, rows).setZero();
+      row += rows;
+      continue;
+    }
+    // world axes at the frame origin
+    if (v) {
+      frame_jacobian_time_variation(model_, data_, *v, contact.frame,
+                                    ReferenceFrame::local_world_aligned);
+    } else {
+      frame_jacobian(model_, data_, contact.frame, ReferenceFrame::local_world_aligned);
+    }
+    if (contact.kind == ContactKind::normal) {
+      J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
+      drift_[row] = v ? contact.normal.dot(data_.dJ.topRows<3>() * *v) : 0.0;
+    } else {
+      J_.middleRows(row, rows) = data_.J.topRows(rows);
+      if (v) {
+        drift_.segment(row, rows).noalias() = data_.dJ.topRows(rows) * *v;
+      } else {
+        drift_.segment(row, rows).setZero();
+      }
+    }
+    data_.oMf[contact.frame].p += base_;
+    row += rows;
+  }
+  for (const int i : supports_) data_.oMi[i].p += base_;
+}
+
+Force total_contact_wrench(const ContactJacobian& jacobian, ConstVec f) {
+  const ContactSet& set = jacobian.contacts();
+  Force total = Force::Zero();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const int contact = static_cast<int>(k);
+    if (!jacobian.active(contact)) continue;
+    const Contact& c = set.contacts[k];
+    const int row = set.offset(contact);
+    Force wrench;  // at the frame origin
+    if (c.kind == ContactKind::normal) {
+      wrench.lin = f[row] * c.normal;
+    } else {
+      wrench.lin = f.segment<3>(row);
+      if (c.kind == ContactKind::frame) wrench.ang = f.segment<3>(row + 3);
+    }
+    // carried to the world origin: n_o = n + p x f
+    total.lin += wrench.lin;
+    total.ang += wrench.ang + jacobian.placement(contact).p.cross(wrench.lin);
+  }
+  return total;
+}
+
+}  // namespace eom

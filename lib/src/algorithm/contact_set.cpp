@@ -1,0 +1,59 @@
+#include "eom/algorithm/contact_set.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "eom/core/errors.hpp"
+
+namespace eom {
+
+int constraint_count(ContactKind kind) {
+  switch (kind) {
+    case ContactKind::normal:
+      return 1;
+    case ContactKind::point:
+      return 3;
+    case ContactKind::frame:
+      break;
+  }
+  return 6;
+}
+
+int ContactSet::size() const { return offset(static_cast<int>(contacts.size())); }
+
+int ContactSet::offset(int contact) const {
+  int rows = 0;
+  for (int k = 0; k < contact; ++k) rows += constraint_count(contacts[k].kind);
+  return rows;
+}
+
+int ContactSet::find(int frame) const {
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    if (contacts[k].frame == frame) return static_cast<int>(k);
+  }
+  return -1;
+}
+
+Vec3 unit_contact_normal(const Vec3& normal) {
+  const double norm = normal.norm();
+  if (!(std::abs(norm - 1) <= 1e-6)) {
+    std::ostringstream message;
+    message << "expected a unit vector (its norm is " << norm << ")";
+    throw InputError(message.str());
+  }
+  return normal / norm;
+}
+
+std::vector<std::string> contact_force_components(ContactKind kind) {
+  switch (kind) {
+    case ContactKind::normal:
+      return {"fn"};
+    case ContactKind::point:
+      return {"fx", "fy", "fz"};
+    case ContactKind::frame:
+      break;
+  }
+  return {"fx", "fy", "fz", "mx", "my", "mz"};
+}
+
+}  // namespace eom

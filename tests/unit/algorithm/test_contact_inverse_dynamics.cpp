@@ -1,0 +1,117 @@
+// Inverse dynamics with contacts worked by hand: a 2 kg box standing on its four bottom corners (a
+// quarter of the weight each with the centre of mass centred, the lever rule with it shifted,
+// shares set by the weights), a one-leg hopper upright (foot: the total weight, leg: the body's
+// weight) and tilted (a residual), a planar arm held at its tip (the contact takes the whole load).
+
+#include <catch2/catch.hpp>
+
+#include <eom/algorithm/contact_inverse_dynamics.hpp>
+#include <eom/algorithm/dynamics.hpp>
+#include <eom/parsers/urdf.hpp>
+
+#include "contact_states.hpp"
+#include "matchers.hpp"
+#include "models.hpp"
+#include "paths.hpp"
+
+using namespace eom;
+using namespace eom::test;
+
+TEST_CASE("a box on its four corners: a quarter each, the lever rule, shares by weight",
+          "[contacts]") {
+  const double weight = 2 * kG;
+  for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
+    const Model box = load_floating_test_urdf("box_corners_centred.urdf");
+    // far from the origin too: the contact rows are world-aligned at each corner
+    for (const double x : {0.0, 1e6}) {
+      const Eigen::VectorXd q = base_pose(box, 0.05, 0, x);
+      ContactInverseDynamics id(box, corners(box), rule);
+      id.solve(q, static_load(box, q));
+      const double w = weight / 4;
+      CHECK_THAT(id.forces(), AllClose(vertical_forces(w, w, w, w), 1e-12));
+      CHECK(id.residual().norm() < 1e-12);
+      CHECK(id.base_rank() == 6);
+    }
+  }
+  // centre of mass 0.05 forward, corners 0.2 forward and back: (1 +- 0.05 / 0.2) / 4 of the
+  // weight; the least-norm forces are f_i = W / 4 (1 + x_i x_c / a^2), which is the lever rule
+  const Model shifted = load_floating_test_urdf("box_corners_shifted.urdf");
+  const Eigen::VectorXd q = base_pose(shifted, 0.05);
+  ContactInverseDynamics id(shifted, corners(shifted), ContactForceRule::min_norm);
+  id.solve(q, static_load(shifted, q));
+  const double front = weight * 1.25 / 4, rear = weight * 0.75 / 4;
+  CHECK_THAT(id.forces(), AllClose(vertical_forces(front, front, rear, rear), 1e-12));
+  CHECK(id.residual().norm() < 1e-12);
+
+  // weights 2 on the diagonal front_left / rear_right, 1 on the other: by the box's symmetry
+  // under a half turn (which swaps the corners of each diagonal) no moment arises, and the
+  // least weighted norm makes f_i / w_i equal: W / 3 on the heavy diagonal, W / 6 on the other
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
+  ContactSet set = corners(box);
+  parse_contact_weight(box, "front_left=2", set);
+  parse_contact_weight(box, "rear_right=2", set);
+  ContactInverseDynamics weighted(box, set, ContactForceRule::min_norm);
+  const Eigen::VectorXd level = base_pose(box, 0.05);
+  weighted.solve(level, static_load(box, level));
+  CHECK_THAT(weighted.forces(),
+             AllClose(vertical_forces(weight / 3, weight / 6, weight / 6, weight / 3), 1e-12));
+
+  // a corner that lets go carries nothing; the other three hold the box, whose centre of mass
+  // lies on the diagonal front_right / rear_left: the rear right corner carries nothing either
+  ContactInverseDynamics three(box, corners(box), ContactForceRule::min_norm);
+  three.jacobian().set_active(0, false);
+  three.solve(level, static_load(box, level));
+  CHECK_THAT(three.forces(), AllClose(vertical_forces(0, weight / 2, weight / 2, 0), 1e-12));
+  CHECK(three.residual().norm() < 1e-12);
+}
+
+TEST_CASE("a one-leg hopper: upright it stands, tilted it cannot", "[contacts]") {
+  const Model hopper = load_floating_test_urdf("hopper.urdf");
+  const ContactSet foot = parse_contacts(hopper, {"foot"}, Vec3::UnitZ());
+  const int knee = hopper.joints[hopper.joint_index("knee")].idx_v;
+  for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
+    ContactInverseDynamics id(hopper, foot, rule);
+    const Eigen::VectorXd upright = base_pose(hopper, 0.5);
+    id.solve(upright, static_load(hopper, upright));
+    CHECK_THAT(id.forces(), AllClose(Eigen::Vector3d(0, 0, 4 * kG), 1e-12));
+    // the leg pushes the body up along its axis (-z of the body): +3 g
+    CHECK(id.torques()[knee] == Approx(3 * kG).epsilon(1e-12));
+    CHECK(id.torques().head<6>().isZero());
+    CHECK(id.residual().norm() < 1e-12);
+    CHECK(id.base_rank() == 3);
+
+    // tilted by 0.2 rad the foot is off the vertical through the centre of mass: the base needs
+    // a moment the foot cannot give with the vertical force the weight needs
+    const Eigen::VectorXd tilted = base_pose(hopper, 0.5, 0.2);
+    id.solve(tilted, static_load(hopper, tilted));
+    CHECK(id.residual().norm() > 0.1);
+  }
+
+  // measured: the torques of given forces; the residual is what they leave over
+  ContactInverseDynamics measured(hopper, foot, ContactForceRule::measured);
+  const Eigen::VectorXd upright = base_pose(hopper, 0.5);
+  measured.solve_measured(upright, static_load(hopper, upright), Eigen::Vector3d(0, 0, 3 * kG));
+  CHECK(measured.torques()[knee] == Approx(2 * kG).epsilon(1e-12));
+  // one g short, world z: the base needs kG more upwards
+  CHECK_THAT(measured.residual(), AllClose((Vec6() << 0, 0, kG, 0, 0, 0).finished(), 1e-12));
+}
+
+TEST_CASE("a fixed-base arm held at its tip: min-torque lets the contact carry the load",
+          "[contacts]") {
+  const Model arm = load_urdf(kRobotsDir + "/planar_2r.urdf");
+  const Eigen::VectorXd q = Eigen::Vector2d(0.3, 0.7);
+  const Eigen::VectorXd b = static_load(arm, q);
+  ContactInverseDynamics min_norm(arm, parse_contacts(arm, {"tip"}, Vec3::UnitZ()),
+                                  ContactForceRule::min_norm);
+  min_norm.solve(q, b);
+  // no unactuated equation: no force is needed, the joints hold the arm
+  CHECK(min_norm.forces().isZero());
+  CHECK_THAT(min_norm.torques(), AllClose(b, 0));
+  // two joints, a point held in three directions: J^T has full row rank and the least torques
+  // are zero
+  ContactInverseDynamics min_torque(arm, parse_contacts(arm, {"tip"}, Vec3::UnitZ()),
+                                    ContactForceRule::min_torque);
+  min_torque.solve(q, b);
+  CHECK(min_torque.torques().norm() < 1e-12);
+  CHECK(min_torque.residual().isZero());
+}

@@ -1,0 +1,67 @@
+// The contact Jacobian worked by hand: the drift of a spinning box's corner (its centripetal
+// acceleration) and its velocity, the total wrench of the corners' forces, and the centre of
+// pressure of a wrench.
+
+#include <catch2/catch.hpp>
+
+#include <optional>
+
+#include <Eigen/Geometry>
+
+#include <eom/algorithm/contact_jacobian.hpp>
+
+#include "contact_states.hpp"
+#include "matchers.hpp"
+#include "models.hpp"
+
+using namespace eom;
+using namespace eom::test;
+
+TEST_CASE("the centre of pressure is where the force alone gives the moment", "[contacts]") {
+  // a frame turned a quarter turn about z: its x axis is world y
+  SE3 oMf;
+  oMf.R = Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()).toRotationMatrix();
+  // 10 N pressing along z at the world point (-0.2, 0.1) has the moment p x F = (1, 2, 0) about
+  // the origin; in the frame's axes that point is (0.1, 0.2)
+  Vec6 wrench;
+  wrench << 0, 0, 10, 1, 2, 0;
+  const std::optional<Eigen::Vector2d> cop = center_of_pressure(oMf, wrench);
+  REQUIRE(cop);
+  CHECK_THAT(Eigen::VectorXd(*cop), AllClose(Eigen::Vector2d(0.1, 0.2), 1e-15));
+  wrench[2] = -10;  // pulling: no centre of pressure
+  CHECK_FALSE(center_of_pressure(oMf, wrench));
+}
+
+TEST_CASE("the drift of a spinning box's corner is its centripetal acceleration", "[contacts]") {
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
+  ContactJacobian J(box, corners(box));
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v[5] = 2;  // 2 rad/s about z
+  J.compute(base_pose(box, 0.05), v);
+  // omega x (omega x r) = -4 (x, y, 0) for the corner at r = (x, y, -0.05)
+  CHECK_THAT(Eigen::VectorXd(J.drift().head<3>()), AllClose(Eigen::Vector3d(-0.8, -0.4, 0), 1e-12));
+  CHECK_THAT(Eigen::VectorXd(J.drift().segment<3>(9)),
+             AllClose(Eigen::Vector3d(0.8, 0.4, 0), 1e-12));
+  // and its velocity omega x r
+  CHECK_THAT(Eigen::VectorXd(J.jacobian().topRows<3>() * v),
+             AllClose(Eigen::Vector3d(-0.2, 0.4, 0), 1e-12));
+}
+
+TEST_CASE("the total wrench of the corners' forces: their sum and their moments p x f",
+          "[contacts]") {
+  // the box's corners at (+-0.2, +-0.1, 0) with the base at z = 0.05; vertical forces 1, 2, 3, 4
+  // (front left, front right, rear left, rear right) have the moment sum (y f, -x f, 0) about the
+  // world origin: (0.1 - 0.2 + 0.3 - 0.4, -(0.2 + 0.4 - 0.6 - 0.8), 0) = (-0.2, 0.8, 0)
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
+  ContactJacobian J(box, corners(box));
+  J.compute(base_pose(box, 0.05));
+  const Force total = total_contact_wrench(J, vertical_forces(1, 2, 3, 4));
+  CHECK_THAT(Eigen::VectorXd(total.lin), AllClose(Eigen::Vector3d(0, 0, 10), 1e-15));
+  CHECK_THAT(Eigen::VectorXd(total.ang), AllClose(Eigen::Vector3d(-0.2, 0.8, 0), 1e-15));
+  // an inactive corner's force counts for nothing: without the rear right one,
+  // (0.1 - 0.2 + 0.3, -(0.2 + 0.4 - 0.6), 0) = (0.2, 0, 0)
+  J.set_active(3, false);
+  const Force three = total_contact_wrench(J, vertical_forces(1, 2, 3, 4));
+  CHECK_THAT(Eigen::VectorXd(three.lin), AllClose(Eigen::Vector3d(0, 0, 6), 1e-15));
+  CHECK_THAT(Eigen::VectorXd(three.ang), AllClose(Eigen::Vector3d(0.2, 0, 0), 1e-15));
+}
