@@ -4,6 +4,7 @@
 #include <eom/io/columns.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/algorithm/dynamics.hpp>
+#include <eom/algorithm/dynamics_terms.hpp>
 #include <eom/core/errors.hpp>
 #include <eom/rows/scan_reports.hpp>
 
@@ -41,6 +42,7 @@ class IdTask final : public RowTask {
         file_(file),
         wrenches_(model, in, file, opt.forces),
         data_(model),
+        terms_(model),
         limits_(model),
         zero_(Eigen::VectorXd::Zero(model.nv)),
         tau_(model.nv),
@@ -67,7 +69,8 @@ class IdTask final : public RowTask {
     using Column = Eigen::Ref<const Eigen::VectorXd>;
     const Column v = opt_.static_pose ? Column(zero_) : Column(s.dq.col(0));
     const Column a = opt_.static_pose ? Column(zero_) : Column(s.dq.col(1));
-    tau_ = rnea(model_, data_, s.q, v, a);
+    // --terms: rnea, crba, nle and g from one placement of the joints (the same bits)
+    tau_ = opt_.terms ? terms_.compute(model_, data_, s.q, v, a) : rnea(model_, data_, s.q, v, a);
     if (opt_.forces.friction) {
       friction_torque(friction_, v, friction_term_);
       tau_ += friction_term_;
@@ -131,11 +134,12 @@ class IdTask final : public RowTask {
     };
     put(tau_);
     if (opt_.terms) {
-      // tau = M a + c(q, v) + g(q) + friction - J^T F, each computed on its own
-      term_.noalias() = crba(model_, data_, s.q) * a;
+      // tau = M a + c(q, v) + g(q) + friction - J^T F: M and g as compute() left them in data_
+      // (the external wrenches' term reads the placements only)
+      term_.noalias() = data_.M * a;
       put(term_);
-      const Eigen::VectorXd& g = gravity_torque(model_, data_, s.q);
-      term_ = nonlinear_effects(model_, data_, s.q, v) - g;
+      const Eigen::VectorXd& g = data_.g;
+      term_ = terms_.nonlinear_effects() - g;
       put(term_);
       put(g);
       if (opt_.forces.friction) put(friction_term_);
@@ -158,6 +162,7 @@ class IdTask final : public RowTask {
   const std::string file_;
   ExternalWrenches wrenches_;
   Data data_;
+  DynamicsTerms terms_;
   EffortLimitScan limits_;
   Eigen::VectorXd zero_;  // v and a of --static
   Eigen::VectorXd tau_, term_, friction_term_, external_term_;

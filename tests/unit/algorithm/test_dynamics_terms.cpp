@@ -32,10 +32,10 @@ bool same_bits(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y) {
 
 TEST_CASE("DynamicsTerms: the bits of rnea, crba, gravity_torque and nonlinear_effects",
           "[dynamics]") {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
-  const std::pair<std::string, UrdfOptions> robots[] = {{kRobotsDir + "/ur5.urdf", UrdfOptions{}},
-                                                        {kRobotsDir + "/panda.urdf", UrdfOptions{}},
+  const std::pair<std::string, LoadOptions> robots[] = {{kRobotsDir + "/ur5.urdf", LoadOptions{}},
+                                                        {kRobotsDir + "/panda.urdf", LoadOptions{}},
                                                         {kRobotsDir + "/solo12.urdf", floating},
                                                         {kDataDir + "/urdf/hopper.urdf", floating}};
   for (const auto& [path, options] : robots) {

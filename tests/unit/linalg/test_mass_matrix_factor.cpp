@@ -19,11 +19,11 @@ using namespace eom;
 using namespace eom::test;
 
 TEST_CASE("mass matrix factor: the solve inverts M on trees and chains", "[linalg]") {
-  UrdfOptions floating;
+  LoadOptions floating;
   floating.floating_base = true;
   for (const auto& [path, options] : {std::pair{kRobotsDir + "/solo12.urdf", floating},
-                                      std::pair{kRobotsDir + "/panda.urdf", UrdfOptions{}},
-                                      std::pair{kRobotsDir + "/planar_2r.urdf", UrdfOptions{}}}) {
+                                      std::pair{kRobotsDir + "/panda.urdf", LoadOptions{}},
+                                      std::pair{kRobotsDir + "/planar_2r.urdf", LoadOptions{}}}) {
     INFO(path);
     const Model model = load_urdf(path, options);
     Data data(model);
