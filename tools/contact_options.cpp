@@ -91,7 +91,7 @@ ContactSet load_contacts(const Model& model, const ContactOptions& opt) {
     try {
       parse_contact_weight(model, item, set);
     } catch (const InputError& e) {
-      throw InputError("--contact-weights: " + e.message());
+      throw InputError("--contact-weights: " + e.phrase());
     }
   }
   return set;

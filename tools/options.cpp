@@ -46,6 +46,8 @@ std::string_view option_name(Setting setting) {
       return "--summary-json";
     case Setting::keep_truncated:
       return "--keep-truncated";
+    case Setting::contacts:
+      return "--contacts";
     case Setting::mask:
       return "--mask";
   }

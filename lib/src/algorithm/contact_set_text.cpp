@@ -61,7 +61,7 @@ void parse_contact_weight(const Model& model, std::string_view text, ContactSet&
   const int k = contacts.find(frame);
   if (k < 0) {
     throw InputError(quote_input(text) + ": " + quote_input(text.substr(0, equals)) +
-                     " is not one of the --contacts");
+                     " is not one of the " + Setting::contacts);
   }
   const std::string number(text.substr(equals + 1));
   char* end = nullptr;

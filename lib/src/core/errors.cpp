@@ -80,6 +80,8 @@ std::string_view setting_name(Setting setting) {
       return "keep truncated";
     case Setting::mask:
       return "mask";
+    case Setting::contacts:
+      return "contacts";
   }
   return "setting";
 }

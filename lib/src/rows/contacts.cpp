@@ -39,7 +39,7 @@ ContactActivity::ContactActivity(const Model& model, const ContactSet& contacts,
     if (frame < 0 || contacts.find(frame) < 0) {
       throw InputError(file, 1, header.index(name) + 1,
                        "column " + shown_input(name) + ": " + quote_input(name.substr(8)) +
-                           " is not one of the --contacts");
+                           " is not one of the " + Setting::contacts);
     }
   }
 }

@@ -31,6 +31,7 @@ enum class Setting {
   summary,         // the file of the run's summary
   keep_truncated,  // where a run that fails midway keeps the rows so far
   mask,            // the components of an IK target the solution is asked to reach
+  contacts,        // the frames in contact
 };
 
 /// How a setting is named in messages: the library's words ("time column"), or a program's table.
