@@ -4,9 +4,12 @@
 #include <string>
 
 #include "eom/core/errors.hpp"
+#include "core/constants.hpp"
 #include "core/sizes.hpp"
 
 namespace eom {
+
+using detail::kPi;
 
 void forward_kinematics(const Model& model, Data& data, ConstVec q) {
   detail::check_size(q.size(), model.nq, "q");
@@ -252,7 +255,7 @@ Eigen::Matrix<double, 4, 3> orientation_rate_map(OrientationParametrization para
       // omega = J_l(phi) phi_dot (left Jacobian of SO(3)); its inverse in closed form
       const Vec3 phi = chi.head<3>();
       const double theta = phi.norm();
-      if (theta > M_PI - 1e-6) {
+      if (theta > kPi - 1e-6) {
         throw NumericalError("the rotation vector is singular at a rotation of 180 degrees");
       }
       // 1/theta^2 - (1 + cos) / (2 theta sin), which tends to 1/12 at theta = 0

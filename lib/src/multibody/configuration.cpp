@@ -4,9 +4,12 @@
 #include <cmath>
 
 #include "eom/core/errors.hpp"
+#include "core/constants.hpp"
 #include "core/sizes.hpp"
 
 namespace eom {
+
+using detail::kPi;
 
 using detail::check_size;
 
@@ -69,7 +72,7 @@ double Rng::uniform(double lo, double hi) {
 
 Eigen::Vector4d random_unit_quaternion(Rng& rng) {
   // uniform rotation: a normalised 4-D Gaussian would need Box-Muller; Shoemake's method is exact
-  const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * M_PI), u3 = rng.uniform(0, 2 * M_PI);
+  const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * kPi), u3 = rng.uniform(0, 2 * kPi);
   const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
   return {a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3)};
 }
@@ -84,7 +87,7 @@ Eigen::VectorXd random_configuration(const Model& model, Rng& rng) {
           std::isfinite(model.lower_limit[iq]) && std::isfinite(model.upper_limit[iq]);
       // (a quaternion's entries are drawn too, then replaced: the draws keep their number)
       q[iq] = finite ? rng.uniform(model.lower_limit[iq], model.upper_limit[iq])
-                     : (coordinate_is_angle(j, k) ? rng.uniform(-M_PI, M_PI) : rng.uniform(-1, 1));
+                     : (coordinate_is_angle(j, k) ? rng.uniform(-kPi, kPi) : rng.uniform(-1, 1));
     }
     if (has_quaternion(j))
       q.segment<4>(j.idx_q + quaternion_offset(j)) = random_unit_quaternion(rng);

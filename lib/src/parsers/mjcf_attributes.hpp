@@ -11,12 +11,11 @@
 #include <Eigen/Core>
 #include <tinyxml2.h>
 
+#include "core/constants.hpp"
 #include "eom/multibody/spatial.hpp"
 #include "eom/parsers/urdf.hpp"
 
 namespace eom::detail {
-
-constexpr double kPi = 3.14159265358979323846;
 
 /// An element to read, with what it inherits from where it sits: the <default> class its children
 /// take (childclass) and the placement of the <frame>s around it in its body's frame.

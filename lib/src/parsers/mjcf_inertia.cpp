@@ -9,6 +9,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include "core/constants.hpp"
 #include "eom/core/errors.hpp"
 
 namespace eom::detail {

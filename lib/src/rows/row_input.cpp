@@ -9,7 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/constants.hpp"
+
 namespace eom::rows {
+
+using detail::kPi;
 
 namespace {
 
@@ -403,7 +407,7 @@ class TableSource final : public SampleSource {
   void check_wraps(const Sample& s) {
     if (rows_++ > 0) {
       for (int c : limited_angles_) {
-        if (std::abs(s.q[c] - previous_q_[c]) > kHalfTurn && wraps_++ == 0) {
+        if (std::abs(s.q[c] - previous_q_[c]) > kPi && wraps_++ == 0) {
           wrap_line_ = s.line;
           wrap_coordinate_ = c;
           wrap_from_ = previous_q_[c];
@@ -421,8 +425,6 @@ class TableSource final : public SampleSource {
     }
     return join(names);
   }
-
-  static constexpr double kHalfTurn = 3.14159265358979323846;
 
   const Model& model_;
   TableReader& in_;

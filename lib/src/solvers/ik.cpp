@@ -8,10 +8,13 @@
 #include <Eigen/SVD>
 
 #include "eom/core/errors.hpp"
+#include "core/constants.hpp"
 #include "core/sizes.hpp"
 #include "linalg/cholesky.hpp"
 
 namespace eom {
+
+using detail::kPi;
 
 // ---------------------------------------------------------------------------------------------
 // Targets
@@ -145,7 +148,7 @@ void random_restart(const Model& model, const std::vector<int>& support,
     if (std::isfinite(lo) && std::isfinite(hi)) {
       q[iq] = rng.uniform(lo, hi);
     } else {
-      const double r = coordinate_is_angle(j, 0) ? M_PI : 1.0;
+      const double r = coordinate_is_angle(j, 0) ? kPi : 1.0;
       q[iq] = std::clamp(seed[iq] + rng.uniform(-r, r), lo, hi);
     }
   }
@@ -160,13 +163,11 @@ void nearest_turns(const Model& model, const std::vector<int>& support, const Ei
     if (!coordinate_is_angle(j, 0)) continue;
     const int iq = j.idx_q;
     if (revolute_unbounded(model, i)) {
-      q[iq] = seed[iq] + std::remainder(q[iq] - seed[iq], 2 * M_PI);
+      q[iq] = seed[iq] + std::remainder(q[iq] - seed[iq], 2 * kPi);
     } else {
       // a bounded joint spanning more than a turn (UR5: +-2 pi): the nearest turn within
-      while (q[iq] - seed[iq] > M_PI && q[iq] - 2 * M_PI >= model.lower_limit[iq])
-        q[iq] -= 2 * M_PI;
-      while (seed[iq] - q[iq] > M_PI && q[iq] + 2 * M_PI <= model.upper_limit[iq])
-        q[iq] += 2 * M_PI;
+      while (q[iq] - seed[iq] > kPi && q[iq] - 2 * kPi >= model.lower_limit[iq]) q[iq] -= 2 * kPi;
+      while (seed[iq] - q[iq] > kPi && q[iq] + 2 * kPi <= model.upper_limit[iq]) q[iq] += 2 * kPi;
     }
   }
 }
