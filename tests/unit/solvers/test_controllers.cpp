@@ -43,7 +43,7 @@ Eigen::Vector2d coriolis(const Eigen::Vector2d& q, const Eigen::Vector2d& v) {
   return vec2(-h * (2 * v[0] * v[1] + v[1] * v[1]), h * v[0] * v[0]);
 }
 
-struct Arm {
+struct PlanarArm {
   Model model = load_urdf(kRobotsDir + "/planar_2r.urdf");
   Data data{model};
   Eigen::VectorXd q = vec2(0.3, -0.7), v = vec2(0.4, -1.1), tau = Eigen::VectorXd::Zero(2);
@@ -52,7 +52,7 @@ struct Arm {
 }  // namespace
 
 TEST_CASE("the open-loop controllers give their torques", "[controllers]") {
-  Arm arm;
+  PlanarArm arm;
   ZeroTorque zero;
   arm.tau.setOnes();
   zero.torque(arm.model, arm.data, 0, arm.q, arm.v, arm.tau);
@@ -83,7 +83,7 @@ TEST_CASE("a set-point is a reference at rest", "[controllers]") {
 }
 
 TEST_CASE("PD: tau = Kp e + Kd e_dot (+ g)", "[controllers]") {
-  Arm arm;
+  PlanarArm arm;
   const Eigen::Vector2d kp(20, 10), kd(2, 1), goal(1.0, 0.5);
   const Eigen::Vector2d by_hand(20 * (1.0 - 0.3) + 2 * -0.4, 10 * (0.5 + 0.7) + 1 * 1.1);
   PD pd(arm.model, set_point(goal), kp, kd);
@@ -100,7 +100,7 @@ TEST_CASE("PD: tau = Kp e + Kd e_dot (+ g)", "[controllers]") {
 }
 
 TEST_CASE("computed torque: tau = M (Kp e + Kd e_dot) + C v + g", "[controllers]") {
-  Arm arm;
+  PlanarArm arm;
   const Eigen::Vector2d kp(20, 10), kd(2, 1), goal(1.0, 0.5);
   ComputedTorque control(arm.model, set_point(goal), kp, kd);
   control.torque(arm.model, arm.data, 0, arm.q, arm.v, arm.tau);

@@ -20,7 +20,7 @@ using namespace eom::test;
 
 namespace {
 
-constexpr double kG = 9.81, kMass = 2;
+constexpr double kGravity = 9.81, kMass = 2;
 
 Model floating_box() {
   LoadOptions floating;
@@ -52,8 +52,8 @@ class FreeFall : public ContactHost {
   }
   StepEnd trial_step(double t, double h) override {
     const double at = t + h;
-    q_[2] = z0_ - 0.5 * kG * at * at;
-    v_[2] = -kG * at;
+    q_[2] = z0_ - 0.5 * kGravity * at * at;
+    v_[2] = -kGravity * at;
     return {q_, v_};
   }
   double lift = 0;
@@ -97,19 +97,19 @@ TEST_CASE("a dropped box touches down at sqrt(2 h / g) and the impact stops it",
   CHECK(box.contacts.detect(0, 0.2, q0, long_fall.q, long_fall.v));
 
   // locate: the touchdown time, within event_tolerance (1e-12 s)
-  const double touchdown = std::sqrt(2 * 0.1 / kG);
+  const double touchdown = std::sqrt(2 * 0.1 / kGravity);
   const double t = box.contacts.locate(0, 0.2);
   CHECK(t == Approx(touchdown).margin(1e-11));
 
   // resolve: the four corners close by one impact, which takes all of the velocity (sticking
   // point contacts) and the kinetic energy m g 0.1
   Eigen::VectorXd q = fall.trial_step(0, t).q, v = fall.trial_step(0, t).v;
-  CHECK(v[2] == Approx(-kG * touchdown).epsilon(1e-9));
+  CHECK(v[2] == Approx(-kGravity * touchdown).epsilon(1e-9));
   CHECK(box.contacts.resolve(t, true, 0, q, v));
   CHECK(box.closed() == 4);
   CHECK(v.norm() < 1e-12);
   CHECK(box.stats.impacts == 1);
-  CHECK(box.stats.impact_energy_loss == Approx(kMass * kG * 0.1).epsilon(1e-9));
+  CHECK(box.stats.impact_energy_loss == Approx(kMass * kGravity * 0.1).epsilon(1e-9));
   REQUIRE(box.stats.contact_event_count == 4);
   for (const ContactEvent& event : box.stats.contact_events) {
     CHECK(event.t == t);
@@ -118,7 +118,7 @@ TEST_CASE("a dropped box touches down at sqrt(2 h / g) and the impact stops it",
   // at rest on its corners, they carry the weight, a quarter each (symmetric): none released
   double up = 0;
   for (int k = 0; k < 4; ++k) up += box.contacts.forces()[box.corners.offset(k) + 2];
-  CHECK(up == Approx(kMass * kG).epsilon(1e-12));
+  CHECK(up == Approx(kMass * kGravity).epsilon(1e-12));
 }
 
 TEST_CASE("a box pulled up lets go of the ground at all four corners", "[hybrid_contacts]") {
@@ -132,7 +132,7 @@ TEST_CASE("a box pulled up lets go of the ground at all four corners", "[hybrid_
   CHECK(box.stats.contact_event_count == 0);
   // twice the weight upwards: each corner would pull by a quarter of the weight; released, the
   // corners tie (symmetric) and open together
-  resting.lift = 2 * kMass * kG;
+  resting.lift = 2 * kMass * kGravity;
   CHECK(box.contacts.resolve(0.5, true, 0, q, v));
   CHECK(box.closed() == 0);
   REQUIRE(box.stats.contact_event_count == 4);
