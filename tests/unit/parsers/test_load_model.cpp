@@ -29,7 +29,7 @@ std::string file_with(const std::string& name, const std::string& text) {
 const std::string kJson = R"({"format": "dh", "name": "from_json", "joints": [
   {"name": "j", "type": "prismatic", "a": 0, "alpha": 0, "d": 0, "theta": 0, "mass": 1,
    "com": [0, 0, 0], "inertia": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}]})";
-const std::string kMjcf = R"(<?xml version="1.0"?>
+const std::string kMjcfText = R"(<?xml version="1.0"?>
 <!-- a comment naming <robot> first -->
 <mujoco model="from_mjcf">
   <worldbody>
@@ -54,7 +54,7 @@ TEST_CASE("load_model tells a JSON model, MJCF and URDF apart by content", "[loa
   CHECK(json.name == "from_json");
   CHECK(json.joint_type_name(1) == std::string("prismatic"));
 
-  const Model mjcf = load_model(file_with("mjcf", kMjcf));
+  const Model mjcf = load_model(file_with("mjcf", kMjcfText));
   CHECK(mjcf.name == "from_mjcf");
   CHECK(mjcf.joint_type_name(1) == std::string("ball"));
   CHECK(mjcf.nq == 4);
@@ -66,7 +66,7 @@ TEST_CASE("load_model tells a JSON model, MJCF and URDF apart by content", "[loa
 
 TEST_CASE("load_model reads past a byte-order mark and leading white space", "[load_model]") {
   CHECK(load_model(file_with("json_bom", kBom + " \n\t" + kJson)).name == "from_json");
-  CHECK(load_model(file_with("mjcf_bom", kBom + kMjcf)).name == "from_mjcf");
+  CHECK(load_model(file_with("mjcf_bom", kBom + kMjcfText)).name == "from_mjcf");
   CHECK(load_model(file_with("urdf_bom", kBom + kUrdf)).name == "from_urdf");
   CHECK(load_model(file_with("urdf_space", "\n  " + kUrdf)).name == "from_urdf");
 }
@@ -86,5 +86,5 @@ TEST_CASE("load_model gives the options to every format", "[load_model]") {
   CHECK(urdf.joint_type_name(1) == std::string("free-flyer"));
   CHECK(urdf.joint_type_name(2) == std::string("continuous"));
   // an MJCF model floats by its own <freejoint>, not by the option
-  CHECK_THROWS_AS(load_model(file_with("mjcf_floating", kMjcf), options), ModelError);
+  CHECK_THROWS_AS(load_model(file_with("mjcf_floating", kMjcfText), options), ModelError);
 }
