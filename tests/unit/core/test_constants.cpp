@@ -6,9 +6,10 @@
 
 #include "core/constants.hpp"
 
-using eom::detail::kPi;
-
 TEST_CASE("kPi is the double nearest to pi", "[core][constants]") {
+  // a local name: in a unity batch another test file may see eom::detail::kPi through its own
+  // using-directive
+  const double kPi = eom::detail::kPi;
   CHECK(kPi == std::acos(-1.0));
   CHECK(kPi == std::atan2(0.0, -1.0));
   // the neighbouring doubles are further from pi (to 21 digits, in long double) than kPi is
