@@ -25,7 +25,7 @@ using namespace eom::test;
 namespace {
 
 const std::string kMjcf = kDataDir + "/mjcf/";
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kPiByHand = 3.14159265358979323846;
 
 Mat3 about(const Vec3& axis, double angle) {
   return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
@@ -57,7 +57,7 @@ TEST_CASE("MJCF pendulum: a capsule's mass and inertia as MuJoCo's compiler give
   CHECK_FALSE(model.floating_base);
   // capsule r = 0.05 along z from 0 to -0.5: a cylinder of height h = 0.5 and two hemispheres
   const double r = 0.05, h = 0.5, rho = 1000;
-  const double m_cyl = rho * kPi * r * r * h, m_sph = rho * 4.0 / 3 * kPi * r * r * r;
+  const double m_cyl = rho * kPiByHand * r * r * h, m_sph = rho * 4.0 / 3 * kPiByHand * r * r * r;
   const double m = m_cyl + m_sph;
   CHECK(model.total_mass == Approx(m).epsilon(1e-14));
   // about its centre, across the axis: cylinder m(3r^2 + h^2)/12; each hemisphere 83/320 m r^2
@@ -70,7 +70,7 @@ TEST_CASE("MJCF pendulum: a capsule's mass and inertia as MuJoCo's compiler give
   Data data(model);
   CHECK(crba(model, data, q)(0, 0) == Approx(I_across + m * h * h / 4).epsilon(1e-13));
   // gravity torque at 90 degrees: the centre of mass h/2 out along x, g down
-  const Eigen::VectorXd q90 = Eigen::VectorXd::Constant(1, kPi / 2);
+  const Eigen::VectorXd q90 = Eigen::VectorXd::Constant(1, kPiByHand / 2);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(1);
   // turning +90 degrees about y takes -z to -x: the weight pulls it back down (+y torque)
   CHECK(rnea(model, data, q90, zero, zero)[0] == Approx(m * 9.81 * h / 2).epsilon(1e-13));
@@ -86,7 +86,7 @@ TEST_CASE("MJCF orientations: quat, axisangle, euler, xyaxes and zaxis agree", "
   const Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
   const SE3 carrier = placed(model, q, "carrier");
   // euler="10 20 30" in degrees, eulerseq xyz (moving axes): Rx Ry Rz
-  const double deg = kPi / 180;
+  const double deg = kPiByHand / 180;
   const Mat3 R = about(Vec3::UnitX(), 10 * deg) * about(Vec3::UnitY(), 20 * deg) *
                  about(Vec3::UnitZ(), 30 * deg);
   CHECK_THAT(carrier.R, AllClose(R, 1e-15));
@@ -94,12 +94,12 @@ TEST_CASE("MJCF orientations: quat, axisangle, euler, xyaxes and zaxis agree", "
   for (const char* spelling : {"quat", "axisangle", "euler", "xyaxes"}) {
     INFO(spelling);
     const SE3 site = placed(model, q, std::string("z90_") + spelling);
-    CHECK_THAT(site.R, AllClose(R * about(Vec3::UnitZ(), kPi / 2), 1e-15));
+    CHECK_THAT(site.R, AllClose(R * about(Vec3::UnitZ(), kPiByHand / 2), 1e-15));
   }
   for (const char* spelling : {"quat", "axisangle", "euler", "xyaxes", "zaxis"}) {
     INFO(spelling);
     const SE3 site = placed(model, q, std::string("y90_") + spelling);
-    CHECK_THAT(site.R, AllClose(R * about(Vec3::UnitY(), kPi / 2), 1e-15));
+    CHECK_THAT(site.R, AllClose(R * about(Vec3::UnitY(), kPiByHand / 2), 1e-15));
   }
   // the slide's axis is the body's x
   Eigen::VectorXd moved = q;
@@ -124,7 +124,7 @@ TEST_CASE("MJCF defaults: nested classes, childclass, class, and an included bod
     REQUIRE(j > 0);
     return j;
   };
-  const double deg = kPi / 180;
+  const double deg = kPiByHand / 180;
   // main: damping 1, axis y, no limits
   CHECK(model.info[joint("plain")].damping == 1);
   CHECK_FALSE(model.info[joint("plain")].has_limit);
@@ -141,7 +141,7 @@ TEST_CASE("MJCF defaults: nested classes, childclass, class, and an included bod
   CHECK(model.info[joint("wrist")].upper == 0.1);
   CHECK(model.joint_type_name(joint("wrist")) == std::string("prismatic"));
   // masses: two spheres r 0.1 at 1000, a box of side 0.2 at 500, the cylinder's 2
-  const double sphere = 1000 * 4.0 / 3 * kPi * 1e-3;
+  const double sphere = 1000 * 4.0 / 3 * kPiByHand * 1e-3;
   CHECK(model.total_mass == Approx(2 * sphere + 500 * 0.008 + 2).epsilon(1e-14));
 }
 
@@ -153,12 +153,12 @@ TEST_CASE("MJCF joint ref: at q = ref the body is where the file puts it", "[mjc
         <geom size="0.1"/></body></worldbody></mujoco>)";
   const Model model = build_mjcf_model(text, "<string>");
   Eigen::VectorXd q(2);
-  q << 30 * kPi / 180, 0.25;
+  q << 30 * kPiByHand / 180, 0.25;
   CHECK_THAT(placed(model, q, "s").p, AllClose(Vec3(1, 0, 1), 1e-15));
   CHECK_THAT(placed(model, q, "c").p, AllClose(Vec3(0, 0, 0), 1e-15));
   // q = 0 turns the body -30 degrees about the anchor at x = 0.1
   q << 0, 0;
-  const Vec3 turned = Vec3(0.1, 0, 1) + about(Vec3::UnitZ(), -kPi / 6) * Vec3(0.9, 0, 0);
+  const Vec3 turned = Vec3(0.1, 0, 1) + about(Vec3::UnitZ(), -kPiByHand / 6) * Vec3(0.9, 0, 0);
   CHECK_THAT(placed(model, q, "s").p, AllClose(turned, 1e-15));
   CHECK_THAT(placed(model, q, "c").p, AllClose(Vec3(0, -0.25, 0), 1e-15));
 }
@@ -365,7 +365,7 @@ TEST_CASE("MJCF fromto on boxes and ellipsoids: size[0] across, half the segment
              AllClose(Vec3(m * (0.01 + 0.25) / 3, m * (0.01 + 0.25) / 3, m * 0.02 / 3), 1e-14));
   const Model ellipsoid =
       mesh_model("", R"(<geom type="ellipsoid" fromto="0 0 0 1 0 0" size="0.1"/>)");
-  const double me = 1000 * 4.0 / 3 * kPi * 0.1 * 0.1 * 0.5;
+  const double me = 1000 * 4.0 / 3 * kPiByHand * 0.1 * 0.1 * 0.5;
   CHECK(ellipsoid.inertia[1].m == Approx(me).epsilon(1e-15));
   // along x now: I_xx = m (a^2 + b^2) / 5, the others m (a^2 + c^2) / 5
   CHECK_THAT(Vec3(ellipsoid.inertia[1].I_c.diagonal()),
