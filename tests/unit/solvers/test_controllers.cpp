@@ -121,8 +121,8 @@ TEST_CASE("computed torque over contacts makes them carry the weight", "[control
   floating.floating_base = true;
   const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
   Data data(model);
-  const ContactSet contacts = parse_contacts(
-      model, {"front_left", "front_right", "rear_left", "rear_right"}, Vec3::UnitZ());
+  const ContactSet contacts =
+      point_contacts(model, {"front_left", "front_right", "rear_left", "rear_right"});
   Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq), tau(model.nv);
   q[6] = 1;  // level
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(model.nv);
