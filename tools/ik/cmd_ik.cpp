@@ -204,6 +204,37 @@ int run_ik(IkCliOptions& opt, Streams& io) {
   return run_rows(opt.rows, model, command, io);
 }
 
+// the solver's budget and tolerances: what decides when a row has converged or failed
+void add_solver_options(CLI::App& cmd, IkOptions& solver) {
+  cmd.add_option("--position-tolerance", solver.position_tolerance,
+                 "Converged when the position error is at most this (m; default 1e-6)")
+      ->check(kPositive);
+  cmd.add_option("--orientation-tolerance", solver.orientation_tolerance,
+                 "... and the orientation error at most this (rad; default 1e-6)")
+      ->check(kPositive);
+  cmd.add_option("--max-iterations", solver.max_iterations,
+                 "Iterations per attempt (the seed, then each restart; default 50)")
+      ->check(kPositive);
+  cmd.add_option("--max-total-iterations", solver.max_total_iterations,
+                 "Iterations per row over all attempts (default 5000): the budget that decides, "
+                 "so that output is reproducible")
+      ->check(kPositive);
+  cmd.add_option("--max-restarts", solver.max_restarts,
+                 "Random restarts within the limits per row (default 200)")
+      ->check(kNonNegative);
+  cmd.add_option("--timeout", solver.timeout,
+                 "Wall-clock cap per row in seconds (default 0.5), a safety net above the "
+                 "iteration budget; rows it stops are reported (their results depend on the "
+                 "machine); 0 disables it")
+      ->check(kNonNegative);
+  cmd.add_option("--solutions", solver.solutions,
+                 "Converged solutions to collect per row; the one nearest the seed is written "
+                 "(default 1)")
+      ->check(kPositive);
+  cmd.add_option("--seed", solver.random_seed,
+                 "Seed of the random restarts (default 0); the same seed gives the same output");
+}
+
 }  // namespace
 
 void register_ik(CLI::App& app, Dispatch& dispatch) {
@@ -256,33 +287,7 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
                   "near the seed), centre (joints to the middle of their limits), NAME=VALUE,... "
                   "(a posture; other coordinates as --q0), none (default)")
       ->delimiter(',');
-  cmd->add_option("--position-tolerance", opt->solver.position_tolerance,
-                  "Converged when the position error is at most this (m; default 1e-6)")
-      ->check(kPositive);
-  cmd->add_option("--orientation-tolerance", opt->solver.orientation_tolerance,
-                  "... and the orientation error at most this (rad; default 1e-6)")
-      ->check(kPositive);
-  cmd->add_option("--max-iterations", opt->solver.max_iterations,
-                  "Iterations per attempt (the seed, then each restart; default 50)")
-      ->check(kPositive);
-  cmd->add_option("--max-total-iterations", opt->solver.max_total_iterations,
-                  "Iterations per row over all attempts (default 5000): the budget that decides, "
-                  "so that output is reproducible")
-      ->check(kPositive);
-  cmd->add_option("--max-restarts", opt->solver.max_restarts,
-                  "Random restarts within the limits per row (default 200)")
-      ->check(kNonNegative);
-  cmd->add_option("--timeout", opt->solver.timeout,
-                  "Wall-clock cap per row in seconds (default 0.5), a safety net above the "
-                  "iteration budget; rows it stops are reported (their results depend on the "
-                  "machine); 0 disables it")
-      ->check(kNonNegative);
-  cmd->add_option("--solutions", opt->solver.solutions,
-                  "Converged solutions to collect per row; the one nearest the seed is written "
-                  "(default 1)")
-      ->check(kPositive);
-  cmd->add_option("--seed", opt->solver.random_seed,
-                  "Seed of the random restarts (default 0); the same seed gives the same output");
+  add_solver_options(*cmd, opt->solver);
   cmd->add_option("--jump-threshold", opt->jump_threshold,
                   "Report rows of a path whose joints move more than this from the previous "
                   "row's solution (rad or m; default 0.3)")
