@@ -273,6 +273,48 @@ Inertia spatial_inertia(Reader& in, const json& value, const std::string& path) 
 //   liMi = B_{i-1} M_{i-1,i} T(r_i),   inertia_i = G_i moved by B_i,   frame {i} = B_i in J_i,
 // and the end-effector frame {n+1} sits at B_n M_{n,n+1} on the last body. A nonzero pitch (a
 // helical joint) has no eom joint: refused.
+// Joint i's kind, unit axis and scale from its space-frame screw axis S (angular first) at the
+// home placement M_i of frame {i}, checked against its declared type; returns T(r), the joint's
+// frame J_i in {i} (a revolute axis passes through r = w x v / |w|^2, from v = -w x r).
+SE3 read_screw_axis(Reader& in, const json& value, const std::string& path, const SE3& M_i,
+                    JointKind type, ChainJoint& c, std::vector<Diagnostic>* warnings) {
+  const Vec6 S = in.vector<6>(value, path);
+  const Motion A = M_i.act_inv(Motion{S.tail<3>(), S.head<3>()});
+  const double w = A.ang.norm(), speed = A.lin.norm();
+  SE3 joint_in_i;
+  if (w > 0) {
+    c.kind = JointKind::revolute;
+    c.axis = A.ang / w;
+    c.scale = w;
+    if (std::abs(c.axis.dot(A.lin)) > kRoundOff * (1 + speed)) {
+      in.fail(path, "a screw axis with pitch " + number_text(c.axis.dot(A.lin) / w) +
+                        " (w . v != 0): eom has no helical joint");
+    }
+    joint_in_i.p = c.axis.cross(A.lin / w);
+  } else if (speed > 0) {
+    c.kind = JointKind::prismatic;
+    c.axis = A.lin / speed;
+    c.scale = speed;
+  } else {
+    in.fail(path, "a zero screw axis moves nothing");
+  }
+  if (c.kind != type) {
+    in.fail(path, std::string("a ") + (c.kind == JointKind::revolute ? "rotating" : "sliding") +
+                      " screw axis for " + quote_input(c.name) + ", which is " +
+                      (type == JointKind::revolute ? "revolute" : "prismatic") +
+                      " (a zero angular part makes it prismatic)");
+  }
+  if (std::abs(c.scale - 1) > kRoundOff && warnings) {
+    warnings->push_back({Diagnostic::Severity::warning, 0,
+                         path + ": the " + (w > 0 ? "angular" : "linear") + " part has norm " +
+                             number_text(c.scale) + ", not 1: taken as a scaled twist (joint " +
+                             quote_input(c.name) + " moves " + number_text(c.scale) +
+                             " per unit of q)",
+                         true});
+  }
+  return joint_in_i;
+}
+
 Model build_poe(Reader& in, const json& doc, const std::string& name, const LoadOptions& options,
                 std::vector<Diagnostic>* warnings) {
   in.only(doc, "", {"format", "name", "joints", "M", "S", "G", "links"});
@@ -321,41 +363,7 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Load
 
     const SE3 M_step = in.placement(Ms[i], at("M", i));
     M_i = M_i * M_step;
-    const Vec6 S = in.vector<6>(Ss[i], at("S", i));  // angular first
-    const Motion A = M_i.act_inv(Motion{S.tail<3>(), S.head<3>()});
-    const double w = A.ang.norm(), speed = A.lin.norm();
-    SE3 joint_in_i;  // T(r): J_i in {i}
-    if (w > 0) {
-      c.kind = JointKind::revolute;
-      c.axis = A.ang / w;
-      c.scale = w;
-      if (std::abs(c.axis.dot(A.lin)) > kRoundOff * (1 + speed)) {
-        in.fail(at("S", i), "a screw axis with pitch " + number_text(c.axis.dot(A.lin) / w) +
-                                " (w . v != 0): eom has no helical joint");
-      }
-      joint_in_i.p = c.axis.cross(A.lin / w);
-    } else if (speed > 0) {
-      c.kind = JointKind::prismatic;
-      c.axis = A.lin / speed;
-      c.scale = speed;
-    } else {
-      in.fail(at("S", i), "a zero screw axis moves nothing");
-    }
-    if (c.kind != type) {
-      in.fail(at("S", i), std::string("a ") +
-                              (c.kind == JointKind::revolute ? "rotating" : "sliding") +
-                              " screw axis for " + quote_input(c.name) + ", which is " +
-                              (type == JointKind::revolute ? "revolute" : "prismatic") +
-                              " (a zero angular part makes it prismatic)");
-    }
-    if (std::abs(c.scale - 1) > kRoundOff && warnings) {
-      warnings->push_back({Diagnostic::Severity::warning, 0,
-                           at("S", i) + ": the " + (w > 0 ? "angular" : "linear") +
-                               " part has norm " + number_text(c.scale) +
-                               ", not 1: taken as a scaled twist (joint " + quote_input(c.name) +
-                               " moves " + number_text(c.scale) + " per unit of q)",
-                           true});
-    }
+    const SE3 joint_in_i = read_screw_axis(in, Ss[i], at("S", i), M_i, type, c, warnings);
     const SE3 B_i = joint_in_i.inverse();
     c.placement = B_previous * M_step * joint_in_i;
     c.inertia = spatial_inertia(in, Gs[i], at("G", i)).transformed(B_i);
