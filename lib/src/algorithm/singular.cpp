@@ -10,6 +10,7 @@
 #include "eom/multibody/configuration.hpp"
 #include "eom/multibody/data.hpp"
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "core/sizes.hpp"
 #include "linalg/symmetric_eigenvalues.hpp"
 
@@ -46,29 +47,20 @@ AxisDescription describe_axis(const Vec3& x, const Mat3& R) {
 }
 
 std::string axis_text(const AxisDescription& a, std::string_view frame_name, bool rotation) {
-  const char* axes = "xyz";
-  char buf[160];
-  const char* prep = rotation ? "about" : "along";
+  const std::string prep = rotation ? "about" : "along";
+  const std::string frame(frame_name);
   if (a.alignment >= 0.99) {
-    if (a.basis == AxisBasis::world) {
-      std::snprintf(buf, sizeof buf, "%s world %c", prep, axes[a.axis]);
-    } else {
-      std::snprintf(buf, sizeof buf, "%s the %.*s %c axis", prep,
-                    static_cast<int>(frame_name.size()), frame_name.data(), axes[a.axis]);
-    }
-  } else {
-    const Vec3& d = a.direction;
-    auto clean = [](double x) { return std::abs(x) < 5e-4 ? 0.0 : x; };
-    if (a.basis == AxisBasis::world) {
-      std::snprintf(buf, sizeof buf, "%s world (%.3g, %.3g, %.3g)", prep, clean(d.x()),
-                    clean(d.y()), clean(d.z()));
-    } else {
-      std::snprintf(buf, sizeof buf, "%s (%.3g, %.3g, %.3g) in %.*s axes", prep, clean(d.x()),
-                    clean(d.y()), clean(d.z()), static_cast<int>(frame_name.size()),
-                    frame_name.data());
-    }
+    const char axis = "xyz"[a.axis];
+    return a.basis == AxisBasis::world ? prep + " world " + axis
+                                       : prep + " the " + frame + " " + axis + " axis";
   }
-  return buf;
+  // three significant digits, a component below round-off of the third shown as 0
+  auto shown = [](double x) { return number_text(std::abs(x) < 5e-4 ? 0.0 : x, 3); };
+  const Vec3& d = a.direction;
+  const std::string direction =
+      "(" + shown(d.x()) + ", " + shown(d.y()) + ", " + shown(d.z()) + ")";
+  return a.basis == AxisBasis::world ? prep + " world " + direction
+                                     : prep + " " + direction + " in " + frame + " axes";
 }
 
 }  // namespace

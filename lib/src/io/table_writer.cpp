@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "eom/io/table.hpp"
 #include "io/csv.hpp"
 #include "io/json.hpp"

@@ -29,8 +29,8 @@ using nlohmann::json;
 // orthonormality, a spatial inertia's symmetry and structure, a screw axis's pitch
 constexpr double kRoundOff = 1e-9;
 
-// shortest round-trip spelling, as JSON writes numbers
-std::string number_text(double x) { return json(x).dump(); }
+// a number as the JSON writer spells it ("2.0", "1e-05"): these messages quote the model's JSON
+std::string json_number_text(double x) { return json(x).dump(); }
 
 // Reads fields by JSON path and throws ModelError("file: path: what") for anything unexpected.
 class Reader {
@@ -120,7 +120,7 @@ class Reader {
       fail(path,
            "not a rigid placement: the rotation block is not orthonormal with determinant "
            "1 (|R^T R - 1| = " +
-               number_text(off) + ")");
+               json_number_text(off) + ")");
     }
     return {R, T.topRightCorner<3, 1>()};
   }
@@ -195,18 +195,18 @@ void read_limits(Reader& in, const json& joint, const std::string& path, JointIn
   const bool lower = optional("lower", info.lower), upper = optional("upper", info.upper);
   if (lower != upper) in.fail(path, "give both \"lower\" and \"upper\", or neither");
   if (lower && !(info.lower <= info.upper)) {
-    in.fail(path + ".lower",
-            "lower " + number_text(info.lower) + " is above upper " + number_text(info.upper));
+    in.fail(path + ".lower", "lower " + json_number_text(info.lower) + " is above upper " +
+                                 json_number_text(info.upper));
   }
   info.has_limit = lower;
   for (const char* key : {"effort", "velocity"}) {
     double& out = std::string(key) == "effort" ? info.effort : info.velocity;
     if (optional(key, out) && !(out > 0)) {
-      in.fail(path + "." + key, "must be positive, not " + number_text(out));
+      in.fail(path + "." + key, "must be positive, not " + json_number_text(out));
     }
   }
   if (optional("armature", info.armature) && !(info.armature >= 0)) {
-    in.fail(path + ".armature", "must be non-negative, not " + number_text(info.armature));
+    in.fail(path + ".armature", "must be non-negative, not " + json_number_text(info.armature));
   }
 }
 
@@ -238,7 +238,7 @@ Inertia spatial_inertia(Reader& in, const json& value, const std::string& path) 
   const Eigen::SelfAdjointEigenSolver<Mat6d> eig(G);
   if (!(eig.eigenvalues().minCoeff() > 0)) {
     in.fail(path, "not positive definite (smallest eigenvalue " +
-                      number_text(eig.eigenvalues().minCoeff()) + ")");
+                      json_number_text(eig.eigenvalues().minCoeff()) + ")");
   }
   const double m = G(3, 3);
   if ((G.bottomRightCorner<3, 3>() - m * Mat3::Identity()).cwiseAbs().maxCoeff() >
@@ -330,7 +330,7 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Load
       c.axis = A.ang / w;
       c.scale = w;
       if (std::abs(c.axis.dot(A.lin)) > kRoundOff * (1 + speed)) {
-        in.fail(at("S", i), "a screw axis with pitch " + number_text(c.axis.dot(A.lin) / w) +
+        in.fail(at("S", i), "a screw axis with pitch " + json_number_text(c.axis.dot(A.lin) / w) +
                                 " (w . v != 0): eom has no helical joint");
       }
       joint_in_i.p = c.axis.cross(A.lin / w);
@@ -351,9 +351,9 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Load
     if (std::abs(c.scale - 1) > kRoundOff && warnings) {
       warnings->push_back({Diagnostic::Severity::warning, 0,
                            at("S", i) + ": the " + (w > 0 ? "angular" : "linear") +
-                               " part has norm " + number_text(c.scale) +
+                               " part has norm " + json_number_text(c.scale) +
                                ", not 1: taken as a scaled twist (joint " + quote_input(c.name) +
-                               " moves " + number_text(c.scale) + " per unit of q)",
+                               " moves " + json_number_text(c.scale) + " per unit of q)",
                            true});
     }
     const SE3 B_i = joint_in_i.inverse();
@@ -420,7 +420,8 @@ Model build_dh(Reader& in, const json& doc, const std::string& name, bool modifi
                  mass = number("mass");
     const Vec3 com = in.vector<3>(in.field(joint, path, "com"), path + ".com");
     const Mat3 inertia = in.matrix<3, 3>(in.field(joint, path, "inertia"), path + ".inertia");
-    if (!(mass >= 0)) in.fail(path + ".mass", "must not be negative, not " + number_text(mass));
+    if (!(mass >= 0))
+      in.fail(path + ".mass", "must not be negative, not " + json_number_text(mass));
     if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() >
         kRoundOff * inertia.cwiseAbs().maxCoeff()) {
       in.fail(path + ".inertia", "not symmetric");
