@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "eom/core/errors.hpp"
+#include "core/tolerances.hpp"
 #include "eom/multibody/component_names.hpp"
 #include "parsers/index_coordinates.hpp"
 
@@ -25,9 +26,9 @@ namespace {
 
 using nlohmann::json;
 
-// a relative tolerance for what the file's decimals cannot say exactly: a rotation's
-// orthonormality, a spatial inertia's symmetry and structure, a screw axis's pitch
-constexpr double kRoundOff = 1e-9;
+// what the file's decimals cannot say exactly: a rotation's orthonormality, a spatial inertia's
+// symmetry and structure, a screw axis's pitch
+using detail::kModelRoundOff;
 
 // a number as the JSON writer spells it ("2.0", "1e-05"): these messages quote the model's JSON
 std::string json_number_text(double x) { return json(x).dump(); }
@@ -116,7 +117,7 @@ class Reader {
     }
     const Mat3 R = T.topLeftCorner<3, 3>();
     const double off = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
-    if (off > kRoundOff || R.determinant() < 0) {
+    if (off > kModelRoundOff || R.determinant() < 0) {
       fail(path,
            "not a rigid placement: the rotation block is not orthonormal with determinant "
            "1 (|R^T R - 1| = " +
@@ -232,7 +233,7 @@ Inertia spatial_inertia(Reader& in, const json& value, const std::string& path) 
   using Mat6d = Eigen::Matrix<double, 6, 6>;
   const Mat6d G = in.matrix<6, 6>(value, path);
   const double size = G.cwiseAbs().maxCoeff();
-  if ((G - G.transpose()).cwiseAbs().maxCoeff() > kRoundOff * size) {
+  if ((G - G.transpose()).cwiseAbs().maxCoeff() > kModelRoundOff * size) {
     in.fail(path, "not symmetric");
   }
   const Eigen::SelfAdjointEigenSolver<Mat6d> eig(G);
@@ -242,11 +243,11 @@ Inertia spatial_inertia(Reader& in, const json& value, const std::string& path) 
   }
   const double m = G(3, 3);
   if ((G.bottomRightCorner<3, 3>() - m * Mat3::Identity()).cwiseAbs().maxCoeff() >
-      kRoundOff * size) {
+      kModelRoundOff * size) {
     in.fail(path, "not a rigid body's: the linear block must be m times the identity");
   }
   const Mat3 mc = G.topRightCorner<3, 3>();  // m [c]
-  if ((mc + mc.transpose()).cwiseAbs().maxCoeff() > kRoundOff * size) {
+  if ((mc + mc.transpose()).cwiseAbs().maxCoeff() > kModelRoundOff * size) {
     in.fail(path, "not a rigid body's: the coupling block must be skew-symmetric (m [c])");
   }
   const Vec3 c = Vec3(mc(2, 1), mc(0, 2), mc(1, 0)) / m;
@@ -329,7 +330,7 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Load
       c.kind = JointKind::revolute;
       c.axis = A.ang / w;
       c.scale = w;
-      if (std::abs(c.axis.dot(A.lin)) > kRoundOff * (1 + speed)) {
+      if (std::abs(c.axis.dot(A.lin)) > kModelRoundOff * (1 + speed)) {
         in.fail(at("S", i), "a screw axis with pitch " + json_number_text(c.axis.dot(A.lin) / w) +
                                 " (w . v != 0): eom has no helical joint");
       }
@@ -348,7 +349,7 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Load
                               (type == JointKind::revolute ? "revolute" : "prismatic") +
                               " (a zero angular part makes it prismatic)");
     }
-    if (std::abs(c.scale - 1) > kRoundOff && warnings) {
+    if (std::abs(c.scale - 1) > kModelRoundOff && warnings) {
       warnings->push_back({Diagnostic::Severity::warning, 0,
                            at("S", i) + ": the " + (w > 0 ? "angular" : "linear") +
                                " part has norm " + json_number_text(c.scale) +
@@ -423,7 +424,7 @@ Model build_dh(Reader& in, const json& doc, const std::string& name, bool modifi
     if (!(mass >= 0))
       in.fail(path + ".mass", "must not be negative, not " + json_number_text(mass));
     if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() >
-        kRoundOff * inertia.cwiseAbs().maxCoeff()) {
+        kModelRoundOff * inertia.cwiseAbs().maxCoeff()) {
       in.fail(path + ".inertia", "not symmetric");
     }
     if (Eigen::SelfAdjointEigenSolver<Mat3>(inertia).eigenvalues().minCoeff() < 0) {

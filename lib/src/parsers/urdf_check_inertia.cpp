@@ -14,6 +14,7 @@
 #include "eom/core/errors.hpp"
 #include "eom/multibody/component_names.hpp"
 #include "core/pivot.hpp"
+#include "core/tolerances.hpp"
 #include "parsers/fixed_joints.hpp"
 #include "parsers/urdf_check.hpp"
 
@@ -23,9 +24,6 @@ namespace {
 using namespace check_text;
 
 bool is_moving(const std::string& type) { return type != "fixed"; }
-
-// relative round-off of principal moments (URDF numbers carry 6 to 9 significant digits)
-constexpr double kMomentRoundOff = 1e-9;
 
 Vec3 principal_moments(const Mat3& inertia) {
   const Eigen::SelfAdjointEigenSolver<Mat3> solver(inertia, Eigen::EigenvaluesOnly);
@@ -146,7 +144,7 @@ void UrdfChecker::check_inertia(int index, const Body* body) {
   const UrdfLink& link = urdf_.links[index];
   const Vec3 lambda = principal_moments(link.inertia);
   if (!lambda.allFinite()) return;
-  const double tolerance = kMomentRoundOff * body_scale(lambda, body);
+  const double tolerance = kModelRoundOff * body_scale(lambda, body);
   const bool definite = lambda[0] >= -tolerance;
   // sorted, so a + b >= c is the only inequality that can fail
   const bool triangle = lambda[0] + lambda[1] >= lambda[2] - tolerance;
@@ -171,7 +169,7 @@ void UrdfChecker::check_inertia(int index, const Body* body) {
   }
   // an indefinite link merged into a moving body: the body is what the dynamics use
   const Vec3 combined = principal_moments(body->inertia.I_c);
-  const double body_tolerance = kMomentRoundOff * body_scale(combined, body);
+  const double body_tolerance = kModelRoundOff * body_scale(combined, body);
   if (combined[0] < -body_tolerance) {
     error(line, who + defect + ", and so is the body it is merged by fixed joints into (" +
                     body_name(*body) + "; eigenvalues " + moments(combined, body_tolerance) + ")");
