@@ -13,7 +13,8 @@
 
 namespace eom::linalg {
 
-// Singular values and pivots below kRankTolerance of the largest count as zero (core/tolerances.hpp).
+// Singular values and pivots below kRankTolerance of the largest count as zero
+// (core/tolerances.hpp).
 using detail::kRankTolerance;
 
 /// x = A^+ b, the least-squares solution of least norm, with singular values below 1e-9 of the

@@ -531,7 +531,7 @@ class MjcfReader : MjcfAttributes {
     if (!(info.lower < info.upper)) {
       fail(e, "<joint range>: the lower limit must be below the upper");
     }
-    if (hinge && !settings.degrees && info.upper - info.lower > 2 * kPi + 1e-9) {
+    if (hinge && !settings.degrees && info.upper - info.lower > 2 * kPi + kFullTurnRoundOff) {
       range_warnings_.push_back(e);
     }
   }

@@ -106,7 +106,7 @@ Inertia MjcfInertia::explicit_inertia(const XMLElement* e) const {
   }
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
   const Vec3 d = eig.eigenvalues();
-  if (d.minCoeff() < -1e-12 * std::max(1.0, d.maxCoeff()) ||
+  if (d.minCoeff() < -kEigenvalueRoundOff * std::max(1.0, d.maxCoeff()) ||
       d[0] + d[1] < d[2] * (1 - kModelRoundOff)) {
     a_.fail(e,
             "<inertial>: the inertia is not a rigid body's (positive, and each principal "

@@ -33,12 +33,12 @@ Vec3 principal_moments(const Mat3& inertia) {
 
 // The scale against which round-off is judged: the largest principal moment of the link and
 // of its body, and the body's mass spread over a millimetre (so that a point mass's
-// numerically zero tensor stays zero); 1e-12 kg m^2 at least.
+// numerically zero tensor stays zero); kSmallestInertiaScale at least.
 double body_scale(const Vec3& lambda, const Body* body) {
-  double scale = std::max(1e-12, lambda.cwiseAbs().maxCoeff());
+  double scale = std::max(kSmallestInertiaScale, lambda.cwiseAbs().maxCoeff());
   if (body) {
     scale = std::max(scale, principal_moments(body->inertia.I_c).cwiseAbs().maxCoeff());
-    scale = std::max(scale, body->inertia.m * 1e-6);
+    scale = std::max(scale, body->inertia.m * kSquareMillimetre);
   }
   return scale;
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/constants.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom::rows {
 
@@ -319,7 +320,7 @@ class TableSource final : public SampleSource {
       throw InputError(in_.name(), s.line, 0, e.phrase());
     }
     // more than float round-off: the data is not what its writer thought
-    if (deviation > 1e-6 && quaternion_rows_++ == 0) {
+    if (deviation > detail::kGivenUnitNorm && quaternion_rows_++ == 0) {
       quaternion_line_ = s.line;
       quaternion_deviation_ = deviation;
     }
