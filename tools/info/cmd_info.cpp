@@ -161,8 +161,8 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
       << "  frames: " << model.frames.size() << "\n";
   out << "mass: " << cell_text(model.total_mass) << " kg in all, " << cell_text(moving_mass(model))
       << " kg moving\n";
-  out << "gravity: " << model.gravity.x() << " " << model.gravity.y() << " " << model.gravity.z()
-      << "\n";
+  out << "gravity: " << number_text(model.gravity.x()) << " " << number_text(model.gravity.y())
+      << " " << number_text(model.gravity.z()) << "\n";
   if (!model.locked.empty()) {
     out << "locked (--lock):";
     for (const LockedJoint& locked : model.locked) {

@@ -1,6 +1,7 @@
 #include "eom/core/number_text.hpp"
 
 #include <charconv>
+#include <cstddef>
 #include <cstdio>
 
 namespace eom {
@@ -17,10 +18,26 @@ std::string shortest_text(double x) {
   return text;
 }
 
-std::string number_text(double x, int digits) {
-  char text[32];  // at most 17 meaningful digits, a sign, a point and "e+308"
-  std::snprintf(text, sizeof text, "%.*g", digits, x);
-  return text;
+namespace {
+
+// x as printf writes it: %.*f when `fixed`, else %.*g
+std::string printf_text(bool fixed, int precision, double x) {
+  std::string text(32, '\0');  // room for %g; %f of a large x takes up to 309 digits more
+  for (;;) {
+    const int size = fixed ? std::snprintf(text.data(), text.size(), "%.*f", precision, x)
+                           : std::snprintf(text.data(), text.size(), "%.*g", precision, x);
+    if (static_cast<std::size_t>(size) < text.size()) {
+      text.resize(static_cast<std::size_t>(size));
+      return text;
+    }
+    text.resize(static_cast<std::size_t>(size) + 1);
+  }
 }
+
+}  // namespace
+
+std::string number_text(double x, int digits) { return printf_text(false, digits, x); }
+
+std::string fixed_text(double x, int places) { return printf_text(true, places, x); }
 
 }  // namespace eom

@@ -1,7 +1,8 @@
 // The two ways libeom and eom write a double as text, in one place: the shortest round-trip form
 // (tables, written models, numbers quoted from a file: reading the text back gives the same
-// double) and a given number of significant digits (messages about computed numbers, where
-// round-off digits would only hide the point).
+// double) and a given precision, printf's (messages about computed numbers, where round-off
+// digits would only hide the point): significant digits as %g, or places after the point as %f.
+// JSON documents keep nlohmann::json's own spelling of numbers.
 #pragma once
 
 #include <string>
@@ -19,5 +20,9 @@ std::string shortest_text(double x);
 /// the shorter of fixed and exponent notation, trailing zeros dropped ("0.001", "123457",
 /// "1e+200").
 std::string number_text(double x, int digits = 6);
+
+/// x with `places` digits after the point as printf's %.*f writes it (std::to_string's 6 places,
+/// a percentage's 0): "0.500000", "50", "inf".
+std::string fixed_text(double x, int places);
 
 }  // namespace eom
