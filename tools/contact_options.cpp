@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 
 #include "cli.hpp"
 
@@ -116,8 +117,8 @@ ContactSet load_contacts(const Model& model, const ContactOptions& opt) {
     normal = unit_contact_normal(given);
   } catch (const InputError& e) {
     std::ostringstream text;
-    text << "--contact-normal " << given.x() << "," << given.y() << "," << given.z() << ": "
-         << e.message();
+    text << "--contact-normal " << number_text(given.x()) << "," << number_text(given.y()) << ","
+         << number_text(given.z()) << ": " << e.message();
     throw InputError(text.str());
   }
   ContactSet set;

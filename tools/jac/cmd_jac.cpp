@@ -11,6 +11,7 @@
 
 #include <eom/algorithm/singular.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 
 #include "cli.hpp"
 #include "contact_options.hpp"
@@ -42,7 +43,7 @@ TaskRows parse_task(const std::string& text) {
 void check_positive(const char* option, double value) {
   if (!(value > 0) || !std::isfinite(value)) {
     std::ostringstream text;
-    text << option << ' ' << value << ": must be a positive number";
+    text << option << ' ' << number_text(value) << ": must be a positive number";
     throw InputError(text.str());
   }
 }
@@ -120,7 +121,8 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
   auto quantiles = [&](const std::vector<double>& values) {
     std::ostringstream text;
     for (size_t k = 0; k < values.size(); ++k) {
-      text << (k ? ", " : "") << result.probabilities[k] * 100 << "%: " << values[k];
+      text << (k ? ", " : "") << number_text(result.probabilities[k] * 100)
+           << "%: " << number_text(values[k]);
     }
     return text.str();
   };

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/trajectory/row_statistics.hpp>
 
 #include <eom/rows/contacts.hpp>

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include <eom/core/number_text.hpp>
 #include <eom/io/column_names.hpp>
 
 namespace eom::cli {

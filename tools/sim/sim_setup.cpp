@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/multibody/configuration.hpp>
@@ -29,6 +30,10 @@ const NamedValues<Interpolation> kInterpolations = {{"hold", Interpolation::hold
                                                     {"linear", Interpolation::linear}};
 
 namespace {
+
+// a unit quaternion off by more than float round-off: not what its writer meant (the row
+// input's warning on a table's quaternions)
+constexpr double kQuaternionNormWarned = 1e-6;
 
 // one value for every coordinate, or one per coordinate
 Eigen::VectorXd given_gains(const std::string& option, const std::vector<double>& values,
@@ -200,7 +205,7 @@ SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& n
   if (!opt.q0.empty()) assign_coordinates("--q0", opt.q0, model, model.q_names, start.q);
   if (!opt.v0.empty()) assign_coordinates("--v0", opt.v0, model, model.v_names, start.v);
   const double off = normalize(model, start.q);  // throws for a quaternion of zero norm
-  if (off > 1e-6) {
+  if (off > kQuaternionNormWarned) {
     notes.warning("the initial floating-base quaternion was not unit (off by " + number_text(off) +
                   "): normalised");
   }

@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -36,9 +38,9 @@ int ContactSet::find(int frame) const {
 
 Vec3 unit_contact_normal(const Vec3& normal) {
   const double norm = normal.norm();
-  if (!(std::abs(norm - 1) <= 1e-6)) {
+  if (!(std::abs(norm - 1) <= detail::kGivenUnitNorm)) {
     std::ostringstream message;
-    message << "expected a unit vector (its norm is " << norm << ")";
+    message << "expected a unit vector (its norm is " << number_text(norm) << ")";
     throw InputError(message.str());
   }
   return normal / norm;

@@ -4,12 +4,14 @@
 #include <cmath>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/multibody/configuration.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include "core/constants.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom::rows {
 
@@ -318,7 +320,7 @@ class TableSource final : public SampleSource {
       throw InputError(in_.name(), s.line, 0, e.phrase());
     }
     // more than float round-off: the data is not what its writer thought
-    if (deviation > 1e-6 && quaternion_rows_++ == 0) {
+    if (deviation > detail::kGivenUnitNorm && quaternion_rows_++ == 0) {
       quaternion_line_ = s.line;
       quaternion_deviation_ = deviation;
     }
