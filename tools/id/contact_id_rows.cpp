@@ -18,8 +18,6 @@ namespace eom::cli {
 
 namespace {
 
-const char* const kResidualComponents[] = {"fx", "fy", "fz", "mx", "my", "mz"};
-
 // below this a residual is round-off of a balanced row (N and N m)
 constexpr double kResidualReported = 1e-6;
 
@@ -41,7 +39,9 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
       slipping_(contacts.contacts.size()),
       pulling_(contacts.contacts.size()) {
   const int unactuated = model.floating_base ? 6 : 0;
-  for (int k = unactuated; k < model.nv; ++k) columns_.push_back("tau." + model.tau_names[k]);
+  for (int k = unactuated; k < model.nv; ++k) {
+    columns_.push_back(column_name("tau", model.tau_names[k]));
+  }
   const std::vector<std::string> forces = contact_force_columns(model, contacts);
   append(columns_, forces);
   inputs_ = activity_.inputs();
@@ -49,19 +49,15 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
     measured_ = bind_columns(header, forces, file);
     inputs_.insert(inputs_.end(), measured_.begin(), measured_.end());
   }
-  for (const char* component : kResidualComponents) {
-    columns_.push_back(column_name("residual", component));
-  }
-  columns_.push_back("residual.norm");
+  append(columns_, residual_columns());
   for (const Contact& contact : contacts.contacts) {
     if (contact.kind != ContactKind::normal) {
-      columns_.push_back("friction." + model.frames[contact.frame].name);
+      columns_.push_back(friction_ratio_column(model.frames[contact.frame].name));
     }
   }
   for (const Contact& contact : contacts.contacts) {
-    if (contact.kind != ContactKind::frame) continue;
-    for (const char* axis : {"x", "y"}) {
-      columns_.push_back(column_name(column_name("cop", model.frames[contact.frame].name), axis));
+    if (contact.kind == ContactKind::frame) {
+      append(columns_, center_of_pressure_columns(model.frames[contact.frame].name));
     }
   }
 }
@@ -96,16 +92,12 @@ double* ContactIdRows::compute(const Sample& s, const Data& placed, ConstVec b, 
       if (f[row] < -kForceRoundOff * largest) pulling_[k].count(s.t, s.line);
       continue;
     }
-    // along --contact-normal: |tangential| / normal, the friction coefficient the contact needs;
-    // 0 when it carries nothing, -1 when it pulls or carries no normal force (no friction
-    // coefficient holds it)
+    // along --contact-normal (friction_ratio); 0 when it carries nothing
     const Vec3 force = f.segment<3>(row);
-    const double normal = force.dot(normal_);
-    const double tangential = (force - normal * normal_).norm();
-    double needed = 0;
-    if (force.norm() > kForceRoundOff * largest) needed = normal > 0 ? tangential / normal : -1.0;
+    const double needed =
+        force.norm() > kForceRoundOff * largest ? friction_ratio(force, normal_) : 0.0;
     *out++ = needed;
-    if (needed < 0) {
+    if (needed == kPullingFrictionRatio) {
       pulling_[k].count(s.t, s.line);
     } else if (opt_.friction_coefficient > 0 && needed > opt_.friction_coefficient) {
       slipping_[k].add(needed, s.t, s.line);

@@ -5,6 +5,7 @@
 
 #include <eom/core/errors.hpp>
 #include <eom/core/number_text.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/multibody/configuration.hpp>
 
@@ -59,7 +60,7 @@ void bind_order(const Model& model, const Header& header, const std::string& fil
     const auto& names = coordinate_names(model, order);
     int present = 0;
     for (int k = begin; k < begin + size; ++k) {
-      column[k] = header.index(prefix + "." + names[k]);
+      column[k] = header.index(column_name(prefix, names[k]));
       present += column[k] >= 0;
     }
     if (present == size) continue;
@@ -76,7 +77,7 @@ void bind_order(const Model& model, const Header& header, const std::string& fil
     }
     for (int k = begin; k < begin + size; ++k) {
       if (column[k] < 0) {
-        required.push_back(prefix + "." + names[k]);
+        required.push_back(column_name(prefix, names[k]));
         required_at.push_back(k);
       }
     }

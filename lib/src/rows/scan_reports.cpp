@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include <eom/core/number_text.hpp>
+#include <eom/io/column_names.hpp>
 
 namespace eom::rows {
 
@@ -38,7 +39,7 @@ nlohmann::json limits_json(const EffortLimitScan& scan, const Model& model) {
   for (int k = 0; k < model.nv; ++k) {
     const RowTally& e = scan.excesses()[k];
     if (e.rows == 0) continue;
-    out.push_back({{"column", "tau." + model.tau_names[k]},
+    out.push_back({{"column", column_name("tau", model.tau_names[k])},
                    {"limit", model.effort_limit[k]},
                    {"rows", e.rows},
                    {"first_t", e.first_t},

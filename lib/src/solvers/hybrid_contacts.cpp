@@ -322,14 +322,12 @@ void HybridContacts::tally_friction(double t) {
   bool over = false;
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
     if (!active_[k] || set.contacts[k].kind == ContactKind::normal) continue;
-    const Vec3 force = f.segment<3>(set.offset(static_cast<int>(k)));
-    const double normal = n.dot(force);
-    const double tangential = (force - normal * n).norm();
-    const double ratio = normal > 0                  ? tangential / normal
-                         : force.squaredNorm() > 0.0 ? std::numeric_limits<double>::infinity()
-                                                     : 0.0;
-    over |= ratio > options_->friction_coefficient;
-    if (ratio > stats_.worst_friction) {
+    const double ratio = friction_ratio(f.segment<3>(set.offset(static_cast<int>(k))), n);
+    // a pulling contact is over every coefficient, and the worst of all
+    const bool pulls = ratio == kPullingFrictionRatio;
+    over |= pulls || ratio > options_->friction_coefficient;
+    if (stats_.worst_friction != kPullingFrictionRatio &&
+        (pulls || ratio > stats_.worst_friction)) {
       stats_.worst_friction = ratio;
       stats_.worst_friction_t = t;
       stats_.worst_friction_contact = static_cast<int>(k);
