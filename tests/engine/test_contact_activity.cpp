@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <eom/algorithm/contact_set_text.hpp>
+#include <eom/algorithm/contact_set.hpp>
 #include <eom/core/errors.hpp>
 #include <eom/rows/contacts.hpp>
 
@@ -23,7 +23,7 @@ namespace {
 // two of the box's corners as point contacts
 struct TwoCornersOfTheBox {
   Model model = eom::test::load_floating_test_urdf("box_corners_centred.urdf");
-  ContactSet contacts = parse_contacts(model, {"front_left", "rear_right"}, Vec3::UnitZ());
+  ContactSet contacts = point_contacts(model, {"front_left", "rear_right"});
 };
 
 // the error of building a reader of `names` (in a file whose columns are `file_columns`), if any
