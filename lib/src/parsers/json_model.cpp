@@ -308,9 +308,9 @@ SE3 read_screw_axis(Reader& in, const json& value, const std::string& path, cons
   if (std::abs(c.scale - 1) > kModelRoundOff && warnings) {
     warnings->push_back({Diagnostic::Severity::warning, 0,
                          path + ": the " + (w > 0 ? "angular" : "linear") + " part has norm " +
-                             json_number_text(c.scale) + ", not 1: taken as a scaled twist (joint " +
-                             quote_input(c.name) + " moves " + json_number_text(c.scale) +
-                             " per unit of q)",
+                             json_number_text(c.scale) +
+                             ", not 1: taken as a scaled twist (joint " + quote_input(c.name) +
+                             " moves " + json_number_text(c.scale) + " per unit of q)",
                          true});
   }
   return joint_in_i;
