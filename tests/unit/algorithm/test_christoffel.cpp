@@ -99,6 +99,13 @@ TEST_CASE("christoffel_symbols contract with v into coriolis_matrix, fixed and f
     const Eigen::VectorXd contracted = gamma * v;
     const Eigen::MatrixXd sum = Eigen::Map<const Eigen::MatrixXd>(contracted.data(), nv, nv);
     CHECK((sum - C).cwiseAbs().maxCoeff() <= 1e-10 * (1 + C.cwiseAbs().maxCoeff()));
+    // and symbol by symbol: column k is the Coriolis matrix of the unit velocity e_k, which
+    // coriolis_matrix computes by its own sweep over every body's twist
+    for (int k = 0; k < nv; ++k) {
+      const Eigen::MatrixXd Ck = coriolis_matrix(model, series, q, Eigen::VectorXd::Unit(nv, k));
+      const Eigen::VectorXd stacked = Eigen::Map<const Eigen::VectorXd>(Ck.data(), nv * nv);
+      CHECK((gamma.col(k) - stacked).cwiseAbs().maxCoeff() <= 1e-12 * (1 + stacked.norm()));
+    }
   }
 }
 
