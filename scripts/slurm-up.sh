@@ -10,13 +10,14 @@
 #
 # Safe to run twice: a cluster already up is left as it is. Exit 0 when the node is idle, 77
 # with the reason on stderr when the daemons cannot start here (not root, no packages, a
-# container that forbids them); the state folder keeps the daemons' logs.
+# container that forbids them); then whatever it started is stopped again.
 set -uo pipefail
 state=${EOM_SLURM_DIR:-/tmp/eom-slurm}
 export SLURM_CONF=$state/slurm.conf
 
 skip() {
   echo "slurm-up: skipped: $*" >&2
+  bash "$(dirname "$0")/slurm-down.sh" > /dev/null 2>&1
   exit 77
 }
 # alive NAME: the daemon NAME that this script started (its pid file) is running
@@ -36,10 +37,14 @@ wait_for() {
 node_idle() {
   [[ $(sinfo -h -n "$node" -o %T 2> /dev/null) == idle ]]
 }
+# the node takes jobs (idle, or running some)
+node_up() {
+  [[ $(sinfo -h -n "$node" -o %T 2> /dev/null) =~ ^(idle|mixed|allocated|completing)$ ]]
+}
 
 [[ $(id -u) == 0 ]] || skip "needs root (it installs packages and runs slurmd), as CI runs"
 node=$(hostname -s)
-if alive slurmctld && alive slurmd && node_idle; then
+if alive munged && alive slurmctld && alive slurmd && node_up; then
   echo "slurm-up: already up ($SLURM_CONF)"
   exit 0
 fi
@@ -121,9 +126,7 @@ if ! alive slurmd; then
   slurmd -f "$SLURM_CONF" < /dev/null > /dev/null 2>&1 ||
     skip "slurmd does not start: $(tail -3 "$state/slurmd.log" 2> /dev/null)"
 fi
-if ! wait_for 30 node_idle; then
-  reason="$(sinfo -h -N -o '%N %T %E' 2> /dev/null) $(tail -3 "$state/slurmd.log" 2> /dev/null)"
-  bash "$(dirname "$0")/slurm-down.sh" > /dev/null 2>&1
-  skip "the node does not become idle: $reason"
-fi
+wait_for 30 node_idle ||
+  skip "the node does not become idle: $(sinfo -h -N -o '%N %T %E' 2> /dev/null)" \
+    "$(tail -3 "$state/slurmd.log" 2> /dev/null)"
 echo "slurm-up: node $node idle ($SLURM_CONF)"
