@@ -35,8 +35,12 @@ for daemon in slurmd slurmctld munged; do
 done
 # a job step's slurmstepd outlives slurmd when a job still runs: stop those of this cluster (they
 # have slurmd's environment, which names the state folder)
-for pid in $(pgrep -x slurmstepd); do
-  grep -qF "$state/" "/proc/$pid/environ" 2> /dev/null && kill -9 "$pid" 2> /dev/null
+for comm in /proc/[0-9]*/comm; do
+  pid=${comm#/proc/}
+  pid=${pid%/comm}
+  [[ $(cat "$comm" 2> /dev/null) == slurmstepd ]] &&
+    grep -qzF "SLURM_CONF=$state/slurm.conf" "/proc/$pid/environ" 2> /dev/null &&
+    kill -9 "$pid" 2> /dev/null
 done
 rm -rf "$state"
 echo "slurm-down: stopped"

@@ -171,6 +171,8 @@ slurm-snakemake)
   snakemake -s "$src/examples/Snakefile" -d "$work/run" --profile "$src/examples/slurm" \
     --config eom="$eom" --keep-going > run.log 2>&1 &
   engine=$!
+  # a failed check stops this Snakemake too (slurm-down cancels its jobs)
+  trap 'kill "$engine" 2> /dev/null; rm -rf "$work"' EXIT
   # the first id job seen running is cancelled (its job runs Snakemake itself first: seconds)
   running_id_job() {
     job=$(squeue -h -t RUNNING -n eom-inverse_dynamics -o %i | head -n 1)
