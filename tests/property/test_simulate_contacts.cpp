@@ -1,7 +1,7 @@
 // Simulation with contacts made and broken, against closed forms: a box dropped flat onto a
-// ground, a rod falling flat onto one end, a box lifted off by a growing force, a box whose
-// contacts follow a schedule; Baumgarte stabilisation of held contacts; and the complementarity
-// of unilateral contacts through a quadruped's landing.
+// time-stepped ground, a rod falling flat onto one end, a box lifted off by a growing force (to
+// the first-order scheme's O(dt)), a box whose contacts follow a schedule; Baumgarte
+// stabilisation of held contacts; and the unilateral contacts through a quadruped's landing.
 
 #include <catch2/catch.hpp>
 
@@ -69,41 +69,58 @@ double vertical_force(const Eigen::VectorXd& f) {
 TEST_CASE("a box dropped flat onto the ground: touchdown, inelastic impact, rest",
           "[property][simulate][contacts]") {
   // 2 kg box (tests/data/urdf/box_corners_centred.urdf), its bottom corners 0.05 m below its
-  // centre, dropped from h = 0.2 m above the ground at z = 0.1: free fall to t* = sqrt(2 h / g),
-  // the four corners touch at once, the impact takes all the kinetic energy m g h (4 points hold
-  // a rigid body whole: v+ = 0), then it rests, the corners carrying the weight.
+  // centre, dropped from h = 0.2 m above the ground at z = 0.1: free flight (the integrator's
+  // steps) to t* = sqrt(2 h / g), where the four corners press in the same time step, whose
+  // impulses take the kinetic energy m g h (to the step: what gravity adds within it), then it
+  // rests, the corners carrying the weight, never below the ground.
   const Model model = load_floating("box_corners_centred.urdf");
   const ContactSet contacts = point_contacts(model, kCorners);
-  const double m = 2, h = 0.2, ground = 0.1;
+  const double m = 2, h = 0.2, ground = 0.1, dt = 1e-3;
   const double t_star = std::sqrt(2 * h / g);
-  const Integrator integrator = GENERATE(Integrator::rk4, Integrator::rk45);
+  const Integrator integrator = GENERATE(Integrator::semi_implicit_euler, Integrator::rk4);
   INFO("integrator " << static_cast<int>(integrator));
   SimulationOptions options;
   options.integrator = integrator;
+  options.dt = dt;
   options.contacts = &contacts;
   options.ground = ground;
+  options.friction_coefficient = 1;
   Simulator sim(model);
   ZeroTorque zero;
-  Eigen::VectorXd v_after, f_end;
-  const OutputTimes times(std::vector<double>{t_star + 1e-9, 0.5});
+  Data data(model);
+  Eigen::VectorXd f_end;
+  double lowest = 1, energy = 0, rise = 0;
+  bool first = true;
   sim.run(zero, level_at(model, ground + 0.05 + h), Eigen::VectorXd::Zero(model.nv), 0, 0.5,
-          options, times, [&](double t, ConstVec, ConstVec v, ConstVec, ConstVec) {
-            if (t < 0.4) v_after = v;
+          options, OutputTimes::grid(0, 0.5, dt),
+          [&](double, ConstVec q, ConstVec v, ConstVec, ConstVec) {
+            lowest = std::min(lowest, q[2] - 0.05 - ground);
+            const double now = total_energy(model, data, q, v);
+            if (!first) rise = std::max(rise, now - energy);
+            energy = now;
+            first = false;
             f_end = sim.contact_forces();
           });
   const SimulationStats& stats = sim.stats();
   REQUIRE(stats.contact_events.size() == 4);
   for (const ContactEvent& e : stats.contact_events) {
     CHECK(e.closes);
-    CHECK(std::abs(e.t - t_star) < 1e-9);
+    CHECK(e.t >= t_star - 1e-12);
+    CHECK(e.t <= t_star + dt + 1e-12);
   }
   CHECK(stats.impacts == 1);
-  CHECK(stats.impact_energy_loss == Approx(m * g * h).epsilon(1e-9));
-  CHECK(v_after.norm() < 1e-9);
+  // m g h, but for the flight's energy error: none for rk4 (1e-9), m g^2 dt / 2 per second of
+  // fall for symplectic Euler (its free fall z_k = z0 - g dt^2 k (k + 1) / 2, v_k = -g dt k)
+  CHECK(std::abs(stats.impact_energy_loss - m * g * h) <= m * g * g * dt * (t_star + dt) / 2);
+  CHECK(lowest >= -1e-12);
+  CHECK(rise <= 1e-9);  // a passive drop never gains energy
   CHECK(sim.v().norm() < 1e-9);
   CHECK(std::abs(sim.q()[2] - (ground + 0.05)) < 1e-9);
   CHECK(vertical_force(f_end) == Approx(m * g).epsilon(1e-9));
-  for (int k = 0; k < 4; ++k) CHECK(f_end[3 * k + 2] == Approx(m * g / 4).epsilon(1e-9));
+  // the four corners are redundant: the statics fix each side's sum, half the weight
+  CHECK(f_end[2] + f_end[5] == Approx(m * g / 2).epsilon(1e-9));   // front
+  CHECK(f_end[8] + f_end[11] == Approx(m * g / 2).epsilon(1e-9));  // rear
+  CHECK(f_end[2] + f_end[8] == Approx(m * g / 2).epsilon(1e-9));   // left
 }
 
 TEST_CASE("a rod falling flat onto one end: 3v/4 and 3v/(2L) after the impact",
@@ -112,48 +129,48 @@ TEST_CASE("a rod falling flat onto one end: 3v/4 and 3v/(2L) after the impact",
   // ground; only its right end is a contact. At touchdown (0.1 = 2 t + g t^2 / 2) it falls at
   // v = sqrt(4 + 2 g 0.1); the end stops and the angular momentum about it is kept:
   // m v L/2 = (m L^2 / 3) w, so w = 3 v / (2 L) and the centre falls at w L/2 = 3v/4; the
-  // kinetic energy left is 3/4 of it (ETH notes eq. 3.66-3.72, as tests/cli/impact.cmake).
+  // kinetic energy left is 3/4 of it (ETH notes eq. 3.66-3.72, as tests/cli/impact.cmake). The
+  // time-stepped impact is the step that lands it: to the step, gravity's g dt on v.
   const Model model = load_floating("rod.urdf");
   const ContactSet contacts = point_contacts(model, {"end_right"});
-  const double m = 2, L = 1;
+  const double m = 2, L = 1, dt = 1e-4;
   const double t_star = (-2 + std::sqrt(4 + 2 * g * 0.1)) / g;
   const double v = std::sqrt(4 + 2 * g * 0.1);
   SimulationOptions options;
+  options.dt = dt;
   options.contacts = &contacts;
   options.ground = 0;
+  options.friction_coefficient = 1;
   Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
   v0[2] = -2;
   Simulator sim(model);
   ZeroTorque zero;
-  Eigen::VectorXd v_after;
-  const OutputTimes times(std::vector<double>{t_star + 1e-9});
-  sim.run(zero, level_at(model, 0.1), v0, 0, t_star + 1e-9, options, times,
-          [&](double, ConstVec, ConstVec v_out, ConstVec, ConstVec) { v_after = v_out; });
+  sim.run(zero, level_at(model, 0.1), v0, 0, t_star + dt, options);
   const SimulationStats& stats = sim.stats();
   REQUIRE(stats.contact_events.size() == 1);
-  CHECK(std::abs(stats.contact_events[0].t - t_star) < 1e-9);
-  CHECK(stats.impact_energy_loss == Approx(0.25 * 0.5 * m * v * v).epsilon(1e-9));
-  // the base is the centre of mass, level: body axes are world axes; within 1e-9 s of the
-  // impact gravity has changed the velocities by about 1e-8
-  CHECK(std::abs(v_after[2] - (-0.75 * v)) < 1e-7);
-  CHECK(std::abs(v_after[4] - (-1.5 * v / L)) < 1e-7);
-  CHECK(std::abs(v_after[0]) < 1e-7);
+  CHECK(stats.contact_events[0].t >= t_star - 1e-12);
+  CHECK(stats.contact_events[0].t <= t_star + dt + 1e-12);
+  CHECK(stats.impact_energy_loss == Approx(0.25 * 0.5 * m * v * v).epsilon(2 * g * dt / v));
+  // the base is the centre of mass, level to O(dt): body axes are world axes
+  CHECK(std::abs(sim.v()[2] - (-0.75 * v)) < 2 * g * dt);
+  CHECK(std::abs(sim.v()[4] - (-1.5 * v / L)) < 4 * g * dt / L);
+  CHECK(std::abs(sim.v()[0]) < 1e-9);
 }
 
 TEST_CASE("lift-off: a box pushed up by a force growing past its weight",
           "[property][simulate][contacts]") {
   // The box rests on its four corners; a vertical force F = 2 m g t at its centre (of mass):
-  // each corner carries (m g - F) / 4 until t = 1/2, when all let go together; then
-  // z'' = F / m - g = g (2 t - 1), so z(t) = z0 + g (t - 1/2)^3 / 3: g / 24 at t = 1.
+  // the corners carry (m g - F) until t = 1/2, when all let go together; then
+  // z'' = F / m - g = g (2 t - 1), so z(t) = z0 + g (t - 1/2)^3 / 3: g / 24 at t = 1 (to the
+  // first-order scheme's O(dt) while in contact, the integrator's error after).
   const Model model = load_floating("box_corners_centred.urdf");
   const ContactSet contacts = point_contacts(model, kCorners);
-  const double m = 2;
-  const Integrator integrator = GENERATE(Integrator::rk4, Integrator::rk45);
-  INFO("integrator " << static_cast<int>(integrator));
+  const double m = 2, dt = 1e-3;
   SimulationOptions options;
-  options.integrator = integrator;
+  options.dt = dt;
   options.contacts = &contacts;
   options.ground = 0;
+  options.friction_coefficient = 1;
   options.external = [m](double t, ConstVec q, VecRef tau) {
     tau.setZero();
     const Eigen::Quaterniond orientation(q[6], q[3], q[4], q[5]);
@@ -169,15 +186,16 @@ TEST_CASE("lift-off: a box pushed up by a force growing past its weight",
             f_quarter = vertical_force(sim.contact_forces());
           });
   const SimulationStats& stats = sim.stats();
-  CHECK(f_quarter == Approx(m * g / 2).epsilon(1e-9));
+  // the mean force over the step that ends at 0.25, the push taken at its start: m g - 2 m g (0.25 - dt)
+  CHECK(f_quarter == Approx(m * g / 2 + 2 * m * g * dt).epsilon(1e-9));
   REQUIRE(stats.contact_events.size() == 4);
   for (const ContactEvent& e : stats.contact_events) {
     CHECK(!e.closes);
-    CHECK(std::abs(e.t - 0.5) < 1e-9);
+    CHECK(std::abs(e.t - 0.5) <= dt + 1e-12);
   }
   CHECK(stats.impacts == 0);
-  CHECK(std::abs(sim.q()[2] - (0.05 + g / 24)) < 1e-9);
-  CHECK(std::abs(sim.v()[2] - g / 4) < 1e-9);
+  CHECK(std::abs(sim.q()[2] - (0.05 + g / 24)) < g * dt);
+  CHECK(std::abs(sim.v()[2] - g / 4) < 2 * g * dt);
 }
 
 TEST_CASE("a contact schedule: the box hinges on two corners, then all four stop it",
@@ -258,43 +276,47 @@ TEST_CASE("Baumgarte stabilisation keeps held contacts where they were",
   CHECK(held < free / 5);
 }
 
-TEST_CASE("a quadruped landing: closed contacts press, open ones stay above the ground",
+TEST_CASE("a quadruped landing: no contact pulls or sinks, no chatter, no blow-up",
           "[property][simulate][contacts]") {
-  // Solo12 dropped from 4 cm above its standing posture, its joints held by PD with gravity
-  // compensation: the feet touch down (and bounce) in some order. Whatever the order, at every
-  // output the complementarity of a unilateral contact holds to the stated tolerances: a closed
-  // foot's normal force does not pull, an open foot is not below the ground (events are located
-  // within 1e-12 s, so it sinks at most its speed times that).
+  // Solo12 dropped from 1 cm and 4 cm above its standing posture, its joints held by PD with
+  // gravity compensation: the feet touch down in some order and it settles. At every output the
+  // unilateral contacts hold: no normal force pulls (the impulses are >= 0 by construction), no
+  // foot is below the ground by more than one step's linearisation error (1e-5 m at 1 ms), and
+  // the energy stays bounded by its start (the controller is passive about its set-point).
   const Model model = TestModel{"solo12", kRobotsDir + "/solo12.urdf", true}.load();
   const ContactSet contacts = point_contacts(model, kFeet);
-  const Eigen::VectorXd q0 = solo12_standing(model, 0.26);
+  const double raise = GENERATE(0.01, 0.04);
+  INFO("dropped from " << raise << " m");
+  const Eigen::VectorXd q0 = solo12_standing(model, 0.2229 + raise);
   PD pd(model, set_point(q0), Eigen::VectorXd::Constant(model.nv, 5),
         Eigen::VectorXd::Constant(model.nv, 0.1), true);
   SimulationOptions options;
+  options.integrator = Integrator::semi_implicit_euler;
   options.contacts = &contacts;
   options.ground = 0;
+  options.friction_coefficient = 1;
   Simulator sim(model);
   Data data(model);
-  const double weight = model.total_mass * 9.81;
-  double least_force = 0, least_height = 0;
-  sim.run(pd, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.5, options,
-          OutputTimes::grid(0, 0.5, 0.005), [&](double, ConstVec q, ConstVec, ConstVec, ConstVec) {
+  double least_force = 0, least_height = 1, fastest = 0;
+  sim.run(pd, q0, Eigen::VectorXd::Zero(model.nv), 0, 1, options, OutputTimes::grid(0, 1, 0.005),
+          [&](double, ConstVec q, ConstVec v, ConstVec, ConstVec) {
             frame_placements(model, data, q);
             for (int k = 0; k < 4; ++k) {
-              if (sim.contact_active()[k]) {
-                least_force = std::min(least_force, sim.contact_forces()[3 * k + 2]);
-              } else {
-                least_height = std::min(least_height, data.oMf[contacts.contacts[k].frame].p.z());
-              }
+              least_force = std::min(least_force, sim.contact_forces()[3 * k + 2]);
+              least_height = std::min(least_height, data.oMf[contacts.contacts[k].frame].p.z());
             }
+            fastest = std::max(fastest, v.cwiseAbs().maxCoeff());
           });
   long touchdowns = 0;
   for (const ContactEvent& e : sim.stats().contact_events) touchdowns += e.closes ? 1 : 0;
   INFO("touchdowns " << touchdowns << ", least normal force " << least_force
-                     << " N, least height of an open foot " << least_height << " m");
+                     << " N, least foot height " << least_height << " m, fastest " << fastest);
   CHECK(touchdowns >= 4);
-  CHECK(least_force > -1e-9 * weight);
-  CHECK(least_height > -1e-9);
+  CHECK(least_force >= 0);
+  CHECK(least_height > -1e-5);
+  CHECK(fastest < 10);
+  // standing on its four feet at the end (the soft gains still let it settle)
+  CHECK(sim.contact_active() == std::vector<char>(4, 1));
 }
 
 namespace {

@@ -210,16 +210,28 @@ void add_controller_options(CLI::App& cmd, SimOptions& opt) {
       ->delimiter(',');
 }
 
-// The contacts and how they change: --contacts with its options, --ground or --contact-schedule
-// (each needs --contacts, the ground neither a schedule nor another normal), --baumgarte.
+// The contacts and how they change: --contacts with its options, --ground (with --restitution)
+// or --contact-schedule (each needs --contacts, the ground neither a schedule nor another
+// normal), --baumgarte.
 void add_contact_changes(CLI::App& cmd, SimOptions& opt) {
   add_contact_options(cmd, opt.contacts, false, true);
+  cmd.get_option("--friction-coefficient")
+      ->description(
+          "With --ground: Coulomb's coefficient MU of its contacts (default 1); with "
+          "held or scheduled contacts: report on stderr the rows whose contacts need "
+          "more friction than MU, |f_t| / f_n > MU");
   CLI::Option* contacts = cmd.get_option("--contacts");
   CLI::Option* ground = needs(
       cmd.add_option("--ground", opt.ground,
-                     "With --contacts (points): a flat ground at z = HEIGHT; the contacts close "
-                     "on touching it (an inelastic impact) and open when their force would pull"),
+                     "With --contacts (points): a flat ground at z = HEIGHT; its contacts are "
+                     "unilateral with Coulomb friction, time-stepped (one impulse problem per "
+                     "step: doc/sim.md)"),
       contacts, " (the points that touch it)");
+  needs(cmd.add_option("--restitution", opt.restitution,
+                       "With --ground: coefficient of restitution e in [0, 1] of its contacts "
+                       "(default 0, inelastic)")
+            ->check(kUnitInterval),
+        ground);
   CLI::Option* schedule =
       needs(reads_files(cmd.add_option("--contact-schedule", opt.contact_schedule,
                                        "With --contacts: t and contact.<frame> (1 active, 0 "

@@ -78,7 +78,10 @@ void summarize_contacts(const SimOptions& opt, const Model& model, const Contact
          {"energy_loss", e.closes ? nlohmann::json(e.energy_loss) : nlohmann::json()}});
   }
   nlohmann::json friction = nullptr;
-  if (opt.contacts.friction_coefficient > 0) {
+  const bool ground = !std::isnan(opt.ground);
+  if (ground) {
+    friction = {{"coefficient", ground_friction_coefficient(opt)}, {"model", "coulomb"}};
+  } else if (opt.contacts.friction_coefficient > 0) {
     const bool worst = stats.worst_friction_contact >= 0;
     friction = {
         {"coefficient", opt.contacts.friction_coefficient},
@@ -89,7 +92,7 @@ void summarize_contacts(const SimOptions& opt, const Model& model, const Contact
                : nlohmann::json()},
         {"worst_t", worst ? nlohmann::json(t0 + stats.worst_friction_t) : nlohmann::json()}};
   }
-  s["contacts"] = {{"mode", !std::isnan(opt.ground)         ? "ground"
+  s["contacts"] = {{"mode", ground                          ? "ground"
                             : !opt.contact_schedule.empty() ? "schedule"
                                                             : "held"},
                    {"events", events},

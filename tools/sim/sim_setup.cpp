@@ -88,6 +88,10 @@ void read_contact_schedule(const SimOptions& opt, const Model& model, const Cont
 
 }  // namespace
 
+double ground_friction_coefficient(const SimOptions& opt) {
+  return opt.contacts.friction_coefficient > 0 ? opt.contacts.friction_coefficient : 1;
+}
+
 void set_contact_changes(const SimOptions& opt, const Model& model, const ContactSet& contacts,
                          const SimStart& start, ContactSchedule& schedule, SimulationOptions& sim) {
   if (contacts.contacts.empty()) return;
@@ -97,7 +101,11 @@ void set_contact_changes(const SimOptions& opt, const Model& model, const Contac
   sim.friction_coefficient = opt.contacts.friction_coefficient;
   sim.friction_normal =
       Vec3(opt.contacts.normal[0], opt.contacts.normal[1], opt.contacts.normal[2]);
-  if (!std::isnan(opt.ground)) sim.ground = opt.ground;
+  if (!std::isnan(opt.ground)) {
+    sim.ground = opt.ground;
+    sim.friction_coefficient = ground_friction_coefficient(opt);
+    sim.restitution = opt.restitution;
+  }
   if (opt.contact_schedule.empty()) return;
   read_contact_schedule(opt, model, contacts, start, schedule);
   sim.schedule = &schedule;

@@ -63,6 +63,7 @@ struct SimOptions {
   ForceOptions forces;
   ContactOptions contacts;                                   // held for the whole run, unless:
   double ground = std::numeric_limits<double>::quiet_NaN();  // --ground HEIGHT (NaN: none)
+  double restitution = 0;                                    // --restitution e (with --ground)
   std::string contact_schedule;                              // --contact-schedule FILE
   std::vector<double> baumgarte{0, 0};                       // --baumgarte KP,KD
   bool saturate = false, energy = false, accelerations = false, torques_out = false;
@@ -103,7 +104,12 @@ struct SimStart {
 };
 SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes);
 
-/// The contacts' options set in `sim`: --ground, --baumgarte, --friction-coefficient, and
+/// With --ground: Coulomb's coefficient of its contacts, --friction-coefficient or 1 (the
+/// default of MuJoCo's sliding friction; doc/sim.md).
+double ground_friction_coefficient(const SimOptions& opt);
+
+/// The contacts' options set in `sim`: --ground, --restitution, --baumgarte,
+/// --friction-coefficient, and
 /// --contact-schedule read into `schedule` (on the run's clock; it must outlive the run). Throws
 /// InputError for a schedule's column of no contact or value other than 0 and 1 (file, line,
 /// column).

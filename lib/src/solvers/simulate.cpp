@@ -12,6 +12,7 @@
 #include "core/sizes.hpp"
 #include "solvers/hybrid_contacts.hpp"
 #include "solvers/runge_kutta.hpp"
+#include "solvers/time_stepping_contacts.hpp"
 #include "solvers/time_text.hpp"
 #include "core/tolerances.hpp"
 
@@ -71,9 +72,10 @@ OutputTimes OutputTimes::grid(double t0, double duration, double step) {
 }
 
 // The run loop: fixed or adaptive steps of the Runge-Kutta module, shortened to land on the output
-// times, the schedule's switches and t_end; the contacts' events (HybridContacts) between steps;
-// the counts, limit events and divergence diagnosis of the accepted steps.
-struct Simulator::Impl final : StageDynamics, ContactHost {
+// times, the schedule's switches and t_end; the schedule's switches (HybridContacts) between
+// steps, or the ground's time-stepped contacts (TimeSteppingContacts) in place of a step; the
+// counts, limit events and divergence diagnosis of the accepted steps.
+struct Simulator::Impl final : StageDynamics {
   const Model& model;
   Data data;
   const Friction urdf_friction;
@@ -99,6 +101,18 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
   RungeKutta rk;
   const ButcherTableau* tableau = nullptr;  // null: symplectic Euler
   HybridContacts contacts;
+  // with a ground: its contacts; which of them pressed in the last step (as told to the
+  // controller), and whether any did; whether the last step was a contact step, its length and
+  // the velocity before it
+  std::optional<TimeSteppingContacts> ground;
+  std::vector<char> pressing;
+  bool touching = false, contact_step_ended = false;
+  double last_contact_step = 0;
+  // The touchdown whose landing takes one more contact step (the events from landing_first on;
+  // none when landing_first is negative): an inelastic landing lands the contact on the ground in
+  // its first step, moving into it at its height / h, and stops it in the second.
+  long landing_first = -1;
+  Eigen::VectorXd v_before, mean_acceleration;
 
   explicit Impl(const Model& m)
       : model(m),
@@ -114,8 +128,8 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
       for (int k = 0; k < j.nv; ++k) joint_of_v[j.idx_v + k] = i;
     }
     for (Eigen::VectorXd* x : {&q0, &q1, &q_out, &q_sane}) x->setZero(nq);
-    for (Eigen::VectorXd* x :
-         {&v0, &delta1, &v1, &tau, &tau_total, &tau_f, &v_out, &delta_out, &speed_scale}) {
+    for (Eigen::VectorXd* x : {&v0, &delta1, &v1, &tau, &tau_total, &tau_f, &v_out, &delta_out,
+                               &speed_scale, &v_before, &mean_acceleration}) {
       x->setZero(nv);
     }
     clipped.setZero(nv);
@@ -162,19 +176,6 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
     ++stats.evaluations;
   }
 
-  // the contacts ask: the forces at (t, q, v), not counted as a step's evaluation
-  void solve_dynamics(double t, ConstVec q, ConstVec v) override {
-    applied_torque(t, q, v, false);
-    accelerations(t, q, v);
-  }
-
-  // the contacts ask: the step from t taken again with length h
-  StepEnd trial_step(double t, double h) override {
-    step(t, h);
-    integrate(model, q0, delta1, q1);
-    return {q1, v1};
-  }
-
   // one step of size h from (t, q0, v0) into delta1, v1 (and q1 for rk45); the derivatives at
   // the start are in the Runge-Kutta stage 0. Returns the rk45 error norm (0 for fixed steps).
   double step(double t, double h) {
@@ -192,6 +193,12 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
     if (!output) return;
     // torque and acceleration at the output state, not counted as a step's evaluation
     applied_torque(t, q_out, v_out, false);
+    if (contact_step_ended) {
+      // after a contact step, its mean acceleration: an impulse has no other
+      mean_acceleration = (v_out - v_before) / last_contact_step;
+      output(t, q_out, v_out, tau, mean_acceleration);
+      return;
+    }
     const Eigen::VectorXd& qdd = accelerations(t, q_out, v_out);
     if (options->friction_coefficient > 0 && contacts.dynamics()) contacts.tally_friction(t);
     output(t, q_out, v_out, tau, qdd);
@@ -346,11 +353,103 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
     clipped.setZero();
     q0 = q_start;
     v0 = v_start;
-    contacts.start(run_options, run_controller, *this, t0, q0, v0);
+    contacts.start(run_options, run_controller, t0, q0, v0);
+    start_ground(run_options, run_controller);
     speed_scale = crba(model, data, q0).diagonal().cwiseSqrt();
     for (int i = 1; i < model.njoints; ++i) {
       limit_state[i] = model.joints[i].nv == 1 ? limit_status(i, q0) : 0;
     }
+  }
+
+  // With a ground: its contacts and settings; the contacts on it (within the margin) start
+  // pressing, and the controller is told which do.
+  void start_ground(const SimulationOptions& run_options, Controller& run_controller) {
+    ground.reset();
+    touching = contact_step_ended = false;
+    landing_first = -1;
+    if (!run_options.ground || !run_options.contacts || run_options.contacts->contacts.empty())
+      return;
+    if (run_options.integrator == Integrator::rk45) {
+      throw InputError(
+          "the ground's contacts are time-stepped with a fixed step, which rk45 does not take");
+    }
+    ground.emplace(model, *run_options.contacts);
+    TimeSteppingSettings settings;
+    settings.ground = *run_options.ground;
+    settings.friction_coefficient = run_options.friction_coefficient;
+    settings.restitution = run_options.restitution;
+    settings.penetration_fraction = run_options.penetration_fraction;
+    settings.contact_margin = run_options.ground_tolerance;
+    ground->start(settings, q0);
+    pressing.assign(run_options.contacts->contacts.size(), 0);
+    for (std::size_t k = 0; k < pressing.size(); ++k) {
+      pressing[k] = ground->heights()[static_cast<Eigen::Index>(k)] <= settings.contact_margin;
+      touching |= pressing[k] != 0;
+      run_controller.contacts_changed(static_cast<int>(k), pressing[k] != 0);
+    }
+  }
+
+  // With a ground, the step (t, h) from (q0, v0) into (q1, v1): the integrator's (free flight)
+  // when no contact pressed in the step before and none ends it on or below the ground; else
+  // one contact step, the impulse problem of time_stepping_contacts.hpp (first order).
+  void ground_step(double t, double h) {
+    contact_step_ended = false;
+    if (!touching) {
+      step(t, h);
+      integrate(model, q0, delta1, q1);
+      if (!q1.allFinite() || !v1.allFinite() || ground->clear_of_ground(q1)) return;
+    }
+    contact_step_ended = true;
+    last_contact_step = h;
+    v_before = v0;
+    const double energy_before = total_energy(model, data, q0, v0);
+    applied_torque(t, q0, v0, true);
+    ++stats.evaluations;
+    if (!tau_total.allFinite()) {
+      v1.setConstant(std::numeric_limits<double>::quiet_NaN());  // a blow-up (check_finite)
+      return;
+    }
+    try {
+      ground->step(q0, v0, tau_total, h, q1, v1);
+    } catch (const NumericalError& e) {
+      fail(t, e.what(), true);
+    }
+    // the mechanical energy the contacts took: T + V before, plus the work of the applied
+    // forces over the step (at the step's mean velocity), minus T + V after
+    const double work = 0.5 * h * (tau_total.dot(v0) + tau_total.dot(v1));
+    pressing_changes(t + h, energy_before + work - total_energy(model, data, q1, v1));
+  }
+
+  // The contacts that began or stopped pressing in the contact step that ended at t, which took
+  // `lost` of the mechanical energy: told to the controller and recorded. A touchdown's impact
+  // takes the energy its step and the next one lose (landing_first).
+  void pressing_changes(double t, double lost) {
+    if (landing_first >= 0) {
+      stats.impact_energy_loss += lost;
+      for (std::size_t e = landing_first; e < stats.contact_events.size(); ++e) {
+        if (stats.contact_events[e].closes) stats.contact_events[e].energy_loss += lost;
+      }
+      landing_first = -1;
+      lost = 0;
+    }
+    const std::vector<char>& now = ground->active();
+    const long first = stats.contact_event_count;
+    bool closed = false;
+    touching = false;
+    for (std::size_t k = 0; k < now.size(); ++k) {
+      touching |= now[k] != 0;
+      if (now[k] == pressing[k]) continue;
+      pressing[k] = now[k];
+      const bool closes = now[k] != 0;
+      controller->contacts_changed(static_cast<int>(k), closes);
+      record_event(stats.contact_events, stats.contact_event_count,
+                   {t, static_cast<int>(k), closes, closes ? lost : 0});
+      closed |= closes;
+    }
+    if (!closed) return;
+    ++stats.impacts;
+    stats.impact_energy_loss += lost;
+    landing_first = first;
   }
 
   // One fixed step from t: of size dt, shortened to land on the next output time and on t_end
@@ -364,22 +463,23 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
     }
     const double change = contacts.next_switch(t, eps);
     if (change < t + h - eps) h = change - t;
-    step(t, h);
-    integrate(model, q0, delta1, q1);
-    const bool event = contacts.detect(t, h, q0, q1, v1);
-    if (event) h = contacts.locate(t, h);
+    if (ground) {
+      ground_step(t, h);
+    } else {
+      step(t, h);
+      integrate(model, q0, delta1, q1);
+    }
     accept(t, h);
     t += h;
-    // an event's time is kept as located; a step's end is snapped to the times it aimed at
-    const double snap = event ? 0 : eps;
-    if (next < output_times.size() && std::abs(output_times[next] - t) <= snap)
+    // a step's end is snapped to the times it aimed at
+    if (next < output_times.size() && std::abs(output_times[next] - t) <= eps)
       t = output_times[next];
-    if (std::abs(change - t) <= snap) t = change;
-    if (std::abs(t_end - t) <= snap) t = t_end;
+    if (std::abs(change - t) <= eps) t = change;
+    if (std::abs(t_end - t) <= eps) t = t_end;
     q0.swap(q1);
     v0.swap(v1);
-    contacts.resolve(t, event, eps, q0, v0);
-    while (next < output_times.size() && output_times[next] <= t + snap) {
+    contacts.resolve(t, eps, q0, v0);
+    while (next < output_times.size() && output_times[next] <= t + eps) {
       emit_state(t, output);
       ++next;
     }
@@ -399,18 +499,14 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
     const double err = step(t, h);
     const bool ok = std::isfinite(err) && err <= 1;
     if (ok) {
-      const bool event = contacts.detect(t, h, q0, q1, v1);
-      // the step ends at the event; the next trial keeps h
-      const double taken = event ? contacts.locate(t, h) : h;
-      accept(t, taken);
-      const double snap = event ? 0 : eps;
-      double t1 = t + taken;
-      if (std::abs(change - t1) <= snap) t1 = change;
-      if (t_end - t1 <= snap) t1 = t_end;
+      accept(t, h);
+      double t1 = t + h;
+      if (std::abs(change - t1) <= eps) t1 = change;
+      if (t_end - t1 <= eps) t1 = t_end;
       // outputs within the step by the dense output
-      while (next < output_times.size() && output_times[next] <= t1 + snap) {
-        const double theta = std::clamp((output_times[next] - t) / taken, 0.0, 1.0);
-        rk.dense(*tableau, theta, taken, v0, delta1, v1, delta_out, v_out);
+      while (next < output_times.size() && output_times[next] <= t1 + eps) {
+        const double theta = std::clamp((output_times[next] - t) / h, 0.0, 1.0);
+        rk.dense(*tableau, theta, h, v0, delta1, v1, delta_out, v_out);
         integrate(model, q0, delta_out, q_out);
         emit(output_times[next], output);
         ++next;
@@ -418,7 +514,7 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
       t = t1;
       q0.swap(q1);
       v0.swap(v1);
-      if (contacts.resolve(t, event, eps, q0, v0)) {
+      if (contacts.resolve(t, eps, q0, v0)) {
         rk.start(*this, t, q0, v0);
       } else {
         // FSAL: the last stage was evaluated at the new state
@@ -459,8 +555,12 @@ Simulator::Simulator(const Model& model) : impl_(std::make_unique<Impl>(model)) 
 Simulator::~Simulator() = default;
 const Eigen::VectorXd& Simulator::q() const { return impl_->q0; }
 const Eigen::VectorXd& Simulator::v() const { return impl_->v0; }
-const Eigen::VectorXd& Simulator::contact_forces() const { return impl_->contacts.forces(); }
-const std::vector<char>& Simulator::contact_active() const { return impl_->contacts.active(); }
+const Eigen::VectorXd& Simulator::contact_forces() const {
+  return impl_->ground ? impl_->ground->forces() : impl_->contacts.forces();
+}
+const std::vector<char>& Simulator::contact_active() const {
+  return impl_->ground ? impl_->pressing : impl_->contacts.active();
+}
 const SimulationStats& Simulator::stats() const { return impl_->stats; }
 Data& Simulator::data() { return impl_->data; }
 

@@ -40,6 +40,8 @@ class ContactSpaceInertia {
   const Eigen::MatrixXd& mass_matrix() const { return data_.M; }
   const Eigen::LLT<Eigen::MatrixXd>& mass_factor() const { return llt_; }
   const Eigen::MatrixXd& inverse_mass_jacobian() const { return Minv_Jt_; }  // M^-1 J_c^T
+  /// A = J_c M^-1 J_c^T (the Delassus operator of the contacts).
+  const Eigen::MatrixXd& inverse_inertia() const { return contact_inertia_inv_; }
   /// x = A^+ b; returns the rank of A, that of J_c.
   int solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 

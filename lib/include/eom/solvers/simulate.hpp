@@ -16,17 +16,20 @@
 // dynamics of ContactForwardDynamics (ETH notes eq. 3.62-3.65), whose contact forces the caller
 // reads at each output (Simulator::contact_forces).
 //
-// Contacts may also be made and broken during a run (SimulationOptions::ground, ::schedule): the
-// run is then a sequence of smooth phases, each the constrained dynamics of its active contacts,
-// separated by events. An event is located in time by bisection on the length of the step that
-// crosses it (to SimulationOptions::event_tolerance; the step is split there, not snapped to the
-// grid); a contact that closes does so by an inelastic impact (ContactImpact, ETH notes
-// eq. 3.66-3.72) on the new active set. With a ground, a point that reaches it closes (touchdown:
-// its height crosses zero) and a closed contact whose normal force would pull lets go (lift-off:
-// the force crosses zero): the complementarity of a unilateral contact (height >= 0, f_n >= 0,
-// one of them zero) kept by an active set, one contact released at a time, the most pulling
-// first. Closed contacts stick: the friction a contact needs, |f_t| / f_n, is counted against a
-// coefficient (SimulationOptions::friction_coefficient) but slip is not simulated.
+// Contacts may also be made and broken during a run by a schedule (SimulationOptions::schedule):
+// the run is then a sequence of smooth phases, each the constrained dynamics of its active
+// contacts, separated by the schedule's switches, where a contact that closes does so by an
+// inelastic impact (ContactImpact, ETH notes eq. 3.66-3.72).
+//
+// On a ground (SimulationOptions::ground) the contacts are unilateral points with Coulomb friction
+// on the plane z = ground, stepped by a velocity-level time-stepping scheme (the Moreau-Jean /
+// Anitescu-Potra family; lib/src/solvers/time_stepping_contacts.hpp): a step in which a contact
+// pressed in the step before, or one whose free flight would end on or below the ground, is taken
+// again as one impulse problem (v+ = v + h M^-1 (tau - h) + M^-1 J_c^T lambda, normal impulses
+// >= 0 complementary to the contacts' separating velocities, |lambda_t| <= mu lambda_n, then
+// q+ = q (+) h v+), so a contact is whatever that problem says at each step: no event, no
+// chatter, slip simulated. Other steps (free flight) are the integrator's. With contacts the
+// scheme is first order in the step (semi-implicit Euler with impulses).
 #pragma once
 
 #include <functional>
@@ -99,20 +102,27 @@ struct SimulationOptions {
   /// Contacts held for the whole run, all active: their frames stay where they are at the start
   /// (the initial velocity must not move them). Null: none. The set must outlive the run.
   const ContactSet* contacts = nullptr;
-  /// With contacts: unilateral point contacts (3d) on a flat ground at z = *ground (world z up)
-  /// instead of held ones: closed while on it (touchdown, lift-off: the header's comment). The
-  /// contacts on the ground (within ground_tolerance) and not leaving it start closed; one below
-  /// it is refused (InputError).
+  /// With contacts: unilateral point contacts (3d) with Coulomb friction on a flat ground at
+  /// z = *ground (world z up) instead of held ones, time-stepped (the header's comment; fixed-step
+  /// integrators only). A contact below it at the start by more than ground_tolerance is refused
+  /// (InputError).
   std::optional<double> ground;
+  /// With a ground: the coefficient of restitution of the contacts' normal impacts, in [0, 1]
+  /// (0: inelastic).
+  double restitution = 0;
+  /// With a ground: the fraction of a penetration removed per step, in [0, 1] (a Baumgarte-style
+  /// velocity bias; the scheme lets a contact land on the ground, not below it, so only
+  /// round-off and the linearisation of a step penetrate).
+  double penetration_fraction = 0.2;
   /// With contacts: their activity over time instead (null: all held, or the ground's).
   const ContactSchedule* schedule = nullptr;
   /// Baumgarte stabilisation of the closed contacts (ContactForwardDynamics::set_baumgarte).
   double baumgarte_kp = 0, baumgarte_kd = 0;
-  /// > 0: count the outputs at which a closed contact needs more friction than this,
-  /// |f_t| > mu f_n (f_n along world z with a ground, else along the contact's normal).
+  /// With a ground: Coulomb's coefficient of its contacts (> 0). With held or scheduled
+  /// contacts, > 0: count the outputs at which a closed contact needs more friction than this,
+  /// |f_t| > mu f_n (f_n along the contact's normal).
   double friction_coefficient = 0;
   Vec3 friction_normal = Vec3::UnitZ();  // without a ground: the normal f_n is taken along
-  double event_tolerance = 1e-12;        // s: an event's time is located within it
   double ground_tolerance = 1e-9;        // m: a point this close to the ground is on it
   bool saturate = false;                 // clip the controller's torques at the URDF effort limits
   bool limit_events = true;              // record joints leaving their position limits

@@ -1,0 +1,170 @@
+#include "solvers/time_stepping_contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "eom/algorithm/dynamics.hpp"
+#include "eom/core/errors.hpp"
+#include "eom/multibody/configuration.hpp"
+#include "solvers/time_text.hpp"
+
+namespace eom {
+
+namespace {
+
+// contacts_ must be points: the ground holds a point's motion, its normal is world z
+const ContactSet& point_contacts_only(const Model& model, const ContactSet& contacts) {
+  for (const Contact& contact : contacts.contacts) {
+    if (contact.kind != ContactKind::point) {
+      throw InputError("contact '" + model.frames[contact.frame].name +
+                       "' on the ground is not a point (3d) contact");
+    }
+  }
+  return contacts;
+}
+
+}  // namespace
+
+TimeSteppingContacts::TimeSteppingContacts(const Model& model, const ContactSet& contacts)
+    : model_(model),
+      contacts_(point_contacts_only(model, contacts)),
+      inertia_(model, contacts),
+      v_free_(model.nv),
+      u_free_(contacts.size()),
+      bound_(contacts.contacts.size()),
+      landing_speed_(Eigen::VectorXd::Zero(bound_.size())),
+      lambda_(Eigen::VectorXd::Zero(contacts.size())),
+      forces_(Eigen::VectorXd::Zero(contacts.size())),
+      heights_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(contacts.contacts.size()))),
+      scratch_(model.nv),
+      active_(contacts.contacts.size(), 0) {}
+
+void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec q0) {
+  if (!(settings.friction_coefficient > 0) || !std::isfinite(settings.friction_coefficient))
+    throw InputError("the friction coefficient must be positive and finite");
+  if (!(settings.restitution >= 0 && settings.restitution <= 1))
+    throw InputError("the coefficient of restitution must be within [0, 1]");
+  if (!(settings.penetration_fraction >= 0 && settings.penetration_fraction <= 1))
+    throw InputError("the penetration fraction must be within [0, 1]");
+  if (!std::isfinite(settings.ground)) throw InputError("the ground height must be finite");
+  settings_ = settings;
+  forces_.setZero();
+  landing_speed_.setZero();
+  std::fill(active_.begin(), active_.end(), 0);
+  inertia_.jacobian().compute(q0);
+  measure_heights();
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    const double height = heights_[static_cast<Eigen::Index>(k)];
+    if (height < -settings.contact_margin) {
+      throw InputError("contact '" + model_.frames[contacts_.contacts[k].frame].name + "' starts " +
+                       time_string(-height) + " m below the ground");
+    }
+  }
+}
+
+bool TimeSteppingContacts::clear_of_ground(ConstVec q) {
+  inertia_.jacobian().compute(q);
+  measure_heights();
+  return heights_.size() == 0 || heights_.minCoeff() > settings_.contact_margin;
+}
+
+void TimeSteppingContacts::measure_heights() {
+  for (Eigen::Index k = 0; k < heights_.size(); ++k)
+    heights_[k] = inertia_.jacobian().placement(static_cast<int>(k)).p.z() - settings_.ground;
+}
+
+void TimeSteppingContacts::step(ConstVec q, ConstVec v, ConstVec tau, double h, VecRef q_next,
+                                VecRef v_next) {
+  solve(q, v, tau, h, v_next);
+  scratch_ = h * v_next;
+  integrate(model_, q, scratch_, q_next);
+}
+
+void TimeSteppingContacts::solve(ConstVec q, ConstVec v, ConstVec tau, double h, VecRef v_next) {
+  // M, its factor, J_c, M^-1 J_c^T and G at q; v_free = v + h M^-1 (tau - h(q, v))
+  inertia_.compute(q);
+  v_free_ = tau;
+  v_free_ -= nonlinear_effects(model_, inertia_.data(), q, v);
+  inertia_.mass_factor().solveInPlace(v_free_);
+  v_free_ = v + h * v_free_;
+  const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
+  u_free_.noalias() = J * v_free_;
+  measure_heights();
+  bounds(v, h);
+  // warm start: the impulses of the last step, scaled to this one's length
+  lambda_ = h * forces_;
+  sweep_until_converged();
+  v_next = v_free_;
+  v_next.noalias() += inertia_.inverse_mass_jacobian() * lambda_;
+  forces_ = lambda_ / h;
+  for (std::size_t k = 0; k < active_.size(); ++k)
+    active_[k] = lambda_[contacts_.offset(static_cast<int>(k)) + 2] > 0 ? 1 : 0;
+}
+
+void TimeSteppingContacts::bounds(ConstVec v, double h) {
+  const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
+  for (Eigen::Index k = 0; k < bound_.size(); ++k) {
+    const int contact = static_cast<int>(k);
+    const double phi = heights_[k];
+    const int normal = contacts_.offset(contact) + 2;
+    if (phi > settings_.contact_margin) {
+      // close the gap, not cross it; a contact that lands keeps its free approach speed for
+      // the bounce of the step after
+      bound_[k] = -phi / h;
+      landing_speed_[k] = u_free_[normal] < bound_[k] ? -u_free_[normal] : 0.0;
+      continue;
+    }
+    // > 0: coming in (at the step's start, or when it landed in the step before)
+    const double approach = std::max(-J.row(normal).dot(v), landing_speed_[k]);
+    landing_speed_[k] = 0;
+    bound_[k] = std::max(settings_.restitution * std::max(approach, 0.0),
+                         settings_.penetration_fraction * std::max(-phi, 0.0) / h);
+  }
+}
+
+void TimeSteppingContacts::sweep_until_converged() {
+  // a sweep is converged when no contact's velocity changed by more than the tolerance, relative
+  // to the contacts' free speeds when those exceed 1 m/s
+  const double limit =
+      settings_.tolerance * std::max(1.0, u_free_.size() ? u_free_.cwiseAbs().maxCoeff() : 0.0);
+  converged_ = false;
+  for (iterations_ = 1; iterations_ <= settings_.max_iterations; ++iterations_) {
+    double change = 0;
+    for (int k = 0; k < static_cast<int>(bound_.size()); ++k)
+      change = std::max(change, update_contact(k));
+    if (change <= limit) {
+      converged_ = true;
+      return;
+    }
+  }
+  iterations_ = settings_.max_iterations;
+}
+
+// Contact k's velocity u_k = u_free_k + G_k lambda; its normal impulse by a projected Newton step
+// on its own row, then its tangential one by a scalar step onto the friction disc of the new
+// normal impulse (the step 1 / mean tangential diagonal of G).
+double TimeSteppingContacts::update_contact(int k) {
+  const Eigen::MatrixXd& G = inertia_.inverse_inertia();
+  const int r = contacts_.offset(k), n = r + 2;
+  double change = 0;
+  const double g_nn = G(n, n);
+  if (g_nn > 0) {
+    const double u_n = u_free_[n] + G.col(n).dot(lambda_) - bound_[k];  // G symmetric
+    const double next = std::max(0.0, lambda_[n] - u_n / g_nn);
+    change = std::abs(g_nn * (next - lambda_[n]));
+    lambda_[n] = next;
+  }
+  const double g_tt = 0.5 * (G(r, r) + G(r + 1, r + 1));
+  if (!(g_tt > 0)) return change;
+  const Eigen::Vector2d u_t(u_free_[r] + G.col(r).dot(lambda_),
+                            u_free_[r + 1] + G.col(r + 1).dot(lambda_));
+  Eigen::Vector2d next = lambda_.segment<2>(r) - u_t / g_tt;
+  const double radius = settings_.friction_coefficient * lambda_[n], norm = next.norm();
+  if (norm > radius) next *= radius / norm;  // norm > radius >= 0
+  change = std::max(change, g_tt * (next - lambda_.segment<2>(r)).cwiseAbs().maxCoeff());
+  lambda_.segment<2>(r) = next;
+  return change;
+}
+
+}  // namespace eom

@@ -1,0 +1,115 @@
+// Time-stepping contacts on a flat ground (private to libeom): point contacts with Coulomb
+// friction, one velocity-level impulse problem per step, no events (the Moreau-Jean /
+// Anitescu-Potra family: M. Anitescu and F. Potra, "Formulating dynamic multi-rigid-body contact
+// problems with friction as solvable linear complementarity problems", Nonlinear Dynamics 14,
+// 1997; J. J. Moreau, "Unilateral contact and dry friction in finite freedom dynamics", 1988).
+//
+// A step of length h from (q, v) under the generalized force tau (what drives the coordinates,
+// friction and external forces included):
+//   v_free = v + h M^-1 (tau - h(q, v))                      the motion without contacts
+//   v+     = v_free + M^-1 J_c^T lambda                      lambda: the contacts' impulses (N s)
+//   q+     = q (+) h v+                                      on the manifold (eom::integrate)
+// with, per contact k (world axes: normal z, tangents x and y), u_k = J_k v+ its velocity:
+//   0 <= lambda_n  complementary to  u_n - b_n >= 0          unilateral (Signorini at velocity
+//                                                            level)
+//   |lambda_t| <= mu lambda_n, and u_t = -c lambda_t, c >= 0  Coulomb's exact (circular) cone,
+//                                                            maximal dissipation
+// The bound b_n says where the contact may go in the step (its height phi above the ground, the
+// velocity u_n- = J_k v at the step's start):
+//   phi > 0 (open)     b_n = -phi / h: it may close the gap, not cross it (it lands on the ground
+//                      at the end of the step, not below)
+//   phi <= 0 (on, in)  b_n = max(e u_a, beta (-phi) / h): it leaves at e times the speed it came
+//                      in with, u_a = max(-u_n-, 0), or the free approach speed -u_free_n of the
+//                      step before when it landed then (restitution e, 0 inelastic: the bounce a
+//                      step after the landing), and a penetration is removed at the fraction beta
+//                      of itself per step (a Baumgarte-style velocity bias; beta = 0 leaves it)
+// The problem is solved by a projected Gauss-Seidel on the Delassus operator
+// G = J_c M^-1 J_c^T (the contact-space inverse inertia), one contact at a time: its normal
+// impulse projected onto lambda_n >= 0, then its tangential one by a scalar step onto the disc
+// |lambda_t| <= mu lambda_n (a scalar step keeps the fixed point that of maximal dissipation:
+// -u_t in the disc's normal cone at lambda_t). The sweeps stop when none changes any contact's
+// velocity by more than the tolerance, or at the iteration cap; the impulses of the step before
+// start them (warm start: a robot at rest converges in one sweep). Redundant contacts (four
+// corners of a box) leave G singular: the sweeps then converge to one of the impulses that give
+// the same v+.
+//
+// The scheme is semi-implicit Euler with impulses: first order in h with contacts (and without
+// them), a contact whatever the problem says at each step, so no event and no chatter.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Cholesky>
+
+#include "eom/algorithm/contacts.hpp"
+#include "eom/multibody/data.hpp"
+#include "eom/multibody/model.hpp"
+
+namespace eom {
+
+/// The ground, the contacts' law and the solver's stopping rule.
+struct TimeSteppingSettings {
+  double ground = 0;                  // m: the plane z = ground (world z up)
+  double friction_coefficient = 1;    // mu > 0
+  double restitution = 0;             // e in [0, 1]
+  double penetration_fraction = 0.2;  // beta in [0, 1]: of a penetration, removed per step
+  double contact_margin = 1e-9;       // m: a point this close to the ground is on it
+  double tolerance = 1e-12;           // m/s: the largest velocity change of a converged sweep
+  int max_iterations = 2000;          // sweeps per step
+};
+
+class TimeSteppingContacts {
+ public:
+  /// Workspaces for `model` and the point contacts of `contacts` (the set must outlive this).
+  /// Throws InputError when a contact is not a point (3d) contact.
+  TimeSteppingContacts(const Model& model, const ContactSet& contacts);
+
+  /// A run starts: the settings (checked: mu > 0, e and beta in [0, 1], finite ground; InputError
+  /// naming the quantity), no impulses remembered, heights() at q0. Throws InputError naming the
+  /// contact that is below the ground at q0 by more than the margin.
+  void start(const TimeSteppingSettings& settings, ConstVec q0);
+
+  /// One step of length h from (q, v) under the generalized force tau: v_next, q_next (may not
+  /// alias q, v). Throws NumericalError when M is not positive definite at q.
+  void step(ConstVec q, ConstVec v, ConstVec tau, double h, VecRef q_next, VecRef v_next);
+  /// The same step's impulse problem without moving: v_next = v+ only (the forces at a state
+  /// for an output; the impulses kept warm for the step that follows).
+  void solve(ConstVec q, ConstVec v, ConstVec tau, double h, VecRef v_next);
+
+  /// Whether every contact is above the ground by more than the margin at q (heights() then at q).
+  bool clear_of_ground(ConstVec q);
+
+  /// The mean contact forces over the last step, lambda / h (N, world axes, on the robot; stacked
+  /// as ContactSet::offset).
+  const Eigen::VectorXd& forces() const { return forces_; }
+  /// One flag per contact: pressing (lambda_n > 0) in the last step.
+  const std::vector<char>& active() const { return active_; }
+  /// The last step's sweeps, and whether they met the tolerance before the cap.
+  int iterations() const { return iterations_; }
+  bool converged() const { return converged_; }
+  /// The contacts' heights above the ground at the q of the last step, start or clear_of_ground
+  /// (m, one per contact).
+  const Eigen::VectorXd& heights() const { return heights_; }
+
+ private:
+  // heights_ from the placements of inertia_'s jacobian's last compute
+  void measure_heights();
+  // the bounds b_n of the contacts (at heights_) for a step of length h from v
+  void bounds(ConstVec v, double h);
+  // the projected Gauss-Seidel sweeps on lambda_
+  void sweep_until_converged();
+  // one contact's block update; returns the largest velocity change it made
+  double update_contact(int k);
+
+  const Model& model_;
+  const ContactSet& contacts_;
+  ContactSpaceInertia inertia_;
+  TimeSteppingSettings settings_;
+  Eigen::VectorXd v_free_, u_free_, bound_, landing_speed_, lambda_, forces_, heights_, scratch_;
+  std::vector<char> active_;
+  int iterations_ = 0;
+  bool converged_ = true;
+};
+
+}  // namespace eom
