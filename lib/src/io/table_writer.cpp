@@ -24,16 +24,18 @@ class Writer final : public TableWriter {
     header_ = std::move(header);
     buffer_.reserve(kWriteChunk + 4096);
     const auto& names = header_.names;
+    // CSV separates every value by a comma, JSON names it: only JSON keeps a text per column
+    if (format != Format::csv) prefixes_.reserve(names.size());
     for (size_t c = 0; c < names.size(); ++c) {
-      std::string prefix = c ? "," : "";
       if (format == Format::csv) {
         append_csv_text(buffer_, names[c]);
         buffer_ += c + 1 < names.size() ? "," : "";
       } else {
+        std::string prefix = c ? "," : "";
         append_json_string(prefix, names[c]);
         prefix += ':';
+        prefixes_.push_back(std::move(prefix));
       }
-      prefixes_.push_back(std::move(prefix));
     }
     if (format == Format::csv) buffer_ += '\n';
     if (format == Format::json) buffer_ += "[\n";
@@ -42,6 +44,16 @@ class Writer final : public TableWriter {
   }
 
   OutputFile& file() { return file_; }
+
+ private:
+  // what goes before column c's value: a comma but before the first (CSV), or the name as a key
+  void append_prefix(size_t c) {
+    if (format_ != Format::csv) {
+      buffer_ += prefixes_[c];
+    } else if (c > 0) {
+      buffer_ += ',';
+    }
+  }
 
  private:
   // a field as the input wrote it, in this format; `value` is its number, if it is one
@@ -90,9 +102,10 @@ class Writer final : public TableWriter {
   void write_row(const double* values, const Field* fields) override {
     if (rows_ > 0 && format_ == Format::json) buffer_ += ",\n";
     buffer_ += row_start_;
-    for (size_t c = 0; c < prefixes_.size(); ++c) {
+    const size_t columns = header_.names.size();
+    for (size_t c = 0; c < columns; ++c) {
       if (fields && fields[c].kind != FieldKind::none) {
-        buffer_ += prefixes_[c];
+        append_prefix(c);
         append_field(fields[c], values[c]);
         continue;
       }
@@ -101,8 +114,10 @@ class Writer final : public TableWriter {
                              shown_input(header_.names[c]) + ": cannot write " +
                              fixed_text(values[c], 6) + ", tables hold finite numbers only");
       }
-      buffer_ += prefixes_[c];
+      append_prefix(c);
       append_number(buffer_, values[c]);
+      // a row of 10^7 columns goes out in chunks, not whole
+      if (buffer_.size() >= kWriteChunk) drain();
     }
     buffer_ += row_end_;
     ++rows_;

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
+#include <iterator>
 #include <unordered_set>
 #include <utility>
 
@@ -216,21 +217,28 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
 
   Header header;
+  // the task's names are moved, not copied: they may be 10^7
+  header.names.reserve(b.keep_names.size() + task->columns.size());
   header.names = b.keep_names;
-  header.names.insert(header.names.end(), task->columns.begin(), task->columns.end());
-  // a hash set: an output may have 10^5 columns (Christoffel symbols, --keep-input)
-  std::unordered_set<std::string_view> written;
-  written.reserve(header.names.size());
-  for (const std::string& name : header.names) {
-    if (!written.insert(name).second) {
-      throw InputError("output column " + name + " would appear twice (rename a kept column with " +
-                       Setting::keep + " NAME:NEW_NAME)");
+  std::move(task->columns.begin(), task->columns.end(), std::back_inserter(header.names));
+  std::vector<std::string>().swap(task->columns);
+  {
+    // a hash set, freed before the rows: an output may have 10^7 columns (the Christoffel
+    // symbols of 200 joints)
+    std::unordered_set<std::string_view> written;
+    written.reserve(header.names.size());
+    for (const std::string& name : header.names) {
+      if (!written.insert(name).second) {
+        throw InputError("output column " + name +
+                         " would appear twice (rename a kept column with " + Setting::keep +
+                         " NAME:NEW_NAME)");
+      }
     }
   }
   read_used_columns(*in, b, *task);
   OutputOptions output = opt.output;
   output.path = out_path;
-  auto out = open_output(output, header);
+  auto out = open_output(output, std::move(header));
   // rows of an endless stream go out as soon as they are computed
   const bool streaming = in_path == "-" && stdin_is_stream();
 

@@ -106,7 +106,9 @@ class RowTask {
   /// engine has put the shared ones there; README "JSON summaries").
   virtual void summarize(nlohmann::json& table) const { (void)table; }
 
-  std::vector<std::string> columns;  // what it writes, after the passed-through columns
+  // what it writes, after the passed-through columns; the engine moves them into the output's
+  // header (compute() must not read them)
+  std::vector<std::string> columns;
   /// Input columns compute() reads from Sample::row (tau, wrench.*): like the time, q and its
   /// derivatives, they must hold numbers; every other column may hold text (labels, frame ids).
   std::vector<int> inputs;
