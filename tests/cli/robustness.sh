@@ -177,10 +177,10 @@ friction-file-not-json)
   table=$src/trajectories/planar_2r_swing.csv
   mkdir friction.d
   expect 2 "$eom" id "$robot" "$table" --friction --friction-file friction.d -o tau.csv
-  stderr_has "^eom id: error: friction.d: a directory, not a JSON file"
+  stderr_has "^eom id: error: friction.d: is a directory, not a friction file"
   echo '{"joint1": {"damping": 1e400}}' > huge.json
   expect 2 "$eom" id "$robot" "$table" --friction --friction-file huge.json -o tau.csv
-  stderr_has "^eom id: error: huge.json: malformed JSON: .*overflow"
+  stderr_has "^eom id: error: huge.json:1:24: malformed JSON: .*overflow"
   [ ! -e tau.csv ] || fail "output written by a failed run"
   ;;
 sim-step-longer-than-run)
@@ -285,6 +285,71 @@ stdin-closed)
     stderr_has "^eom ${command%% *}: error: <stdin>: cannot read: stdin is closed$"
   done
   [ ! -e x.csv ] || fail "output written by a failed run"
+  ;;
+deep-nesting)
+  # 100,000 levels in every format eom reads: refused at a documented depth (JSON models and
+  # friction files, URDF and MJCF) or read without recursion (JSON tables); eom check reports on
+  # the other files of the call
+  python3 -c "
+n = 100000
+lists = '[' * n + ']' * n
+open('name.json', 'w').write('{\"format\": \"dh\", \"name\": ' + lists + '}')
+open('dh_a.json', 'w').write('{\"format\": \"dh\", \"joints\": [{\"name\": \"j\", \"a\": ' + lists + '}]}')
+open('friction.json', 'w').write('{\"joint1\": ' + lists + '}')
+open('deep.urdf', 'w').write('<robot name=\"r\">\\n' + '<link>' * n + '</link>' * n + '</robot>')
+open('deep.xml', 'w').write('<mujoco>\\n<worldbody>' + '<body><geom size=\"0.1\"/>' * n + '</body>' * n + '</worldbody></mujoco>')
+open('table.ndjson', 'w').write('{\"t\": 0, \"q\": ' + '{\"a\": ' * n + '0' + '}' * n + '}\\n')"
+  robot=$src/robots/planar_2r.urdf
+  expect 2 "$eom" check name.json dh_a.json "$robot" deep.urdf deep.xml
+  for f in name.json dh_a.json; do
+    grep -q "^$f:1: error: objects and lists nested more than 100 deep, the most eom reads$" out.txt ||
+      fail "check $f: $(cut -c1-300 out.txt)"
+    grep -q "^$f: cannot be read$" out.txt || fail "check $f: $(cut -c1-300 out.txt)"
+  done
+  for f in deep.urdf deep.xml; do
+    grep -q "^$f:2: error: malformed XML: elements nested more than 98 deep, the most eom reads$" out.txt ||
+      fail "check $f: $(cut -c1-300 out.txt)"
+  done
+  grep -q "^$robot: ok" out.txt || fail "the other file unreported: $(cut -c1-300 out.txt)"
+  table=$src/trajectories/planar_2r_swing.csv
+  expect 2 "$eom" id "$robot" "$table" --friction --friction-file friction.json -o tau.csv
+  stderr_has "^eom id: error: friction.json:1:111: objects and lists nested more than 100 deep"
+  [ ! -e tau.csv ] || fail "output written by a failed run"
+  # a table's objects nest into one column name, whatever their depth
+  expect 0 "$eom" convert table.ndjson table.csv
+  [ "$(head -c 7 table.csv)" = "t,q.a.a" ] || fail "table: $(head -c 100 table.csv)"
+  ;;
+unbounded-files)
+  # a device as a robot file, an MJCF include, a mesh or a friction file never ends: refused at
+  # once, naming the file; a regular file beyond 64 MiB is refused by its size, a pipe at 64 MiB
+  robot=$src/robots/planar_2r.urdf
+  table=$src/trajectories/planar_2r_swing.csv
+  ln -s /dev/zero zero.urdf
+  ln -s /dev/urandom mesh.stl
+  echo '<mujoco><include file="/dev/zero"/></mujoco>' > include.xml
+  echo '<mujoco><asset><mesh file="mesh.stl"/></asset><worldbody><body><joint/>
+  <geom type="mesh" mesh="mesh"/></body></worldbody></mujoco>' > mesh.xml
+  expect 2 timeout 20 "$eom" check /dev/zero /dev/urandom zero.urdf include.xml mesh.xml "$robot"
+  for f in /dev/zero /dev/urandom zero.urdf; do
+    grep -q "^$f: error: is neither a regular file nor a pipe (a device may never end): not read as a robot file$" out.txt ||
+      fail "check $f: $(cat out.txt)"
+  done
+  grep -q "^include.xml:1: error: <include file=\"/dev/zero\">: '/dev/zero': is neither a regular file nor a pipe" out.txt ||
+    fail "include: $(cat out.txt)"
+  grep -q "^mesh.xml:1: error: <mesh file=\"mesh.stl\">: 'mesh.stl': is neither a regular file nor a pipe (a device may never end): not read as a mesh$" out.txt ||
+    fail "mesh: $(cat out.txt)"
+  grep -q "^$robot: ok" out.txt || fail "the other file unreported: $(cat out.txt)"
+  expect 2 timeout 20 "$eom" id "$robot" "$table" --friction --friction-file /dev/zero -o tau.csv
+  stderr_has "^eom id: error: /dev/zero: is neither a regular file nor a pipe (a device may never end): not read as a friction file$"
+  expect 2 timeout 20 "$eom" info - < /dev/zero
+  stderr_has "^eom info: error: <stdin>: is neither a regular file nor a pipe"
+  # 64 MiB + 1 byte: a sparse file refused by its size, the same bytes through a pipe when read
+  truncate -s $((64 * 1024 * 1024 + 1)) big.urdf
+  expect 2 "$eom" info big.urdf
+  stderr_has "^eom info: error: big.urdf: larger than 64 MiB, the most eom reads of a robot file$"
+  cat big.urdf | "$eom" info - > out.txt 2> err.txt
+  stderr_has "^eom info: error: <stdin>: larger than 64 MiB, the most eom reads of a robot file$"
+  [ ! -e tau.csv ] || fail "output written by a failed run"
   ;;
 *)
   echo "unknown case $case_name"
