@@ -188,6 +188,16 @@ sim-step-longer-than-run)
   expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --duration 0.1 --dt 0.5 -o x.csv
   stderr_has "^eom sim: warning: --dt 0.5 is longer than --duration 0.1: one step of 0.1 s is taken"
   [ "$(tail -1 x.csv | cut -d, -f1)" = 0.1 ] || fail "last row $(tail -1 x.csv)"
+  # however short the run: the step is taken, its end written, and the summary says so
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --duration 1e-9 -o x.csv --summary-json s.json
+  stderr_has "^eom sim: warning: --dt 0.001 is longer than --duration 1e-09: one step of 1e-09 s is taken"
+  [ "$(cut -d, -f1 x.csv | tr '\n' ' ')" = "t 0 1e-09 " ] || fail "rows $(cat x.csv)"
+  grep -q '"rows": 2,' s.json || fail "summary: $(cat s.json)"
+  grep -q '"steps": 1,' s.json || fail "summary: $(cat s.json)"
+  # an output step of 0 would write rows without end: refused as a step of 0 is
+  expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --duration 1 --output-dt 0 -o x0.csv
+  stderr_has "^eom sim: error: --output-dt: 0 must be positive"
+  [ ! -e x0.csv ] || fail "x0.csv written"
   ;;
 overlong-rows)
   # a row longer than the 16 MiB cap is an error naming its line, read with bounded memory (a

@@ -33,7 +33,6 @@ namespace {
 SimController check_options(const SimOptions& opt) {
   if (!(opt.dt > 0)) throw InputError("--dt must be positive");
   if (!(opt.duration > 0)) throw InputError("--duration must be positive");
-  if (opt.output_dt < 0) throw InputError("--output-dt must be positive");
   if (!(opt.rtol > 0) || !(opt.atol > 0)) throw InputError("--rtol and --atol must be positive");
   const SimController controller = opt.controller != SimController::from_inputs ? opt.controller
                                    : !opt.torques.empty() ? SimController::table
@@ -270,7 +269,8 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->capture_default_str();
   cmd->add_option("--output-dt", opt->output_dt,
                   "Time between output rows (s; default --dt); a multiple of --dt, else the "
-                  "fixed-step schemes shorten steps to land on each output time");
+                  "fixed-step schemes shorten steps to land on each output time")
+      ->check(kPositive);
   add_choice(*cmd, "--integrator", opt->integrator, kIntegrators,
              "euler, semi-implicit (symplectic Euler), rk4, or rk45 (adaptive Dormand-Prince "
              "with dense output)",

@@ -160,7 +160,8 @@ void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes&
     notes.warning("--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
                   number_text(opt.dt) + ": steps are shortened to land on every output time");
   }
-  if (opt.dt > opt.duration) {
+  // with shorter output steps, the steps land on them (said above): more than one
+  if (opt.dt > opt.duration && !(opt.output_dt > 0 && opt.output_dt < opt.duration)) {
     notes.warning("--dt " + number_text(opt.dt) + " is longer than --duration " +
                   number_text(opt.duration) + ": one step of " + number_text(opt.duration) +
                   " s is taken");

@@ -478,9 +478,10 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   s.q_sane = s.q0;
 
   const bool adaptive = options.integrator == Integrator::rk45;
-  // times closer than this count as equal (steps landing on output times, the end)
-  const double eps =
-      adaptive ? 1e-12 * std::max({1.0, std::abs(t0), std::abs(t_end)}) : 1e-6 * options.dt;
+  // times closer than this count as equal (steps landing on output times, the end): a fraction
+  // of the step, or of the run when it is shorter than one step, so that it always takes one
+  const double eps = adaptive ? 1e-12 * std::max({1.0, std::abs(t0), std::abs(t_end)})
+                              : 1e-6 * std::min(options.dt, t_end - t0);
   size_t next = 0;
   while (next < output_times.size() && output_times[next] < t0 - eps) ++next;
   double t = t0;

@@ -194,6 +194,30 @@ TEST_CASE("the sliding block matches its closed form", "[simulate][friction]") {
   }
 }
 
+TEST_CASE("a run shorter than one step takes that step and writes its end", "[simulate]") {
+  // the block pushed without friction: x = v0 t + a t^2 / 2, which RK4 integrates exactly
+  const Model model = load_urdf(kRobotsDir + "/block.urdf");
+  SimulationOptions options;
+  options.dt = 1e-3;
+  const double u = 10, v0 = 0.5, acc = u / kBlockMass;
+  for (const double duration : {1e-9, 4e-4}) {
+    CAPTURE(duration);
+    Simulator sim(model);
+    ConstantTorque push(vec1(u));
+    const OutputTimes times = OutputTimes::grid(0, duration, options.dt);
+    REQUIRE(times.size() == 2);  // the start and the end
+    std::vector<double> written;
+    sim.run(push, vec1(0), vec1(v0), 0, duration, options, times,
+            [&](double t, ConstVec q, ConstVec v, ConstVec, ConstVec) {
+              written.push_back(t);
+              CHECK(q[0] == Approx(v0 * t + acc * t * t / 2).epsilon(1e-12).margin(1e-300));
+              CHECK(v[0] == Approx(v0 + acc * t).epsilon(1e-12));
+            });
+    CHECK(written == std::vector<double>{0, duration});
+    CHECK(sim.stats().steps == 1);
+  }
+}
+
 TEST_CASE("saturation clips at the effort limit and counts", "[simulate]") {
   const Model model = load_urdf(kRobotsDir + "/block.urdf");
   Simulator sim(model);
