@@ -229,7 +229,7 @@ void SimDrive::note_range(const TimeTable& table, const std::string& what) const
   if (table.series.covers(0, t_end_)) return;
   const double origin = start_.clock.origin_seconds();
   notes_.warning(table.file + ": the " + what +
-                 " cover t = " + number_text(origin + table.series.time(0)) + " .. " +
+                 " table covers t = " + number_text(origin + table.series.time(0)) + " .. " +
                  number_text(origin + table.series.time(table.series.rows() - 1)) +
                  " s; the first and last rows hold outside");
 }

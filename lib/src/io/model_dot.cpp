@@ -1,5 +1,6 @@
 #include "eom/io/model_dot.hpp"
 
+#include <cstdio>
 #include <map>
 #include <string>
 #include <string_view>
@@ -41,9 +42,10 @@ void write_dot(const Model& model, std::ostream& out) {
   for (const Frame& f : model.frames) {
     std::string label = f.name;
     if (const auto it = moved_by.find(f.name); it != moved_by.end()) {
-      label += "\n";
-      append_number(label, model.inertia[it->second].m);
-      label += " kg";
+      // a label for the eye, as eom check's total mass: 6 digits, not the 17 of round-off
+      char mass[32];
+      std::snprintf(mass, sizeof mass, "\n%.6g kg", model.inertia[it->second].m);
+      label += mass;
     }
     out << "  " << quoted(f.name) << " [label=" << quoted(label)
         << (f.name == "world" ? ", shape=ellipse" : "") << "];\n";
