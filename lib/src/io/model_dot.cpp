@@ -1,6 +1,6 @@
+#include "eom/core/number_text.hpp"
 #include "eom/io/model_dot.hpp"
 
-#include <cstdio>
 #include <map>
 #include <string>
 #include <string_view>
@@ -43,9 +43,7 @@ void write_dot(const Model& model, std::ostream& out) {
     std::string label = f.name;
     if (const auto it = moved_by.find(f.name); it != moved_by.end()) {
       // a label for the eye, as eom check's total mass: 6 digits, not the 17 of round-off
-      char mass[32];
-      std::snprintf(mass, sizeof mass, "\n%.6g kg", model.inertia[it->second].m);
-      label += mass;
+      label += "\n" + number_text(model.inertia[it->second].m, 6) + " kg";
     }
     out << "  " << quoted(f.name) << " [label=" << quoted(label)
         << (f.name == "world" ? ", shape=ellipse" : "") << "];\n";
