@@ -151,6 +151,59 @@ sim-table-columns-used)
   expect 0 "$eom" sim "$robot" --torques narrow.csv --duration 0.01 -o narrow_out.csv
   cmp -s wide_out.csv narrow_out.csv || fail "the extra columns changed the result"
   ;;
+sim-tables-streamed)
+  # --reference, --torques and --wrenches are read as the run reaches them: a million-row table
+  # held 305 MB; now a few rows are held, so a run over 300,000 rows of the UR5 (56 and 152
+  # bytes a row held before) peaks within a few MB of one over 1,000 rows
+  command -v /usr/bin/time > /dev/null || { echo "skipped: no /usr/bin/time"; exit 0; }
+  robot=$src/robots/ur5.urdf
+  joints="shoulder_pan_joint shoulder_lift_joint elbow_joint wrist_1_joint wrist_2_joint wrist_3_joint"
+  # ROWS PREFIX: t at 1 ms and a slow sine per joint
+  table() {
+    awk -v n="$1" -v p="$2" -v j="$joints" 'BEGIN { k = split(j, name, " "); printf "t"
+      for (c = 1; c <= k; c++) printf ",%s.%s", p, name[c]; printf "\n"
+      for (r = 0; r < n; r++) { printf "%.3f", r / 1000
+        for (c = 1; c <= k; c++) printf ",%.6f", 0.3 * sin(r / 1000 + c); printf "\n" } }'
+  }
+  # RUN NAME ROWS OPTIONS...: the peak resident memory (kB) of sim over the table's duration
+  peak_of() {
+    local name=$1 rows=$2
+    shift 2
+    expect 0 /usr/bin/time -f "peak %M kB" "$eom" sim "$robot" --duration $(( rows / 1000 )) \
+      --output-dt 1 "$@" -o "$name.csv"
+    sed -n 's/^peak \([0-9]*\) kB$/\1/p' err.txt
+  }
+  for rows in 1000 300000; do
+    table $rows q > q$rows.csv
+    table $rows tau > tau$rows.csv
+  done
+  short=$(peak_of ref_short 1000 --controller pd --reference q1000.csv)
+  long=$(peak_of ref_long 300000 --controller pd --reference q300000.csv)
+  echo "reference: peak $short kB over 1,000 rows, $long kB over 300,000"
+  grep -q "three-point differences" err.txt || fail "v and a not derived: $(cat err.txt)"
+  sanitized || [ "$long" -lt $(( short + 8000 )) ] || fail "reference: $long kB against $short"
+  short=$(peak_of tau_short 1000 --torques tau1000.csv)
+  long=$(peak_of tau_long 300000 --torques tau300000.csv)
+  echo "torques: peak $short kB over 1,000 rows, $long kB over 300,000"
+  sanitized || [ "$long" -lt $(( short + 8000 )) ] || fail "torques: $long kB against $short"
+  # the rows of the run reach the table's last rows: the whole table was followed
+  [ "$(tail -1 tau_long.csv | cut -d, -f1)" = 300 ] || fail "last row $(tail -1 tau_long.csv)"
+  # a bad row far down is still refused, naming it, and nothing is written
+  sed '250001s/^\([^,]*\),[^,]*/\1,oops/' tau300000.csv > bad.csv
+  expect 2 "$eom" sim "$robot" --duration 300 --output-dt 1 --torques bad.csv -o bad_out.csv
+  stderr_has "^eom sim: error: bad.csv:250001:9: column tau.shoulder_pan_joint: .oops. is not a number"
+  [ ! -e bad_out.csv ] || fail "output written by a failed run"
+  ;;
+jac-sample-bound)
+  # --sample keeps two doubles a sample for its exact quantiles: 2^31 - 1 were accepted (34 GB);
+  # the documented most is 10,000,000
+  robot=$src/robots/ur5.urdf
+  expect 2 "$eom" jac "$robot" --frame tool0 --sample 2147483647 -o x.csv
+  stderr_has "^eom jac: error: --sample 2147483647 is more than the 10000000 configurations it draws at the most"
+  expect 2 "$eom" jac "$robot" --frame tool0 --sample 10000001 -o x.csv
+  [ ! -e x.csv ] || fail "output written"
+  expect 0 "$eom" jac "$robot" --frame tool0 --sample 1000 -o x.csv
+  ;;
 option-values)
   # NaN, infinities and overflowing numbers are refused when the command line is parsed, and
   # usage errors read like every other error: "eom <command>: error: ...", naming the option

@@ -115,7 +115,12 @@ EOF
   head -502 swing.csv > half.csv
   expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --initial swing.csv --controller pd \
     --reference half.csv --duration 1 -o tracked.csv
-  stderr_has "^eom sim: warning: half.csv: the reference table covers t = 0 .. 0.5 s; the first and last rows hold outside$"
+  stderr_has "^eom sim: warning: half.csv: the reference table ends at t = 0.5 s, before the run's end: its last row holds after$"
+  # and one that starts after the run's start, when it is opened
+  { head -1 swing.csv; sed -n '102,1002p' swing.csv; } > late.csv
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --initial swing.csv --controller pd \
+    --reference late.csv --duration 1 -o tracked.csv
+  stderr_has "^eom sim: warning: late.csv: the reference table starts at t = 0.1 s, after the run's start: its first row holds before$"
   ;;
 deterministic)
   for run in 1 2; do

@@ -87,6 +87,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   SimDrive drive(opt, model, notes, start, t_end);
   const std::unique_ptr<Controller> control = drive.controller(controller, contacts);
   if (!opt.wrenches.empty()) drive.add_wrenches(sim);
+  drive.release_tables(sim);
   if (sim.integrator != Integrator::rk45) check_step(model, *control, sim, opt, start, notes);
   const Header header = output_header(opt, model, contacts);
   const OutputTimes times =

@@ -498,6 +498,7 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   while (t < t_end - eps) {
     t = adaptive ? s.adaptive_step(t, h, t_end, eps, output_times, next, output)
                  : s.fixed_step(t, t_end, eps, output_times, next, output);
+    if (options.released) options.released(s.t_sane);
   }
   s.stats.t = t;
   // outputs at the very end (rounding)
