@@ -303,13 +303,22 @@ std::unique_ptr<Controller> SimDrive::controller(SimController kind, const Conta
         stream_time_table(opt_.torques, {"tau"}, opt_.time, start_.clock));
     check_coordinate_columns(torques_->header, model_, opt_.torques);
     note_start(*torques_, "torques");
+    // the free-flyer's six columns come first; the unactuated base needs none (eom id --contacts
+    // writes none), and a push given on them is said once when the run meets it
+    const std::vector<std::string> names = coordinate_columns(model_, "tau", Space::tau);
+    const int root = model_.floating_base ? 6 : 0;
+    const bool root_given =
+        std::any_of(names.begin(), names.begin() + root,
+                    [&](const std::string& name) { return torques_->header.index(name) >= 0; });
+    const int skipped = root_given ? 0 : root;
     std::vector<int> columns =
-        bind_columns(torques_->header, coordinate_columns(model_, "tau", Space::tau), opt_.torques);
-    // the free-flyer's six columns come first: said once when the run meets a push on them
+        bind_columns(torques_->header,
+                     std::vector<std::string>(names.begin() + skipped, names.end()), opt_.torques);
     return std::make_unique<TorqueCallback>(
-        [this, series = &torques_->series, columns = std::move(columns), said_end = false,
+        [this, series = &torques_->series, columns = std::move(columns), skipped, said_end = false,
          said_root = false](double t, ConstVec, ConstVec, VecRef tau) mutable {
-          series->sample(t, opt_.interpolation, columns, tau);
+          tau.head(skipped).setZero();
+          series->sample(t, opt_.interpolation, columns, tau.tail(tau.size() - skipped));
           note_end(*series, opt_.torques, "torques", t, said_end);
           if (model_.floating_base && !said_root && !tau.head<6>().isZero(0)) {
             said_root = true;
