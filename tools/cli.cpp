@@ -79,7 +79,7 @@ const CLI::Validator kUnitInterval(
 
 void register_commands(CLI::App& app, Dispatch& dispatch) {
   app.require_subcommand(1);
-  app.set_version_flag("--version", "eom 0.1.0\n");
+  app.set_version_flag("--version", "eom 0.1.0");
   register_info(app, dispatch);
   register_check(app, dispatch);
   register_fk(app, dispatch);

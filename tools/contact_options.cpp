@@ -45,11 +45,13 @@ void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool 
                    "the base; default), min-torque (least joint torques) or measured (read from "
                    "f.<frame>.* columns)"),
         contacts);
-  needs(cmd.add_option("--contact-weights", opt.weights,
-                       "FRAME=W,...: weights of the min-norm distribution (default 1; a heavier "
-                       "contact takes a larger share)")
-            ->delimiter(','),
-        contacts);
+  needs(
+      cmd.add_option("--contact-weights", opt.weights,
+                     "FRAME=W,...: weights of the min-norm distribution, each once, from " +
+                         number_text(kMinContactWeight) + " to " + number_text(kMaxContactWeight) +
+                         " (default 1; a heavier contact takes a larger share)")
+          ->delimiter(','),
+      contacts);
   needs(cmd.add_option("--fail-on-residual", opt.fail_on_residual,
                        "Exit 1, writing no output file, when a row's residual.norm (the base "
                        "wrench the contacts cannot supply) exceeds TOL")
@@ -79,7 +81,8 @@ void parse_contact(const Model& model, std::string_view text, const Vec3& normal
   }
 }
 
-void parse_contact_weight(const Model& model, std::string_view text, ContactSet& set) {
+void parse_contact_weight(const Model& model, std::string_view text, ContactSet& set,
+                          std::vector<char>& given) {
   const std::size_t equals = text.find('=');
   if (equals == std::string_view::npos) {
     throw InputError(quote_input(text) + ": expected FRAME=WEIGHT");
@@ -95,6 +98,17 @@ void parse_contact_weight(const Model& model, std::string_view text, ContactSet&
   if (number.empty() || *end != '\0' || !std::isfinite(weight) || weight <= 0) {
     throw InputError(quote_input(text) + ": expected a finite weight > 0");
   }
+  // the shares follow the ratios of the weights; beyond a million to one the least-squares
+  // system loses the lighter contacts to round-off (1e20 left 5 N unexplained)
+  if (weight < kMinContactWeight || weight > kMaxContactWeight) {
+    throw InputError(quote_input(text) + ": a weight from " + number_text(kMinContactWeight) +
+                     " to " + number_text(kMaxContactWeight) + " (their ratios set the shares)");
+  }
+  if (given[k]) {
+    throw InputError(quote_input(text) + ": " + quote_input(text.substr(0, equals)) +
+                     " is given twice");
+  }
+  given[k] = 1;
   set.contacts[k].weight = weight;
 }
 
@@ -131,9 +145,10 @@ ContactSet load_contacts(const Model& model, const ContactOptions& opt) {
     throw InputError("--contact-weights weigh the min-norm distribution, not --contact-forces " +
                      name_of(kRules, opt.rule));
   }
+  std::vector<char> weighted(set.contacts.size(), 0);
   for (const auto& item : opt.weights) {
     try {
-      parse_contact_weight(model, item, set);
+      parse_contact_weight(model, item, set, weighted);
     } catch (const InputError& e) {
       throw InputError("--contact-weights: " + e.message());
     }

@@ -34,9 +34,15 @@ void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains);
 /// `normal`), appended to `set`. Throws InputError for an unknown frame (naming close matches),
 /// an unknown kind, and what add_contact refuses, after the text.
 void parse_contact(const Model& model, std::string_view text, const Vec3& normal, ContactSet& set);
-/// Sets the weight of the contact named by FRAME=w (w > 0, finite). Throws InputError otherwise,
-/// or when FRAME is no contact of the set.
-void parse_contact_weight(const Model& model, std::string_view text, ContactSet& set);
+/// The weights --contact-weights takes: their ratios set the min-norm shares, and a ratio of a
+/// million keeps the least-squares system well above round-off.
+constexpr double kMinContactWeight = 1e-3, kMaxContactWeight = 1e3;
+
+/// Sets the weight of the contact named by FRAME=w (kMinContactWeight <= w <= kMaxContactWeight)
+/// and marks it in `given` (one entry per contact). Throws InputError otherwise, when FRAME is no
+/// contact of the set, or when `given` marks it already.
+void parse_contact_weight(const Model& model, std::string_view text, ContactSet& set,
+                          std::vector<char>& given);
 
 /// The contacts of the options; throws InputError starting with the option at fault. Empty when
 /// --contacts is not given.

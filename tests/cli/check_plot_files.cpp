@@ -315,3 +315,72 @@ TEST_CASE("plot: a million rows in bounded memory, the spike kept", "[plot]") {
   CHECK(std::count_if(heights.begin(), heights.end(),
                       [&](double h) { return h > median + 0.5 * (high - low); }) == 1);
 }
+
+namespace {
+
+// a CSV in the scratch directory: t and the given columns, two rows of 1 and 2
+std::string plot_table(const std::string& name, const std::vector<std::string>& columns) {
+  const std::string path = eom::test::scratch_path(name);
+  std::ofstream out(path);
+  out << 't';
+  for (const auto& c : columns) out << ',' << c;
+  for (const char* value : {"1", "2"}) {
+    out << '\n' << value;
+    for (std::size_t k = 0; k < columns.size(); ++k) out << ',' << value;
+  }
+  out << '\n';
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("plot: texts longer than PLplot's buffers are shortened with an ellipsis", "[plot]") {
+  // PLplot's text buffers hold 1024 characters: a joint of 5,000 once ended in SIGSEGV
+  const std::string joint(5000, 'x');
+  const std::string out = eom::test::scratch_path("long.svg");
+  REQUIRE(run("plot '" + plot_table("long.csv", {"q." + joint}) + "' -o '" + out + "'").status ==
+          0);
+  // 200 bytes: 197 of the name and the 3 of "…"
+  CHECK(read_svg(out).has_text(std::string(197, 'x') + "\u2026"));
+  // the default title joins the tables' names: 30 names of 120 characters
+  std::string tables;
+  for (int k = 0; k < 30; ++k) {
+    tables += " '" + plot_table(std::string(116, 'a' + k % 26) + ".csv", {"q.j"}) + "'";
+  }
+  const std::string titled = eom::test::scratch_path("titled.svg");
+  REQUIRE(run("plot" + tables + " --title '" + std::string(3000, 'T') + "' -o '" + titled + "'")
+              .status == 0);
+  CHECK(read_svg(titled).has_text(std::string(197, 'T') + "\u2026"));
+  REQUIRE(run("plot" + tables + " -o '" + titled + "'").status == 0);
+  const Svg svg = read_svg(titled);
+  const auto title = std::find_if(svg.texts.begin(), svg.texts.end(), [](const std::string& t) {
+    return t.find(eom::test::scratch_path("aaaa")) == 0;
+  });
+  REQUIRE(title != svg.texts.end());
+  CHECK(title->size() <= 200);
+  CHECK(title->substr(title->size() - 3) == "\u2026");
+}
+
+TEST_CASE("plot: a PNG taller than cairo draws is refused, the old image kept", "[plot]") {
+  // 121 panels of 272 points and the margins: 33,022 pixels, over the 32,767 of a side
+  std::vector<std::string> columns;
+  for (int k = 0; k < 121; ++k) columns.push_back("c" + std::to_string(k) + ".x");
+  const std::string table = plot_table("tall.csv", columns);
+  const std::string out = eom::test::scratch_path("tall.png");
+  std::ofstream(out) << "the old image";
+  const Result r = run("plot '" + table + "' --panel-height 272 -o '" + out + "'");
+  CHECK(r.status == 2);
+  CHECK(r.err ==
+        "eom plot: error: the image would be 1000 x 33022 pixels, more than the 32767 a side a PNG "
+        "is drawn on: fewer panels (--y), a smaller --panel-height, or SVG or PDF\n");
+  CHECK(bytes(out) == "the old image");
+  // one panel fewer fits: 32,750 pixels
+  columns.pop_back();
+  REQUIRE(
+      run("plot '" + plot_table("fits.csv", columns) + "' --panel-height 272 -q -o '" + out + "'")
+          .status == 0);
+  const std::string png = bytes(out);
+  REQUIRE(png.size() > 24);
+  const auto byte = [&](int k) { return static_cast<unsigned char>(png[k]); };
+  CHECK(((byte(20) << 24) | (byte(21) << 16) | (byte(22) << 8) | byte(23)) == 32750);
+}

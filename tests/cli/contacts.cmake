@@ -95,6 +95,22 @@ eom_cli_test(NAME id-contacts-measured-missing-columns
 eom_cli_test(NAME id-contacts-weight-not-positive
              ARGS ${box_args} --floating-base --contacts front_left --contact-weights front_left=-1
              RC 2 STDERR_REGEX "--contact-weights: 'front_left=-1': expected a finite weight > 0")
+# the shares follow the weights' ratios: within the documented range (a million to one) the
+# base's wrench is still explained to round-off; beyond it a weight is refused (1e20 left a 5 N
+# residual and a false "cannot supply"), and a weight given twice is refused as a contact is
+eom_cli_test(NAME id-contacts-weights-at-the-range-ends
+             ARGS ${box_args} --floating-base --contacts front_left,front_right,rear_left,rear_right
+                  --contact-weights front_left=1000,rear_right=0.001 --fail-on-residual 1e-9
+                  -o ${CMAKE_CURRENT_BINARY_DIR}/weights_at_ends.csv
+             RC 0)
+eom_cli_test(NAME id-contacts-weight-out-of-range
+             ARGS ${box_args} --floating-base --contacts front_left,front_right
+                  --contact-weights front_left=1e20
+             RC 2 STDERR_REGEX "--contact-weights: 'front_left=1e20': a weight from 0.001 to 1000 \\(their ratios set the shares\\)")
+eom_cli_test(NAME id-contacts-weight-given-twice
+             ARGS ${box_args} --floating-base --contacts front_left,front_right
+                  --contact-weights front_left=2,front_left=3
+             RC 2 STDERR_REGEX "--contact-weights: 'front_left=3': 'front_left' is given twice")
 eom_cli_test(NAME id-contacts-weight-of-no-contact
              ARGS ${box_args} --floating-base --contacts front_left --contact-weights rear_left=2
              RC 2 STDERR_REGEX "--contact-weights: 'rear_left=2': 'rear_left' is not one of the --contacts")

@@ -6,8 +6,9 @@
 # ARGS holds the placeholders @ROBOT@, @TABLE@, @OUT@ and @FRAME@, which stand for the valid ROBOT,
 # TABLE and FRAME, and an output file; DROP is a column whose absence is an error; BAD_OPTION an
 # option value the command refuses. Which classes apply follows from them.
-set(eom_robot_error_classes robot-missing robot-unreadable robot-directory malformed-xml
-                            non-physical-inertia unknown-joint-type cycle)
+set(eom_robot_error_classes robot-missing robot-unreadable robot-directory robot-device
+                            robot-oversized malformed-xml deep-nesting non-physical-inertia
+                            unknown-joint-type cycle)
 set(eom_table_error_classes table-missing table-unreadable table-directory text-in-number nan
                             ragged-row duplicate-column empty-input overlong-row)
 

@@ -91,6 +91,22 @@ robot-directory)
   robot_arg=robot_dir.urdf && mkdir robot_dir.urdf
   expected+=("robot_dir\.urdf")
   ;;
+robot-device)
+  # a link to /dev/zero, which never ends: refused before a byte is read
+  rm robot.urdf && ln -s /dev/zero robot.urdf
+  expected+=("robot\.urdf: (error: )?is neither a regular file nor a pipe")
+  ;;
+robot-oversized)
+  # one byte more than the 64 MiB a robot file may take (sparse: refused by its size)
+  truncate -s $((64 * 1024 * 1024 + 1)) robot.urdf
+  expected+=("robot\.urdf: (error: )?larger than 64 MiB")
+  ;;
+deep-nesting)
+  # elements nested 100,000 deep on line 2
+  { echo '<robot name="deep">'; for ((k = 0; k < 1000; ++k)); do printf '<a>%.0s' {1..100}; done
+    echo; echo '</robot>'; } > robot.urdf
+  expected+=("robot\.urdf:2: (error: )?malformed XML: elements nested more than 98 deep")
+  ;;
 malformed-xml) bad_robot malformed_xml.urdf 4 && expected_rc=2 ;;  # unparseable: 2 for every command
 non-physical-inertia) bad_robot indefinite_inertia.urdf 5 ;;
 unknown-joint-type) bad_robot unknown_joint_type.urdf 10 ;;

@@ -62,6 +62,9 @@ eom_cli_test(NAME mjcf-ball-info ARGS info ${M}/ball_chain.xml
              STDOUT_REGEX "nq: 13  nv: 10.*\n +shoulder +ball +- +0 +0 [^\n]*\n +elbow +continuous +0 1 0 +4 +3 ")
 eom_cli_test(NAME mjcf-ball-dot ARGS info ${M}/ball_chain.xml --format dot
              STDOUT_REGEX "\"world\" -> \"link1\" \\[label=\"shoulder.nball\"\\];")
+# masses to 6 digits: the torso's 8 kg is 8.000000000000002 summed from its geoms
+eom_cli_test(NAME mjcf-dot-mass-digits ARGS info ${M}/armature.xml --format dot
+             STDOUT_REGEX "\"torso\" \\[label=\"torso.n8 kg\"\\];\n  \"upper\" \\[label=\"upper.n0.961327 kg\"\\];")
 # v and a derived from q on SO(3): the differences log(R_i^T R_j) of this motion are exactly
 # linear in time, so the fits recover v = w and a = 0 up to round-off (measured 2.3e-13 N m)
 eom_cli_test(NAME mjcf-ball-id-derived ARGS id ${ball} ${M}/ball_spin.csv

@@ -151,6 +151,59 @@ sim-table-columns-used)
   expect 0 "$eom" sim "$robot" --torques narrow.csv --duration 0.01 -o narrow_out.csv
   cmp -s wide_out.csv narrow_out.csv || fail "the extra columns changed the result"
   ;;
+sim-tables-streamed)
+  # --reference, --torques and --wrenches are read as the run reaches them: a million-row table
+  # held 305 MB; now a few rows are held, so a run over 300,000 rows of the UR5 (56 and 152
+  # bytes a row held before) peaks within a few MB of one over 1,000 rows
+  command -v /usr/bin/time > /dev/null || { echo "skipped: no /usr/bin/time"; exit 0; }
+  robot=$src/robots/ur5.urdf
+  joints="shoulder_pan_joint shoulder_lift_joint elbow_joint wrist_1_joint wrist_2_joint wrist_3_joint"
+  # ROWS PREFIX: t at 1 ms and a slow sine per joint
+  table() {
+    awk -v n="$1" -v p="$2" -v j="$joints" 'BEGIN { k = split(j, name, " "); printf "t"
+      for (c = 1; c <= k; c++) printf ",%s.%s", p, name[c]; printf "\n"
+      for (r = 0; r < n; r++) { printf "%.3f", r / 1000
+        for (c = 1; c <= k; c++) printf ",%.6f", 0.3 * sin(r / 1000 + c); printf "\n" } }'
+  }
+  # RUN NAME ROWS OPTIONS...: the peak resident memory (kB) of sim over the table's duration
+  peak_of() {
+    local name=$1 rows=$2
+    shift 2
+    expect 0 /usr/bin/time -f "peak %M kB" "$eom" sim "$robot" --duration $(( rows / 1000 )) \
+      --output-dt 1 "$@" -o "$name.csv"
+    sed -n 's/^peak \([0-9]*\) kB$/\1/p' err.txt
+  }
+  for rows in 1000 300000; do
+    table $rows q > q$rows.csv
+    table $rows tau > tau$rows.csv
+  done
+  short=$(peak_of ref_short 1000 --controller pd --reference q1000.csv)
+  long=$(peak_of ref_long 300000 --controller pd --reference q300000.csv)
+  echo "reference: peak $short kB over 1,000 rows, $long kB over 300,000"
+  grep -q "three-point differences" err.txt || fail "v and a not derived: $(cat err.txt)"
+  sanitized || [ "$long" -lt $(( short + 8000 )) ] || fail "reference: $long kB against $short"
+  short=$(peak_of tau_short 1000 --torques tau1000.csv)
+  long=$(peak_of tau_long 300000 --torques tau300000.csv)
+  echo "torques: peak $short kB over 1,000 rows, $long kB over 300,000"
+  sanitized || [ "$long" -lt $(( short + 8000 )) ] || fail "torques: $long kB against $short"
+  # the rows of the run reach the table's last rows: the whole table was followed
+  [ "$(tail -1 tau_long.csv | cut -d, -f1)" = 300 ] || fail "last row $(tail -1 tau_long.csv)"
+  # a bad row far down is still refused, naming it, and nothing is written
+  sed '250001s/^\([^,]*\),[^,]*/\1,oops/' tau300000.csv > bad.csv
+  expect 2 "$eom" sim "$robot" --duration 300 --output-dt 1 --torques bad.csv -o bad_out.csv
+  stderr_has "^eom sim: error: bad.csv:250001:9: column tau.shoulder_pan_joint: .oops. is not a number"
+  [ ! -e bad_out.csv ] || fail "output written by a failed run"
+  ;;
+jac-sample-bound)
+  # --sample keeps two doubles a sample for its exact quantiles: 2^31 - 1 were accepted (34 GB);
+  # the documented most is 10,000,000
+  robot=$src/robots/ur5.urdf
+  expect 2 "$eom" jac "$robot" --frame tool0 --sample 2147483647 -o x.csv
+  stderr_has "^eom jac: error: --sample 2147483647 is more than the 10000000 configurations it draws at the most"
+  expect 2 "$eom" jac "$robot" --frame tool0 --sample 10000001 -o x.csv
+  [ ! -e x.csv ] || fail "output written"
+  expect 0 "$eom" jac "$robot" --frame tool0 --sample 1000 -o x.csv
+  ;;
 option-values)
   # NaN, infinities and overflowing numbers are refused when the command line is parsed, and
   # usage errors read like every other error: "eom <command>: error: ...", naming the option
@@ -177,10 +230,10 @@ friction-file-not-json)
   table=$src/trajectories/planar_2r_swing.csv
   mkdir friction.d
   expect 2 "$eom" id "$robot" "$table" --friction --friction-file friction.d -o tau.csv
-  stderr_has "^eom id: error: friction.d: a directory, not a JSON file"
+  stderr_has "^eom id: error: friction.d: is a directory, not a friction file"
   echo '{"joint1": {"damping": 1e400}}' > huge.json
   expect 2 "$eom" id "$robot" "$table" --friction --friction-file huge.json -o tau.csv
-  stderr_has "^eom id: error: huge.json: malformed JSON: .*overflow"
+  stderr_has "^eom id: error: huge.json:1:24: malformed JSON: .*overflow"
   [ ! -e tau.csv ] || fail "output written by a failed run"
   ;;
 sim-step-longer-than-run)
@@ -188,6 +241,16 @@ sim-step-longer-than-run)
   expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --duration 0.1 --dt 0.5 -o x.csv
   stderr_has "^eom sim: warning: --dt 0.5 is longer than --duration 0.1: one step of 0.1 s is taken"
   [ "$(tail -1 x.csv | cut -d, -f1)" = 0.1 ] || fail "last row $(tail -1 x.csv)"
+  # however short the run: the step is taken, its end written, and the summary says so
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --duration 1e-9 -o x.csv --summary-json s.json
+  stderr_has "^eom sim: warning: --dt 0.001 is longer than --duration 1e-09: one step of 1e-09 s is taken"
+  [ "$(cut -d, -f1 x.csv | tr '\n' ' ')" = "t 0 1e-09 " ] || fail "rows $(cat x.csv)"
+  grep -q '"rows": 2,' s.json || fail "summary: $(cat s.json)"
+  grep -q '"steps": 1,' s.json || fail "summary: $(cat s.json)"
+  # an output step of 0 would write rows without end: refused as a step of 0 is
+  expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --duration 1 --output-dt 0 -o x0.csv
+  stderr_has "^eom sim: error: --output-dt: 0 must be positive"
+  [ ! -e x0.csv ] || fail "x0.csv written"
   ;;
 overlong-rows)
   # a row longer than the 16 MiB cap is an error naming its line, read with bounded memory (a
@@ -285,6 +348,71 @@ stdin-closed)
     stderr_has "^eom ${command%% *}: error: <stdin>: cannot read: stdin is closed$"
   done
   [ ! -e x.csv ] || fail "output written by a failed run"
+  ;;
+deep-nesting)
+  # 100,000 levels in every format eom reads: refused at a documented depth (JSON models and
+  # friction files, URDF and MJCF) or read without recursion (JSON tables); eom check reports on
+  # the other files of the call
+  python3 -c "
+n = 100000
+lists = '[' * n + ']' * n
+open('name.json', 'w').write('{\"format\": \"dh\", \"name\": ' + lists + '}')
+open('dh_a.json', 'w').write('{\"format\": \"dh\", \"joints\": [{\"name\": \"j\", \"a\": ' + lists + '}]}')
+open('friction.json', 'w').write('{\"joint1\": ' + lists + '}')
+open('deep.urdf', 'w').write('<robot name=\"r\">\\n' + '<link>' * n + '</link>' * n + '</robot>')
+open('deep.xml', 'w').write('<mujoco>\\n<worldbody>' + '<body><geom size=\"0.1\"/>' * n + '</body>' * n + '</worldbody></mujoco>')
+open('table.ndjson', 'w').write('{\"t\": 0, \"q\": ' + '{\"a\": ' * n + '0' + '}' * n + '}\\n')"
+  robot=$src/robots/planar_2r.urdf
+  expect 2 "$eom" check name.json dh_a.json "$robot" deep.urdf deep.xml
+  for f in name.json dh_a.json; do
+    grep -q "^$f:1: error: objects and lists nested more than 100 deep, the most eom reads$" out.txt ||
+      fail "check $f: $(cut -c1-300 out.txt)"
+    grep -q "^$f: cannot be read$" out.txt || fail "check $f: $(cut -c1-300 out.txt)"
+  done
+  for f in deep.urdf deep.xml; do
+    grep -q "^$f:2: error: malformed XML: elements nested more than 98 deep, the most eom reads$" out.txt ||
+      fail "check $f: $(cut -c1-300 out.txt)"
+  done
+  grep -q "^$robot: ok" out.txt || fail "the other file unreported: $(cut -c1-300 out.txt)"
+  table=$src/trajectories/planar_2r_swing.csv
+  expect 2 "$eom" id "$robot" "$table" --friction --friction-file friction.json -o tau.csv
+  stderr_has "^eom id: error: friction.json:1:111: objects and lists nested more than 100 deep"
+  [ ! -e tau.csv ] || fail "output written by a failed run"
+  # a table's objects nest into one column name, whatever their depth
+  expect 0 "$eom" convert table.ndjson table.csv
+  [ "$(head -c 7 table.csv)" = "t,q.a.a" ] || fail "table: $(head -c 100 table.csv)"
+  ;;
+unbounded-files)
+  # a device as a robot file, an MJCF include, a mesh or a friction file never ends: refused at
+  # once, naming the file; a regular file beyond 64 MiB is refused by its size, a pipe at 64 MiB
+  robot=$src/robots/planar_2r.urdf
+  table=$src/trajectories/planar_2r_swing.csv
+  ln -s /dev/zero zero.urdf
+  ln -s /dev/urandom mesh.stl
+  echo '<mujoco><include file="/dev/zero"/></mujoco>' > include.xml
+  echo '<mujoco><asset><mesh file="mesh.stl"/></asset><worldbody><body><joint/>
+  <geom type="mesh" mesh="mesh"/></body></worldbody></mujoco>' > mesh.xml
+  expect 2 timeout 20 "$eom" check /dev/zero /dev/urandom zero.urdf include.xml mesh.xml "$robot"
+  for f in /dev/zero /dev/urandom zero.urdf; do
+    grep -q "^$f: error: is neither a regular file nor a pipe (a device may never end): not read as a robot file$" out.txt ||
+      fail "check $f: $(cat out.txt)"
+  done
+  grep -q "^include.xml:1: error: <include file=\"/dev/zero\">: '/dev/zero': is neither a regular file nor a pipe" out.txt ||
+    fail "include: $(cat out.txt)"
+  grep -q "^mesh.xml:1: error: <mesh file=\"mesh.stl\">: 'mesh.stl': is neither a regular file nor a pipe (a device may never end): not read as a mesh$" out.txt ||
+    fail "mesh: $(cat out.txt)"
+  grep -q "^$robot: ok" out.txt || fail "the other file unreported: $(cat out.txt)"
+  expect 2 timeout 20 "$eom" id "$robot" "$table" --friction --friction-file /dev/zero -o tau.csv
+  stderr_has "^eom id: error: /dev/zero: is neither a regular file nor a pipe (a device may never end): not read as a friction file$"
+  expect 2 timeout 20 "$eom" info - < /dev/zero
+  stderr_has "^eom info: error: <stdin>: is neither a regular file nor a pipe"
+  # 64 MiB + 1 byte: a sparse file refused by its size, the same bytes through a pipe when read
+  truncate -s $((64 * 1024 * 1024 + 1)) big.urdf
+  expect 2 "$eom" info big.urdf
+  stderr_has "^eom info: error: big.urdf: larger than 64 MiB, the most eom reads of a robot file$"
+  cat big.urdf | "$eom" info - > out.txt 2> err.txt
+  stderr_has "^eom info: error: <stdin>: larger than 64 MiB, the most eom reads of a robot file$"
+  [ ! -e tau.csv ] || fail "output written by a failed run"
   ;;
 *)
   echo "unknown case $case_name"

@@ -111,6 +111,16 @@ for r in csv.DictReader(open(sys.argv[2])):
 print("worst replay error", worst)
 sys.exit(0 if worst < 1e-5 else 1)
 EOF
+  # a table shorter than the run is said, naming it: its last row holds after it
+  head -502 swing.csv > half.csv
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --initial swing.csv --controller pd \
+    --reference half.csv --duration 1 -o tracked.csv
+  stderr_has "^eom sim: warning: half.csv: the reference table ends at t = 0.5 s, before the run's end: its last row holds after$"
+  # and one that starts after the run's start, when it is opened
+  { head -1 swing.csv; sed -n '102,1002p' swing.csv; } > late.csv
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --initial swing.csv --controller pd \
+    --reference late.csv --duration 1 -o tracked.csv
+  stderr_has "^eom sim: warning: late.csv: the reference table starts at t = 0.1 s, after the run's start: its first row holds before$"
   ;;
 deterministic)
   for run in 1 2; do
@@ -222,6 +232,26 @@ EOF
   expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base --torque root.fz=30 \
     --duration 0.01 -o push.csv
   stderr_has "torque root.\* are not applied"
+  # eom id --contacts writes the actuated joints' torques only (the contacts carry the base): sim
+  # takes them as they are, the unactuated base needing no column, and applies them unchanged
+  stand=$src/trajectories/solo12_stand.csv
+  feet=FL_FOOT,FR_FOOT,HL_FOOT,HR_FOOT
+  expect 0 "$eom" id "$src/robots/solo12.urdf" "$stand" --static --floating-base --contacts $feet \
+    --contact-normal 0,0,1 -o id_contacts.csv
+  head -1 id_contacts.csv | grep -q "tau.root" && fail "id --contacts wrote tau.root.*"
+  expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base --initial "$stand" \
+    --torques id_contacts.csv --contacts $feet --duration 0.05 --write-torques -o replay_contacts.csv
+  grep -q "not applied" err.txt && fail "a warning about the base: $(cat err.txt)"
+  python3 - id_contacts.csv replay_contacts.csv <<'EOF' || fail "torques of id --contacts"
+import csv, sys
+given = next(csv.DictReader(open(sys.argv[1])))
+run = next(csv.DictReader(open(sys.argv[2])))
+for k in run:
+    if k.startswith("tau.root."):
+        assert float(run[k]) == 0, (k, run[k])
+    elif k.startswith("tau."):
+        assert float(run[k]) == float(given[k]), (k, run[k], given[k])
+EOF
   ;;
 stand)
   # Solo12 on its four feet in the shipped posture: --controller stand holds it within 1 mm for

@@ -121,14 +121,30 @@ TEST_CASE("contacts: the texts FRAME[:1d|:3d|:6d] and FRAME=WEIGHT, and what is 
   CHECK(refused({"front_left"}, Vec3::Zero()).empty());
 
   ContactSet weighted = point_contacts(box, {"front_left", "rear_right"});
-  cli::parse_contact_weight(box, "rear_right=2.5", weighted);
+  std::vector<char> given(2, 0);
+  cli::parse_contact_weight(box, "rear_right=2.5", weighted, given);
   CHECK(weighted.contacts[1].weight == 2.5);
-  for (const char* bad : {"rear_right=0", "rear_right=x", "rear_right=", "rear_right=inf"}) {
-    CHECK_THROWS_WITH(cli::parse_contact_weight(box, bad, weighted),
+  CHECK(given == std::vector<char>{0, 1});
+  for (const char* bad : {"front_left=0", "front_left=x", "front_left=", "front_left=inf"}) {
+    CHECK_THROWS_WITH(cli::parse_contact_weight(box, bad, weighted, given),
                       Catch::EndsWith(": expected a finite weight > 0"));
   }
-  CHECK_THROWS_WITH(cli::parse_contact_weight(box, "rear_right", weighted),
+  // the ends of the range are taken, beyond them refused; a frame is weighted once
+  for (const char* bad : {"front_left=1e20", "front_left=1000.5", "front_left=0.0009"}) {
+    CHECK_THROWS_WITH(
+        cli::parse_contact_weight(box, bad, weighted, given),
+        Catch::EndsWith(": a weight from 0.001 to 1000 (their ratios set the shares)"));
+  }
+  CHECK_THROWS_WITH(cli::parse_contact_weight(box, "rear_right=1", weighted, given),
+                    Catch::Equals("'rear_right=1': 'rear_right' is given twice"));
+  CHECK(weighted.contacts[1].weight == 2.5);
+  cli::parse_contact_weight(box, "front_left=0.001", weighted, given);
+  CHECK(weighted.contacts[0].weight == 0.001);
+  given.assign(2, 0);
+  cli::parse_contact_weight(box, "front_left=1000", weighted, given);
+  CHECK(weighted.contacts[0].weight == 1000);
+  CHECK_THROWS_WITH(cli::parse_contact_weight(box, "rear_right", weighted, given),
                     Catch::Equals("'rear_right': expected FRAME=WEIGHT"));
-  CHECK_THROWS_WITH(cli::parse_contact_weight(box, "box=1", weighted),
+  CHECK_THROWS_WITH(cli::parse_contact_weight(box, "box=1", weighted, given),
                     Catch::Equals("'box=1': 'box' is not one of the --contacts"));
 }

@@ -169,6 +169,12 @@ int run_jac(const JacOptions& opt, Streams& io) {
     if (!opt.rows.tables.empty()) {
       throw InputError("--sample draws its configurations: give no TABLE");
     }
+    if (opt.sample > kMaxWorkspaceSamples) {
+      throw InputError("--sample " + std::to_string(opt.sample) + " is more than the " +
+                       std::to_string(kMaxWorkspaceSamples) +
+                       " configurations it draws at the most (its quantiles are exact: it keeps "
+                       "every sample's measures)");
+    }
     return run_sample(opt, settings, model, io);
   }
   if (opt.rows.tables.empty()) throw InputError("TABLE is required (or --sample N)");
@@ -212,8 +218,9 @@ void add_singularity_options(CLI::App& cmd, JacOptions& opt) {
 // workspace sampling instead of a table
 void add_sample_options(CLI::App& cmd, JacOptions& opt) {
   cmd.add_option("--sample", opt.sample,
-                 "Draw N configurations within the limits instead of reading TABLE; writes the "
-                 "worst (q.*, manipulability, inverse_condition, rank), quantiles on stderr")
+                 "Draw N configurations (at most " + std::to_string(kMaxWorkspaceSamples) +
+                     ") within the limits instead of reading TABLE; writes the worst (q.*, "
+                     "manipulability, inverse_condition, rank), quantiles on stderr")
       ->check(kPositive);
   cmd.add_option("--seed", opt.seed, "Seed of --sample (default 1)");
   cmd.add_option("--worst", opt.worst, "Configurations --sample writes (default 5)")

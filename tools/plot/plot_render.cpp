@@ -37,6 +37,13 @@ constexpr double kCharWidth = 6.2;   // points: the mean width of a character at
 constexpr PLFLT kTextHeight = 3.6;   // mm
 constexpr double kMinimumWidth = 3;  // points: a single row's interval stays visible
 
+// PLplot copies each text it draws into fixed buffers of 1024 characters, and a longer one
+// overflows them (SIGSEGV): every text handed to it (title, axis and lane labels, legend entries)
+// is at most this many bytes, cut at a character and ending in an ellipsis (doc/plot.md)
+constexpr size_t kMaxPlotText = 200;
+// cairo's image surfaces, which the PNG driver draws on, are at most 32767 pixels a side
+constexpr int kMaxPngSide = 32767;
+
 PLINT curve_colour(int colour) { return kFirstCurve + colour % kCurveColours; }
 PLINT table_style(int style) { return kTableStyles[style % 8]; }
 
@@ -83,6 +90,16 @@ void pin_creation_date(std::string& pdf) {
   if (std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &utc) == 14) {
     pdf.replace(at + key.size(), 14, stamp, 14);
   }
+}
+
+// `text` as PLplot may take it: whole when it fits kMaxPlotText bytes, else its start, cut before
+// a UTF-8 continuation byte, and "…"
+std::string fitted(const std::string& text) {
+  if (text.size() <= kMaxPlotText) return text;
+  const std::string ellipsis = "\u2026";
+  size_t cut = kMaxPlotText - ellipsis.size();
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + ellipsis;
 }
 
 struct Range {
@@ -134,8 +151,8 @@ void draw_panel(plstream& pls, const PlotFigure& figure, const PlotPanel& panel,
   pls.col0(kAxes);
   pls.lsty(1);
   pls.box(bottom ? "bcnst" : "bcst", 0, 0, "bcnstv", 0, 0);
-  pls.mtex("l", 5.0, 0.5, 0.5, panel.y_label.c_str());
-  if (bottom) pls.mtex("b", 2.6, 0.5, 0.5, figure.x_label.c_str());
+  pls.mtex("l", 5.0, 0.5, 0.5, fitted(panel.y_label).c_str());
+  if (bottom) pls.mtex("b", 2.6, 0.5, 0.5, fitted(figure.x_label).c_str());
   for (const auto& limit : panel.limits) {
     pls.col0(curve_colour(limit.colour));
     pls.lsty(kLimitStyle);
@@ -166,13 +183,13 @@ void draw_panel(plstream& pls, const PlotFigure& figure, const PlotPanel& panel,
   std::vector<PLINT> options, colours, styles, text_colours, box_colours, patterns;
   std::vector<PLFLT> widths, box_scales, box_widths;
   for (const auto& curve : panel.curves) {
-    texts.push_back(curve.label);
+    texts.push_back(fitted(curve.label));
     options.push_back(PL_LEGEND_LINE);
     colours.push_back(curve_colour(curve.colour));
     styles.push_back(table_style(curve.style));
   }
   if (!figure.shaded.empty() && &panel == &figure.panels.front()) {
-    texts.push_back(figure.shaded_label);
+    texts.push_back(fitted(figure.shaded_label));
     options.push_back(PL_LEGEND_COLOR_BOX);
     colours.push_back(kShade);
     styles.push_back(1);
@@ -204,16 +221,17 @@ void draw_lanes(plstream& pls, const PlotFigure& figure, double min_width) {
     pls.col0(kLane);
     shade(pls, figure.lanes[k].intervals, bottom, top, min_width);
     pls.col0(kAxes);
-    pls.mtex("lv", 0.8, (n - k - 0.5) / n, 1.0, figure.lanes[k].label.c_str());
+    pls.mtex("lv", 0.8, (n - k - 0.5) / n, 1.0, fitted(figure.lanes[k].label).c_str());
   }
   pls.col0(kAxes);
   pls.box("bcnst", 0, 0, "bc", 0, 0);
-  pls.mtex("b", 2.6, 0.5, 0.5, figure.x_label.c_str());
-  pls.mtex("r", 1.5, 0.5, 0.5, figure.band_label.c_str());
+  pls.mtex("b", 2.6, 0.5, 0.5, fitted(figure.x_label).c_str());
+  pls.mtex("r", 1.5, 0.5, 0.5, fitted(figure.band_label).c_str());
 }
 
-// Characters of a label (UTF-8: bytes that do not continue a character)
-size_t characters(const std::string& text) {
+// Characters of a label as drawn (UTF-8: bytes that do not continue a character)
+size_t characters(const std::string& label) {
+  const std::string text = fitted(label);
   return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
     return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   }));
@@ -272,12 +290,20 @@ std::string render_plot(const PlotFigure& figure, ImageFormat format) {
   const bool band = !figure.lanes.empty();
   const int band_height = band ? 40 + 22 * static_cast<int>(figure.lanes.size()) : 0;
   const int top = 50, bottom = 60;
-  const int height = top + bottom + panels * figure.panel_height + band_height;
+  const long long height =
+      top + bottom + static_cast<long long>(panels) * figure.panel_height + band_height;
+  if (format == ImageFormat::png && (height > kMaxPngSide || figure.width > kMaxPngSide)) {
+    throw InputError("the image would be " + std::to_string(figure.width) + " x " +
+                     std::to_string(height) + " pixels, more than the " +
+                     std::to_string(kMaxPngSide) +
+                     " a side a PNG is drawn on: fewer panels (--y), a smaller --panel-height, "
+                     "or SVG or PDF");
+  }
   {
     plstream pls;
     pls.sdev(device(format));
     pls.sfnam(file.path().c_str());
-    pls.spage(72, 72, figure.width, height, 0, 0);  // 72 dpi: a unit of size is a point
+    pls.spage(72, 72, figure.width, static_cast<PLINT>(height), 0, 0);  // 72 dpi: a point a unit
     pls.scmap0a(kRed, kGreen, kBlue, kAlpha, 14);
     pls.init();
     pls.adv(0);
@@ -293,7 +319,7 @@ std::string render_plot(const PlotFigure& figure, ImageFormat format) {
     const double min_width = kMinimumWidth * (figure.x_max - figure.x_min) / figure.width;
     pls.vpor(0, 1, 1 - static_cast<double>(top) / height, 1);
     pls.col0(kAxes);
-    pls.mtex("t", -2.0, 0.5, 0.5, figure.title.c_str());
+    pls.mtex("t", -2.0, 0.5, 0.5, fitted(figure.title).c_str());
     for (int k = 0; k < panels; ++k) {
       // panel k from the top, a small gap between panels, tick labels only on the lowest
       const double upper = 1 - static_cast<double>(top + k * figure.panel_height) / height;
@@ -308,6 +334,11 @@ std::string render_plot(const PlotFigure& figure, ImageFormat format) {
     }
   }  // ~plstream ends the stream: the file is complete
   std::string bytes = read_bytes(file.path());
+  // a driver that could not draw (cairo refuses a surface it cannot allocate) writes nothing
+  if (bytes.empty()) {
+    throw InputError(std::string("PLplot's ") + device(format) +
+                     " driver produced no image (a figure too large for it?)");
+  }
   if (format == ImageFormat::pdf) pin_creation_date(bytes);
   return bytes;
 }

@@ -34,7 +34,6 @@ namespace {
 SimController check_options(const SimOptions& opt) {
   if (!(opt.dt > 0)) throw InputError("--dt must be positive");
   if (!(opt.duration > 0)) throw InputError("--duration must be positive");
-  if (opt.output_dt < 0) throw InputError("--output-dt must be positive");
   if (!(opt.rtol > 0) || !(opt.atol > 0)) throw InputError("--rtol and --atol must be positive");
   const SimController controller = opt.controller != SimController::from_inputs ? opt.controller
                                    : !opt.torques.empty() ? SimController::table
@@ -88,6 +87,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   SimDrive drive(opt, model, notes, start, t_end);
   const std::unique_ptr<Controller> control = drive.controller(controller, contacts);
   if (!opt.wrenches.empty()) drive.add_wrenches(sim);
+  drive.release_tables(sim);
   if (sim.integrator != Integrator::rk45) check_step(model, *control, sim, opt, start, notes);
   const Header header = output_header(opt, model, contacts);
   const OutputTimes times =
@@ -283,7 +283,8 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
       ->capture_default_str();
   cmd->add_option("--output-dt", opt->output_dt,
                   "Time between output rows (s; default --dt); a multiple of --dt, else the "
-                  "fixed-step schemes shorten steps to land on each output time");
+                  "fixed-step schemes shorten steps to land on each output time")
+      ->check(kPositive);
   add_choice(*cmd, "--integrator", opt->integrator, kIntegrators,
              "euler, semi-implicit (symplectic Euler), rk4, or rk45 (adaptive Dormand-Prince "
              "with dense output)",

@@ -157,7 +157,8 @@ void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes&
     notes.warning("--output-dt " + number_text(opt.output_dt) + " is not a multiple of --dt " +
                   number_text(opt.dt) + ": steps are shortened to land on every output time");
   }
-  if (opt.dt > opt.duration) {
+  // with shorter output steps, the steps land on them (said above): more than one
+  if (opt.dt > opt.duration && !(opt.output_dt > 0 && opt.output_dt < opt.duration)) {
     notes.warning("--dt " + number_text(opt.dt) + " is longer than --duration " +
                   number_text(opt.duration) + ": one step of " + number_text(opt.duration) +
                   " s is taken");
@@ -220,40 +221,51 @@ void SimDrive::note_unactuated(const std::string& what) const {
                  "--contacts, or push the base with --wrenches)");
 }
 
-// says when the simulated interval reaches past a table
-void SimDrive::note_range(const TimeTable& table, const std::string& what) const {
-  if (table.series.covers(0, t_end_)) return;
-  const double origin = start_.clock.origin_seconds();
-  notes_.warning(table.file + ": the " + what +
-                 " cover t = " + number_text(origin + table.series.time(0)) + " .. " +
-                 number_text(origin + table.series.time(table.series.rows() - 1)) +
-                 " s; the first and last rows hold outside");
+// A table is read as the run reaches it: that it starts after the run is known when it opens,
+// that it ends before the run when the run first passes its last row (said once, then).
+void SimDrive::note_start(const TimeTable& table, const std::string& what) const {
+  if (table.series.time(0) <= 0) return;
+  notes_.warning(table.file + ": the " + what + " table starts at t = " +
+                 number_text(start_.clock.origin_seconds() + table.series.time(0)) +
+                 " s, after the run's start: its first row holds before");
+}
+
+void SimDrive::note_end(const TimeSeries& series, const std::string& file, const std::string& what,
+                        double t, bool& said) const {
+  if (said || !series.complete() || !(t > series.time(series.rows() - 1)) || t > t_end_) return;
+  said = true;
+  notes_.warning(file + ": the " + what + " table ends at t = " +
+                 number_text(start_.clock.origin_seconds() + series.time(series.rows() - 1)) +
+                 " s, before the run's end: its last row holds after");
 }
 
 // --reference: q columns, and v and a (three-point differences of q when it lacks them)
 std::unique_ptr<ReferenceTrajectory> SimDrive::reference() const {
-  TimeTable table = read_time_table(opt_.reference, {"q", "v", "a"}, opt_.time, start_.clock);
-  note_range(table, "reference");
+  TimeTable table = stream_time_table(opt_.reference, {"q", "v", "a"}, opt_.time, start_.clock);
+  note_start(table, "reference");
   auto q_cols = bind_columns(table.header, coordinate_columns(model_, "q", Space::q), table.file);
   check_coordinate_columns(table.header, model_, table.file);
   const auto v_names = coordinate_columns(model_, "v", Space::v);
   const auto a_names = coordinate_columns(model_, "a", Space::v);
   const bool has_v = table.header.index(v_names[0]) >= 0;
   const bool has_a = table.header.index(a_names[0]) >= 0;
-  if (!has_v || !has_a) {
-    if (table.series.rows() < 3) {
-      throw InputError(table.file, 0, 0,
-                       "a reference without v and a columns needs at least 3 rows to derive them");
-    }
-    notes_.warning(table.file + ": reference " + std::string(has_v ? "a" : "v and a") +
-                   " derived from q by three-point differences");
-  }
   const auto bind = [&](bool has, const std::vector<std::string>& names) {
     return has ? bind_columns(table.header, names, table.file) : std::vector<int>{};
   };
-  const std::vector<int> v_cols = bind(has_v, v_names), a_cols = bind(has_a, a_names);
-  return std::make_unique<ReferenceTrajectory>(model_, std::move(table.series), std::move(q_cols),
-                                               v_cols, a_cols, opt_.interpolation);
+  std::vector<int> v_cols = bind(has_v, v_names), a_cols = bind(has_a, a_names);
+  try {
+    auto reference = std::make_unique<ReferenceTrajectory>(model_, std::move(table.series),
+                                                           std::move(q_cols), std::move(v_cols),
+                                                           std::move(a_cols), opt_.interpolation);
+    if (!has_v || !has_a) {
+      notes_.warning(table.file + ": reference " + std::string(has_v ? "a" : "v and a") +
+                     " derived from q by three-point differences");
+    }
+    return reference;
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;
+    throw InputError(table.file, 0, 0, e.phrase());
+  }
 }
 
 std::unique_ptr<Controller> SimDrive::controller(SimController kind, const ContactSet& contacts) {
@@ -276,7 +288,11 @@ std::unique_ptr<Controller> SimDrive::controller(SimController kind, const Conta
     ReferenceFunction follow;
     if (!opt_.reference.empty()) {
       target_ = reference();
-      follow = [r = target_.get()](double t, VecRef q, VecRef v, VecRef a) { (*r)(t, q, v, a); };
+      follow = [this, r = target_.get(), said = false](double t, VecRef q, VecRef v,
+                                                       VecRef a) mutable {
+        (*r)(t, q, v, a);
+        note_end(r->samples(), opt_.reference, "reference", t, said);
+      };
     } else {
       Eigen::VectorXd q_ref = start_.q;
       if (!opt_.setpoint.empty())
@@ -292,19 +308,31 @@ std::unique_ptr<Controller> SimDrive::controller(SimController kind, const Conta
   }
   if (kind == SimController::table) {
     torques_ = std::make_unique<TimeTable>(
-        read_time_table(opt_.torques, {"tau"}, opt_.time, start_.clock));
+        stream_time_table(opt_.torques, {"tau"}, opt_.time, start_.clock));
     check_coordinate_columns(torques_->header, model_, opt_.torques);
-    note_range(*torques_, "torques");
+    note_start(*torques_, "torques");
+    // the free-flyer's six columns come first; the unactuated base needs none (eom id --contacts
+    // writes none), and a push given on them is said once when the run meets it
+    const std::vector<std::string> names = coordinate_columns(model_, "tau", Space::tau);
+    const int root = model_.floating_base ? 6 : 0;
+    const bool root_given =
+        std::any_of(names.begin(), names.begin() + root,
+                    [&](const std::string& name) { return torques_->header.index(name) >= 0; });
+    const int skipped = root_given ? 0 : root;
     std::vector<int> columns =
-        bind_columns(torques_->header, coordinate_columns(model_, "tau", Space::tau), opt_.torques);
-    bool pushes_root = false;  // the free-flyer's six columns come first
-    for (int r = 0; model_.floating_base && r < torques_->series.rows(); ++r) {
-      for (int k = 0; k < 6; ++k) pushes_root |= torques_->series.at(r, columns[k]) != 0;
-    }
-    if (pushes_root) note_unactuated(opt_.torques + ": tau.root.*");
+        bind_columns(torques_->header,
+                     std::vector<std::string>(names.begin() + skipped, names.end()), opt_.torques);
     return std::make_unique<TorqueCallback>(
-        [series = &torques_->series, how = opt_.interpolation, columns = std::move(columns)](
-            double t, ConstVec, ConstVec, VecRef tau) { series->sample(t, how, columns, tau); });
+        [this, series = &torques_->series, columns = std::move(columns), skipped, said_end = false,
+         said_root = false](double t, ConstVec, ConstVec, VecRef tau) mutable {
+          tau.head(skipped).setZero();
+          series->sample(t, opt_.interpolation, columns, tau.tail(tau.size() - skipped));
+          note_end(*series, opt_.torques, "torques", t, said_end);
+          if (model_.floating_base && !said_root && !tau.head<6>().isZero(0)) {
+            said_root = true;
+            note_unactuated(opt_.torques + ": tau.root.*");
+          }
+        });
   }
   if (kind == SimController::constant) {
     Eigen::VectorXd tau = Eigen::VectorXd::Zero(model_.nv);
@@ -328,22 +356,33 @@ nlohmann::json SimDrive::gains_summary() const {
 
 // The environment: --wrenches over time as the generalized forces J^T F (the callback owns the
 // table and its workspace).
-void SimDrive::add_wrenches(SimulationOptions& sim) const {
+void SimDrive::add_wrenches(SimulationOptions& sim) {
   auto table = std::make_shared<TimeTable>(
-      read_time_table(opt_.wrenches, {"wrench"}, opt_.time, start_.clock));
-  note_range(*table, "wrenches");
+      stream_time_table(opt_.wrenches, {"wrench"}, opt_.time, start_.clock));
+  note_start(*table, "wrenches");
+  wrenches_ = table;
   auto wrenches =
       std::make_shared<ExternalWrenches>(model_, table->header, opt_.wrenches, opt_.forces);
   if (wrenches->empty()) {
     throw InputError(opt_.wrenches, 1, 0, "no wrench.<frame>.fx .. .mz columns");
   }
-  sim.external = [&model = model_, table, wrenches, how = opt_.interpolation,
-                  data = std::make_shared<Data>(model_),
+  sim.external = [this, table, wrenches, data = std::make_shared<Data>(model_),
                   row = std::vector<double>(table->header.size()),
-                  term = Eigen::VectorXd(model_.nv)](double t, ConstVec q, VecRef tau) mutable {
-    table->series.sample(t, how, Eigen::Map<Eigen::VectorXd>(row.data(), row.size()));
-    wrenches->term(model, *data, q, row, term);
+                  term = Eigen::VectorXd(model_.nv),
+                  said = false](double t, ConstVec q, VecRef tau) mutable {
+    table->series.sample(t, opt_.interpolation,
+                         Eigen::Map<Eigen::VectorXd>(row.data(), row.size()));
+    note_end(table->series, opt_.wrenches, "wrenches", t, said);
+    wrenches->term(model_, *data, q, row, term);
     tau = -term;  // term is -J^T F, what the joints need less
+  };
+}
+
+void SimDrive::release_tables(SimulationOptions& sim) {
+  sim.released = [this](double t) {
+    if (target_) target_->release(t);
+    if (torques_) torques_->series.release(t);
+    if (wrenches_) wrenches_->series.release(t);
   };
 }
 

@@ -126,13 +126,18 @@ class SimDrive {
   /// computed-torque and stand share the base's load over `contacts` (when it has any).
   std::unique_ptr<Controller> controller(SimController kind, const ContactSet& contacts);
   /// --wrenches as the generalized forces J^T F of sim.external.
-  void add_wrenches(SimulationOptions& sim) const;
+  void add_wrenches(SimulationOptions& sim);
+  /// sim.released drops the rows of --reference, --torques and --wrenches that the run has
+  /// passed: they are read as the run reaches them, and hold only the rows of a step or so.
+  void release_tables(SimulationOptions& sim);
   /// The gains of pd, pd-gravity and computed-torque for the summary: {kp, kd, bandwidth} (the
   /// bandwidth null when --kp and --kd gave them), null for the other controllers.
   nlohmann::json gains_summary() const;
 
  private:
-  void note_range(const TimeTable& table, const std::string& what) const;
+  void note_start(const TimeTable& table, const std::string& what) const;
+  void note_end(const TimeSeries& series, const std::string& file, const std::string& what,
+                double t, bool& said) const;
   void note_unactuated(const std::string& what) const;
   std::unique_ptr<ReferenceTrajectory> reference() const;
 
@@ -143,6 +148,7 @@ class SimDrive {
   const double t_end_;
   std::unique_ptr<ReferenceTrajectory> target_;
   std::unique_ptr<TimeTable> torques_;
+  std::shared_ptr<TimeTable> wrenches_;
   PDGains gains_;
 };
 

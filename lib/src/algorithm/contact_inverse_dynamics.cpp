@@ -162,16 +162,7 @@ void ContactInverseDynamics::solve_measured(const Data& placed, ConstVec b, Cons
 }
 
 void ContactInverseDynamics::take(ConstVec forces) {
-  const ContactSet& set = jacobian_.contacts();
-  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
-    const int row = set.offset(static_cast<int>(k));
-    const int rows = constraint_count(set.contacts[k].kind);
-    if (jacobian_.active(static_cast<int>(k))) {
-      f_.segment(row, rows) = forces.segment(row, rows);
-    } else {
-      f_.segment(row, rows).setZero();
-    }
-  }
+  f_ = forces;  // an inactive contact's set to zero by finish()
   base_rank_ = 0;
   if (unactuated_ > 0) {
     Ju_t_ = jacobian_.jacobian().leftCols(unactuated_).transpose();
@@ -180,6 +171,13 @@ void ContactInverseDynamics::take(ConstVec forces) {
 }
 
 void ContactInverseDynamics::finish(ConstVec b) {
+  // an inactive contact carries no force, exactly: the solves leave round-off there (1e-15 N,
+  // which a plot draws as a closed contact) and measured columns may hold anything
+  const ContactSet& set = jacobian_.contacts();
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    if (jacobian_.active(static_cast<int>(k))) continue;
+    f_.segment(set.offset(static_cast<int>(k)), constraint_count(set.contacts[k].kind)).setZero();
+  }
   const Eigen::MatrixXd& J = jacobian_.jacobian();
   tau_ = b;
   tau_.noalias() -= J.transpose() * f_;

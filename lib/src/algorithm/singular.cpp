@@ -298,6 +298,11 @@ double quantile(const std::vector<double>& sorted, double prob) {
 WorkspaceSampleResult sample_workspace(const Model& model, int frame,
                                        const WorkspaceSampleOptions& options) {
   if (options.samples < 1) throw InputError("workspace sampling needs at least one sample");
+  if (options.samples > kMaxWorkspaceSamples) {
+    throw InputError("workspace sampling draws at most " + std::to_string(kMaxWorkspaceSamples) +
+                     " samples (its quantiles are exact: it keeps every sample's measures), not " +
+                     std::to_string(options.samples));
+  }
   if (frame < 0 || frame >= static_cast<int>(model.frames.size())) {
     throw InputError("frame index " + std::to_string(frame) + " is out of range");
   }

@@ -108,8 +108,9 @@ constexpr double kStepGridRoundOff = 1e-9;
 /// Relative to the size of the times (at least 1 s): a few thousand units of their last place.
 constexpr double kSameTimeAdaptive = 1e-12;
 
-/// Do two times count as equal in a run of fixed steps? Relative to the step: far below it,
-/// far above the round-off of adding steps.
+/// Do two times count as equal in a run of fixed steps? Relative to the step (or to the run when
+/// it is shorter than one step, so that it still takes one): far below it, far above the
+/// round-off of adding steps.
 constexpr double kSameTimeFixed = 1e-6;
 
 /// Is a step matrix's spectral radius at most 1? Slack for the accuracy of the eigenvalues of a

@@ -42,9 +42,8 @@ void write_dot(const Model& model, std::ostream& out) {
   for (const Frame& f : model.frames) {
     std::string label = f.name;
     if (const auto it = moved_by.find(f.name); it != moved_by.end()) {
-      label += "\n";
-      append_number(label, model.inertia[it->second].m);
-      label += " kg";
+      // a label for the eye, as eom check's total mass: 6 digits, not the 17 of round-off
+      label += "\n" + number_text(model.inertia[it->second].m, 6) + " kg";
     }
     out << "  " << quoted(f.name) << " [label=" << quoted(label)
         << (f.name == "world" ? ", shape=ellipse" : "") << "];\n";

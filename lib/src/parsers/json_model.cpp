@@ -20,6 +20,7 @@
 #include "core/tolerances.hpp"
 #include "eom/multibody/component_names.hpp"
 #include "parsers/index_coordinates.hpp"
+#include "parsers/json_document.hpp"
 
 namespace eom {
 namespace {
@@ -455,20 +456,6 @@ Model build_dh(Reader& in, const json& doc, const std::string& name, bool modifi
   return build_chain(name, chain, base, "tool", F_previous * tool, options);
 }
 
-// 1-based line and column of a byte offset, for JSON syntax errors
-std::pair<int, int> line_column(const std::string& text, size_t offset) {
-  int line = 1, column = 1;
-  for (size_t k = 0; k < offset && k < text.size(); ++k) {
-    if (text[k] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
-}
-
 }  // namespace
 
 bool is_json_model(std::string_view text) {
@@ -479,47 +466,7 @@ bool is_json_model(std::string_view text) {
 
 Model build_json_model(const std::string& text, const std::string& file, const LoadOptions& options,
                        std::vector<Diagnostic>* warnings) {
-  // a key given twice in one object would silently keep its last value: refused, as a misspelt
-  // one is (the keys of each open object, by depth)
-  std::vector<std::set<std::string>> keys;
-  std::string twice;
-  const json::parser_callback_t note_keys = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    if (event == json::parse_event_t::key && !keys.empty() &&
-        !keys.back().insert(parsed.get<std::string>()).second && twice.empty()) {
-      twice = parsed.get<std::string>();
-    }
-    return true;
-  };
-  json doc;
-  try {
-    doc = json::parse(text, note_keys);
-  } catch (const json::parse_error& e) {
-    const auto [line, column] = line_column(text, e.byte > 0 ? e.byte - 1 : 0);
-    std::string what = e.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
-    const size_t colon = what.find(": ");
-    if (colon != std::string::npos) what = what.substr(colon + 2);
-    throw ModelError(file, line, column, "malformed JSON: " + what);
-  } catch (const json::exception& e) {
-    // "[json.exception.out_of_range.406] number overflow parsing '1e400'": at the number's place
-    std::string what = e.what();
-    const size_t bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    const size_t quote = what.find('\'');
-    const std::string quoted = quote == std::string::npos ? "" : what.substr(quote + 1);
-    const size_t at =
-        quoted.empty() ? std::string::npos : text.find(quoted.substr(0, quoted.size() - 1));
-    const auto [line, column] = line_column(text, at == std::string::npos ? 0 : at);
-    throw ModelError(file, at == std::string::npos ? 0 : line, at == std::string::npos ? 0 : column,
-                     "malformed JSON: " + what);
-  }
-  if (!twice.empty()) {
-    throw ModelError(
-        file, 0, 0,
-        "malformed JSON: the key " + quote_input(twice) + " appears twice in one object");
-  }
+  const json doc = detail::parse_json_document(text, file);
   Reader in(file);
   in.object(doc, "");
   const auto format = doc.find("format");

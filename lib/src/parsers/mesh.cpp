@@ -13,8 +13,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "core/whole_file.hpp"
 #include "eom/core/errors.hpp"
-#include "eom/parsers/urdf.hpp"
 #include "core/tolerances.hpp"
 
 namespace eom::detail {
@@ -254,14 +254,9 @@ std::vector<Triangle> read_mesh(const std::string& path) {
          "eom reads STL and OBJ meshes (by extension, as MuJoCo), not " +
              (ext.empty() ? std::string("a file without extension") : quote_input(ext)));
   }
-  std::error_code error;
-  const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (!error && size > kMaxMeshFileBytes) {
-    fail(path, 0, "larger than " + std::to_string(kMaxMeshFileBytes >> 20) + " MiB");
-  }
   std::string bytes;
   try {
-    bytes = read_robot_file(path);
+    bytes = read_whole_file(path, kMaxMeshFileBytes, "a mesh");
   } catch (const InputError& e) {
     fail(path, 0, e.message());
   }

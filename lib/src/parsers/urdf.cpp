@@ -4,19 +4,14 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
-#include <sstream>
 
 #include <tinyxml2.h>
-#include <unistd.h>
 
+#include "core/whole_file.hpp"
 #include "eom/core/errors.hpp"
 #include "parsers/fixed_joints.hpp"
 #include "parsers/index_coordinates.hpp"
@@ -225,33 +220,7 @@ UrdfDescription parse_urdf(const std::string& text, const std::string& file) {
 }
 
 std::string read_robot_file(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    // read(2), not std::cin, whose buffer throws std::ios_base::failure when stdin is closed
-    char chunk[1 << 16];
-    for (;;) {
-      const ssize_t got = ::read(STDIN_FILENO, chunk, sizeof chunk);
-      if (got > 0) {
-        text.append(chunk, static_cast<size_t>(got));
-      } else if (got == 0) {
-        break;
-      } else if (errno != EINTR) {
-        throw InputError("<stdin>", 0, 0,
-                         errno == EBADF ? "cannot read: stdin is closed"
-                                        : std::string("cannot read: ") + std::strerror(errno));
-      }
-    }
-    return text;
-  }
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw InputError(path, 0, 0, "is a directory, not a robot file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, 0, "cannot open the file");
-  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(path, 0, 0, "cannot read the file");
-  return text;
+  return detail::read_whole_file(path, detail::kMaxModelFileBytes, "a robot file");
 }
 
 UrdfDescription parse_urdf_file(const std::string& path) {

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/whole_file.hpp"
+#include "parsers/json_document.hpp"
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/core/errors.hpp>
@@ -20,24 +20,14 @@ Friction load_friction(const Model& model, const ForceOptions& opt) {
   Friction friction = Friction::from_model(model);
   friction.smoothing = opt.friction_smoothing;
   if (opt.friction_file.empty()) return friction;
-  std::error_code error;
-  if (std::filesystem::is_directory(opt.friction_file, error)) {
-    throw InputError(opt.friction_file, 0, 0, "a directory, not a JSON file");
-  }
-  std::ifstream in(opt.friction_file);
-  if (!in) throw InputError(opt.friction_file, 0, 0, "cannot open the file");
-  return read_friction(model, in, opt.friction_file, std::move(friction));
+  const std::string text =
+      detail::read_whole_file(opt.friction_file, detail::kMaxModelFileBytes, "a friction file");
+  return read_friction(model, text, opt.friction_file, std::move(friction));
 }
 
-Friction read_friction(const Model& model, std::istream& in, const std::string& file,
+Friction read_friction(const Model& model, const std::string& text, const std::string& file,
                        Friction friction) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    // malformed, or a number beyond a double (1e400)
-    throw InputError(file, 0, 0, std::string("malformed JSON: ") + e.what());
-  }
+  const nlohmann::json j = detail::parse_json_document(text, file);
   if (!j.is_object()) {
     throw InputError(file, 0, 0,
                      "expected an object {\"<joint>\": {\"damping\": x, \"friction\": y}}");

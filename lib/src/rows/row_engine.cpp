@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string_view>
@@ -277,44 +278,91 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
 
 }  // namespace
 
+namespace {
+
+// The rows of a time table as they are read: the time of each, and the columns kept (t and the
+// prefixes read), so that the memory is theirs however wide the table (a log's hundreds of
+// columns).
+class TimeTableRows {
+ public:
+  TimeTableRows(const std::string& path, const std::vector<std::string>& reads,
+                const TimeOptions& time, const TableTime& clock, Header& header,
+                std::vector<int>& kept)
+      : path_(path), reader_(TableReader::open(path, format_for(path, std::nullopt))) {
+    const Header& full = reader_->header();
+    const TimeColumns time_columns = bind_time_columns(full, time, path, true);
+    t_col_ = time_columns.stamp;
+    std::vector<bool> used(full.names.size());
+    for (size_t c = 0; c < used.size(); ++c) {
+      const std::string& name = full.names[c];
+      used[c] = static_cast<int>(c) == t_col_ || static_cast<int>(c) == time_columns.nanosec ||
+                std::any_of(reads.begin(), reads.end(), [&](const std::string& prefix) {
+                  return name.size() > prefix.size() &&
+                         name.compare(0, prefix.size(), prefix) == 0 && name[prefix.size()] == '.';
+                });
+      if (!used[c]) continue;
+      kept.push_back(static_cast<int>(c));
+      header.names.push_back(name);
+    }
+    kept_ = kept;
+    reader_->read_columns(std::move(used));
+    stamps_ = TableTime(time_columns, time.scale);
+    stamps_.count_from(clock);
+  }
+
+  // the next row's time (seconds since the clock's origin) and kept values; false at the end
+  bool next(double& t, double* values) {
+    if (!reader_->next(row_)) return false;
+    for (size_t k = 0; k < kept_.size(); ++k) values[k] = row_[kept_[k]];
+    stamps_.read(*reader_, reader_->line());
+    t = stamps_.elapsed();
+    try {
+      if (read_any_) TimeSeries::check_after(last_, t);
+    } catch (const InputError& e) {
+      throw InputError(path_, reader_->line(), t_col_ + 1, e.phrase());
+    }
+    read_any_ = true;
+    last_ = t;
+    return true;
+  }
+  int line() const { return reader_->line(); }
+
+ private:
+  std::string path_;
+  std::unique_ptr<TableReader> reader_;
+  std::vector<int> kept_;
+  TableTime stamps_{TimeColumns{}, 1};
+  int t_col_ = -1;
+  std::vector<double> row_;
+  bool read_any_ = false;
+  double last_ = 0;  // the time of the row read last
+};
+
+}  // namespace
+
 TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads,
                           const TimeOptions& time, const TableTime& clock) {
-  const auto reader = TableReader::open(path, format_for(path, std::nullopt));
-  const Header& full = reader->header();
-  const TimeColumns time_columns = bind_time_columns(full, time, path, true);
-  const int t_col = time_columns.stamp;
-  // only the columns read are held (t and the prefixes), so that the memory is theirs times the
-  // rows however wide the table (a log's hundreds of columns)
-  std::vector<bool> used(full.names.size());
-  std::vector<int> kept;
-  Header header;
-  for (size_t c = 0; c < used.size(); ++c) {
-    const std::string& name = full.names[c];
-    used[c] = static_cast<int>(c) == t_col || static_cast<int>(c) == time_columns.nanosec ||
-              std::any_of(reads.begin(), reads.end(), [&](const std::string& prefix) {
-                return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
-                       name[prefix.size()] == '.';
-              });
-    if (!used[c]) continue;
-    kept.push_back(static_cast<int>(c));
-    header.names.push_back(name);
-  }
-  TimeTable table{path, std::move(header), TimeSeries(static_cast<int>(kept.size())), kept, {}};
-  reader->read_columns(std::move(used));
-  std::vector<double> row, values(kept.size());
-  TableTime stamps(time_columns, time.scale);
-  stamps.count_from(clock);
-  while (reader->next(row)) {
-    for (size_t k = 0; k < kept.size(); ++k) values[k] = row[kept[k]];
-    stamps.read(*reader, reader->line());
-    try {
-      table.series.append(stamps.elapsed(), values.data());
-      table.lines.push_back(reader->line());
-    } catch (const InputError& e) {
-      throw InputError(path, reader->line(), t_col + 1, e.phrase());
-    }
+  TimeTable table{path, {}, TimeSeries(0), {}, {}};
+  TimeTableRows rows(path, reads, time, clock, table.header, table.columns);
+  table.series = TimeSeries(static_cast<int>(table.columns.size()));
+  std::vector<double> values(table.columns.size());
+  double t;
+  while (rows.next(t, values.data())) {
+    table.series.append(t, values.data());
+    table.lines.push_back(rows.line());
   }
   if (table.series.rows() == 0) throw InputError(path, 1, 0, "the table has no rows");
+  return table;
+}
+
+TimeTable stream_time_table(const std::string& path, const std::vector<std::string>& reads,
+                            const TimeOptions& time, const TableTime& clock) {
+  TimeTable table{path, {}, TimeSeries(0), {}, {}};
+  auto rows =
+      std::make_shared<TimeTableRows>(path, reads, time, clock, table.header, table.columns);
+  table.series = TimeSeries(static_cast<int>(table.columns.size()),
+                            [rows](double& t, double* values) { return rows->next(t, values); });
+  if (!table.series.reach(0)) throw InputError(path, 1, 0, "the table has no rows");
   return table;
 }
 

@@ -579,10 +579,11 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   s.q_sane = s.q0;
 
   const bool adaptive = options.integrator == Integrator::rk45;
-  // times closer than this count as equal (steps landing on output times, the end)
+  // times closer than this count as equal (steps landing on output times, the end): a fraction
+  // of the step, or of the run when it is shorter than one step, so that it always takes one
   const double eps =
       adaptive ? detail::kSameTimeAdaptive * std::max({1.0, std::abs(t0), std::abs(t_end)})
-               : detail::kSameTimeFixed * options.dt;
+               : detail::kSameTimeFixed * std::min(options.dt, t_end - t0);
   size_t next = 0;
   while (next < output_times.size() && output_times[next] < t0 - eps) ++next;
   double t = t0;
@@ -597,6 +598,7 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   while (t < t_end - eps) {
     t = adaptive ? s.adaptive_step(t, h, t_end, eps, output_times, next, output)
                  : s.fixed_step(t, t_end, eps, output_times, next, output);
+    if (options.released) options.released(s.t_sane);
   }
   s.stats.t = t;
   // outputs at the very end (rounding)

@@ -3,41 +3,82 @@
 #include <algorithm>
 #include <array>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "eom/core/errors.hpp"
 #include "eom/core/number_text.hpp"
 #include "eom/multibody/configuration.hpp"
-#include "eom/trajectory/finite_difference.hpp"
 
 namespace eom {
 
-void TimeSeries::append(double t, const double* values) {
-  if (!times_.empty() && !(t > times_.back())) {
+TimeSeries::TimeSeries(int width, Source source)
+    : width_(width), source_(std::move(source)), row_(width) {}
+
+void TimeSeries::check_after(double before, double t) {
+  if (!(t > before)) {
     std::ostringstream message;
-    message << "t must increase strictly: " << number_text(t) << " after "
-            << number_text(times_.back());
+    message << "t must increase strictly: " << number_text(t) << " after " << number_text(before);
     throw InputError(message.str());
   }
+}
+
+void TimeSeries::append(double t, const double* values) {
+  if (!times_.empty()) check_after(times_.back(), t);
   times_.push_back(t);
   values_.insert(values_.end(), values, values + width_);
 }
 
-bool TimeSeries::covers(double t0, double t1) const {
+bool TimeSeries::read_row() {
+  if (!source_) return false;
+  double t;
+  if (!source_(t, row_.data())) {
+    source_ = nullptr;
+    return false;
+  }
+  append(t, row_.data());
+  return true;
+}
+
+bool TimeSeries::reach(int r) {
+  while (rows() <= r) {
+    if (!read_row()) return false;
+  }
+  return true;
+}
+
+bool TimeSeries::covers(double t0, double t1) {
+  if (!reach(0)) return false;
+  while (times_.back() < t1 && read_row()) {
+  }
   return t0 >= times_.front() && t1 <= times_.back();
 }
 
-void TimeSeries::locate(double t, Interpolation how, int& k, double& s) const {
+void TimeSeries::release(double t, int kept_before) {
+  // the rows before the one at or before t: none later is asked for
+  const auto after = std::upper_bound(times_.begin(), times_.end(), t);
+  const long dropped = std::max(0L, static_cast<long>(after - times_.begin()) - 1 - kept_before);
+  times_.erase(times_.begin(), times_.begin() + dropped);
+  values_.erase(values_.begin(), values_.begin() + dropped * width_);
+  first_ += static_cast<int>(dropped);
+}
+
+void TimeSeries::locate(double t, Interpolation how, int& k, double& s) {
+  // the row after t, when there is one, tells which row is at or before it
+  while ((times_.empty() || times_.back() <= t) && read_row()) {
+  }
+  if (first_ > 0 && t < times_.front()) {
+    throw std::logic_error("TimeSeries: sampled at a time before the rows released");
+  }
   const auto it = std::upper_bound(times_.begin(), times_.end(), t);
-  k = std::max(0, static_cast<int>(it - times_.begin()) - 1);
+  k = first_ + std::max(0, static_cast<int>(it - times_.begin()) - 1);
   s = 0;
-  if (how == Interpolation::linear && k + 1 < rows() && t > times_[k]) {
-    s = (t - times_[k]) / (times_[k + 1] - times_[k]);
+  if (how == Interpolation::linear && k + 1 < rows() && t > time(k)) {
+    s = (t - time(k)) / (time(k + 1) - time(k));
   }
 }
 
-void TimeSeries::sample(double t, Interpolation how, const std::vector<int>& columns,
-                        VecRef out) const {
+void TimeSeries::sample(double t, Interpolation how, const std::vector<int>& columns, VecRef out) {
   int k;
   double s;
   locate(t, how, k, s);
@@ -47,7 +88,7 @@ void TimeSeries::sample(double t, Interpolation how, const std::vector<int>& col
   }
 }
 
-void TimeSeries::sample(double t, Interpolation how, VecRef out) const {
+void TimeSeries::sample(double t, Interpolation how, VecRef out) {
   int k;
   double s;
   locate(t, how, k, s);
@@ -58,42 +99,44 @@ void TimeSeries::sample(double t, Interpolation how, VecRef out) const {
 }
 
 ReferenceTrajectory::ReferenceTrajectory(const Model& model, TimeSeries samples,
-                                         std::vector<int> q_columns,
-                                         const std::vector<int>& v_columns,
-                                         const std::vector<int>& a_columns, Interpolation how)
+                                         std::vector<int> q_columns, std::vector<int> v_columns,
+                                         std::vector<int> a_columns, Interpolation how)
     : model_(model),
       samples_(std::move(samples)),
       q_columns_(std::move(q_columns)),
+      v_columns_(std::move(v_columns)),
+      a_columns_(std::move(a_columns)),
       how_(how),
+      differentiate_(model),
       q0_(model.nq),
       q1_(model.nq),
-      dq_(model.nv) {
-  const int n = samples_.rows();
-  const bool derive = v_columns.empty() || a_columns.empty();
-  if (derive && n < 3) {
+      dq_(model.nv),
+      v0_(model.nv),
+      a0_(model.nv),
+      v1_(model.nv),
+      a1_(model.nv),
+      v3_(model.nv),
+      a3_(model.nv) {
+  q3_.fill(Eigen::VectorXd(model.nq));
+  if ((v_columns_.empty() || a_columns_.empty()) && !samples_.reach(2)) {
     throw InputError("a reference without v and a columns needs at least 3 rows to derive them");
   }
-  v_.resize(model.nv, n);
-  a_.resize(model.nv, n);
-  ConfigurationDifferentiator differentiate(model);
-  std::array<Eigen::VectorXd, 3> q3;
-  q3.fill(Eigen::VectorXd(model.nq));
-  Eigen::VectorXd v(model.nv), a(model.nv);
-  for (int r = 0; r < n; ++r) {
-    if (derive) {
-      // the three rows around r (one-sided at the ends)
-      const int first = std::clamp(r - 1, 0, n - 3);
-      std::array<double, 3> t;
-      for (int k = 0; k < 3; ++k) {
-        t[k] = samples_.time(first + k);
-        configuration(first + k, q3[k]);
-      }
-      differentiate(t, {&q3[0], &q3[1], &q3[2]}, r - first, v, a);
+}
+
+void ReferenceTrajectory::rates(int row, VecRef v, VecRef a) {
+  if (v_columns_.empty() || a_columns_.empty()) {
+    // the three rows around the row (one-sided at the ends: the first three, the last three)
+    const int first = row == 0 ? 0 : samples_.reach(row + 1) ? row - 1 : row - 2;
+    std::array<double, 3> t;
+    for (int k = 0; k < 3; ++k) {
+      t[k] = samples_.time(first + k);
+      configuration(first + k, q3_[k]);
     }
-    for (int i = 0; i < model.nv; ++i) {
-      v_(i, r) = v_columns.empty() ? v[i] : samples_.at(r, v_columns[i]);
-      a_(i, r) = a_columns.empty() ? a[i] : samples_.at(r, a_columns[i]);
-    }
+    differentiate_(t, {&q3_[0], &q3_[1], &q3_[2]}, row - first, v3_, a3_);
+  }
+  for (int i = 0; i < model_.nv; ++i) {
+    v[i] = v_columns_.empty() ? v3_[i] : samples_.at(row, v_columns_[i]);
+    a[i] = a_columns_.empty() ? a3_[i] : samples_.at(row, a_columns_[i]);
   }
 }
 
@@ -102,18 +145,25 @@ void ReferenceTrajectory::operator()(double t, VecRef q, VecRef v, VecRef a) {
   double s;
   samples_.locate(t, how_, k, s);
   configuration(k, q0_);
+  rates(k, v0_, a0_);
   if (s == 0) {
     q = q0_;
-    v = v_.col(k);
-    a = a_.col(k);
+    v = v0_;
+    a = a0_;
     return;
   }
   configuration(k + 1, q1_);
+  rates(k + 1, v1_, a1_);
   difference(model_, q0_, q1_, dq_);
   dq_ *= s;
   integrate(model_, q0_, dq_, q);
-  v = (1 - s) * v_.col(k) + s * v_.col(k + 1);
-  a = (1 - s) * a_.col(k) + s * a_.col(k + 1);
+  v = (1 - s) * v0_ + s * v1_;
+  a = (1 - s) * a0_ + s * a1_;
+}
+
+void ReferenceTrajectory::release(double t) {
+  // the differences at a row reach two rows back (at the last row)
+  samples_.release(t, v_columns_.empty() || a_columns_.empty() ? 2 : 0);
 }
 
 void ReferenceTrajectory::configuration(int row, VecRef q) const {

@@ -268,6 +268,16 @@ TEST_CASE("directions in words", "[singular]") {
         "mixed: linear motion along world x (64%) with rotation about world z");
 }
 
+TEST_CASE("workspace sampling refuses more samples than it keeps", "[singular]") {
+  const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
+  WorkspaceSampleOptions options;
+  options.samples = kMaxWorkspaceSamples + 1;  // refused before a sample is drawn
+  CHECK_THROWS_WITH(sample_workspace(model, model.require_frame("tool0"), options),
+                    Catch::Contains("at most 10000000 samples") && Catch::Contains("10000001"));
+  options.samples = 0;
+  CHECK_THROWS_AS(sample_workspace(model, model.require_frame("tool0"), options), InputError);
+}
+
 TEST_CASE("workspace sampling is deterministic and consistent", "[singular]") {
   const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
   WorkspaceSampleOptions options;

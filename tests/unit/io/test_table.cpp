@@ -281,6 +281,28 @@ TEST_CASE("JSON reader accepts rows and columns", "[table][json]") {
   check_identical(rows, columns);
 }
 
+TEST_CASE("JSON and NDJSON tables nested 100,000 deep are read without recursion",
+          "[table][json][ndjson]") {
+  // objects nest into one column name, q.a.a...a (doc/tables.md: to any depth)
+  const int levels = 100000;
+  std::string column = "q", opens, closes;
+  for (int k = 0; k < levels; ++k) {
+    column += ".a";
+    opens += "{\"a\": ";
+    closes += "}";
+  }
+  const Table rows = read_text("[{\"t\": 0, \"q\": " + opens + "2" + closes + "}]", Format::json);
+  CHECK(rows.header.names == std::vector<std::string>{"t", column});
+  CHECK(rows.values == std::vector<double>{0, 2});
+  const Table columns =
+      read_text("{\"t\": [0], \"q\": " + opens + "[2]" + closes + "}", Format::json);
+  check_identical(rows, columns);
+  // lists nested as deep are one value, and not a number
+  const std::string lists = std::string(levels, '[') + std::string(levels, ']');
+  CHECK_THROWS_WITH(read_text("{\"t\": 0, \"q\": " + lists + "}\n", Format::ndjson),
+                    Catch::Equals("in:1:15: row 1, column q: expected a number, found an array"));
+}
+
 TEST_CASE("JSON keys with escapes", "[table][json]") {
   const Table table = read_text(
       "{\"a\\\"b\": 1, \"c\\\\d\": 2, \"\\u00e9\": 3, \"\\ud83d\\ude00\": 4}\n", Format::ndjson);

@@ -207,6 +207,24 @@ TEST_CASE("JSON models: refusals name the JSON path", "[json_model]") {
                     G1)) == "m.json: joints[0]: unknown field 'lowr' (did you mean 'lower'?)");
 }
 
+TEST_CASE("JSON models nested 100,000 deep are refused, not a stack overflow", "[json_model]") {
+  // a name or a DH joint's "a" as lists nested 100,000 deep: a message quoting the value would
+  // once have serialised it by recursion
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const std::string& text :
+       {R"({"format": "dh", "name": )" + deep + "}",
+        R"({"format": "dh", "joints": [{"name": "j", "type": "revolute", "a": )" + deep +
+            R"(, "alpha": 0, "d": 0, "theta": 0}]})"}) {
+    try {
+      build_json_model(text, "deep.json");
+      FAIL("loaded");
+    } catch (const ModelError& e) {
+      CHECK(e.line() == 1);
+      CHECK(e.message() == "objects and lists nested more than 100 deep, the most eom reads");
+    }
+  }
+}
+
 // A six-axis arm (PUMA-560 kinematics, made-up but physical masses) as a standard and as a
 // modified DH table, against URDFs written from the DH definitions: the standard one turns each
 // joint about z_{i-1} (a massless <link> on the joint) and reaches frame {i} by a fixed joint

@@ -1,6 +1,7 @@
 // load_model: the format of a robot file told apart by its content, whatever its name says (each
 // file here ends in .txt), byte-order mark and leading white space included.
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -87,4 +88,48 @@ TEST_CASE("load_model gives the options to every format", "[load_model]") {
   CHECK(urdf.joint_type_name(2) == std::string("continuous"));
   // an MJCF model floats by its own <freejoint>, not by the option
   CHECK_THROWS_AS(load_model(file_with("mjcf_floating", kMjcfText), options), ModelError);
+}
+
+TEST_CASE("load_model refuses nesting beyond its bound in every format, naming it",
+          "[load_model]") {
+  // 100,000 levels, generated here: JSON lists, URDF and MJCF elements (a body chain)
+  const int levels = 100000;
+  const std::string lists = std::string(levels, '[') + std::string(levels, ']');
+  std::string bodies, ends;
+  for (int k = 0; k < levels; ++k) {
+    bodies += "<body><joint/><geom size=\"0.1\"/>";
+    ends += "</body>";
+  }
+  std::string elements, closes;
+  for (int k = 0; k < levels; ++k) {
+    elements += "<link>";
+    closes += "</link>";
+  }
+  const std::pair<std::string, std::string> cases[] = {
+      {"deep_json", R"({"format": "dh", "name": )" + lists + "}"},
+      {"deep_mjcf", "<mujoco>\n<worldbody>" + bodies + ends + "</worldbody></mujoco>"},
+      {"deep_urdf", "<robot name=\"r\">\n" + elements + closes + "</robot>"},
+  };
+  for (const auto& [name, text] : cases) {
+    CAPTURE(name);
+    try {
+      load_model(file_with(name, text));
+      FAIL("loaded");
+    } catch (const InputError& e) {
+      CHECK(e.line() > 0);
+      CHECK_THAT(e.message(), Catch::Matches("(malformed XML: elements|objects and lists) nested "
+                                             "more than (98|100) deep, the most eom reads"));
+    }
+  }
+}
+
+TEST_CASE("load_model reads no device and no file beyond 64 MiB", "[load_model]") {
+  CHECK_THROWS_WITH(load_model("/dev/zero"), Catch::StartsWith("/dev/zero: is neither a regular "
+                                                               "file nor a pipe"));
+  // a sparse file: its size is refused before a byte is read
+  const std::string big = file_with("big", kUrdf);
+  std::filesystem::resize_file(big, (std::uintmax_t{64} << 20) + 1);
+  CHECK_THROWS_WITH(load_model(big),
+                    Catch::EndsWith("big.txt: larger than 64 MiB, the most eom reads of a robot "
+                                    "file"));
 }

@@ -3,6 +3,7 @@
 // tests/mujoco/.
 
 #include <cmath>
+#include <filesystem>
 
 #include <catch2/catch.hpp>
 
@@ -17,6 +18,7 @@
 
 #include "matchers.hpp"
 #include "paths.hpp"
+#include "scratch.hpp"
 #include "tolerances.hpp"
 
 using namespace eom;
@@ -202,6 +204,11 @@ TEST_CASE("MJCF refusals name the element, the file and the line", "[mjcf]") {
   CHECK_THAT(refusal("self_include"), Contains("includes itself"));
   CHECK_THAT(refusal("missing_include"), Contains("missing_include.xml:3: <include"));
   CHECK_THAT(refusal("two_orientations"), Contains("two_orientations.xml:3: <body> has both"));
+  // an included device is refused at once, as the main file would be
+  CHECK_THROWS_WITH(
+      build_mjcf_model("<mujoco>\n  <include file=\"/dev/zero\"/>\n</mujoco>", "inc.xml"),
+      Contains("inc.xml:2: <include file=\"/dev/zero\">: '/dev/zero': is neither a regular file "
+               "nor a pipe"));
   std::vector<Diagnostic> warnings;
   load_model(kMjcf + "bad/radian_range.xml", {}, &warnings);
   REQUIRE(warnings.size() == 1);
@@ -391,6 +398,12 @@ TEST_CASE("MJCF mesh refusals name the file, the element and the line", "[mjcf][
              Contains("eom reads STL and OBJ meshes"));
   CHECK_THAT(mesh_refusal("", R"(<geom type="box" mesh="m" size="1 1 1"/>)"),
              Contains("a primitive fitted to a mesh is not supported"));
+  // a mesh that links to a device (/dev/zero never ends) is refused before a byte is read
+  const std::string zero = scratch_path("zero.stl");
+  std::filesystem::create_symlink("/dev/zero", zero);
+  CHECK_THAT(mesh_refusal("<mesh name=\"m\" file=\"" + zero + "\"/>", geom),
+             Contains("zero.stl': is neither a regular file nor a pipe (a device may never end): "
+                      "not read as a mesh"));
   // a massless mesh geom needs no file
   CHECK(mesh_model(R"(<mesh name="m" file="no_such.stl"/>)",
                    R"(<geom type="mesh" mesh="m" mass="0"/><geom size="0.1"/>)")

@@ -194,6 +194,71 @@ TEST_CASE("the sliding block matches its closed form", "[simulate][friction]") {
   }
 }
 
+TEST_CASE("a run shorter than one step takes that step and writes its end", "[simulate]") {
+  // the block pushed without friction: x = v0 t + a t^2 / 2, which RK4 integrates exactly
+  const Model model = load_urdf(kRobotsDir + "/block.urdf");
+  SimulationOptions options;
+  options.dt = 1e-3;
+  const double u = 10, v0 = 0.5, acc = u / kBlockMass;
+  for (const double duration : {1e-9, 4e-4}) {
+    CAPTURE(duration);
+    Simulator sim(model);
+    ConstantTorque push(vec1(u));
+    const OutputTimes times = OutputTimes::grid(0, duration, options.dt);
+    REQUIRE(times.size() == 2);  // the start and the end
+    std::vector<double> written;
+    sim.run(push, vec1(0), vec1(v0), 0, duration, options, times,
+            [&](double t, ConstVec q, ConstVec v, ConstVec, ConstVec) {
+              written.push_back(t);
+              CHECK(q[0] == Approx(v0 * t + acc * t * t / 2).epsilon(1e-12).margin(1e-300));
+              CHECK(v[0] == Approx(v0 + acc * t).epsilon(1e-12));
+            });
+    CHECK(written == std::vector<double>{0, duration});
+    CHECK(sim.stats().steps == 1);
+  }
+}
+
+TEST_CASE("released: no later call asks for an earlier time", "[simulate]") {
+  // a PD on a time-varying set-point over the iiwa, fixed steps and rk45 (whose rejected steps go
+  // back to the step's start): every time the controller and the environment are asked for is
+  // at or after every time released before, and the released times reach the end
+  const Model model = load_urdf(kRobotsDir + "/iiwa14.urdf");
+  const Wave wave = iiwa_wave();
+  for (const Integrator integrator : {Integrator::rk4, Integrator::rk45}) {
+    CAPTURE(static_cast<int>(integrator));
+    double released = -1, earliest_after = 1e300;
+    int releases = 0;
+    PD pd(
+        model,
+        [&](double t, VecRef q, VecRef v, VecRef a) {
+          earliest_after = std::min(earliest_after, t - released);
+          wave.at(t, q, v, a);
+        },
+        Eigen::VectorXd::Constant(7, 10), Eigen::VectorXd::Constant(7, 0.5));
+    SimulationOptions options;
+    options.integrator = integrator;
+    options.dt = 1e-3;
+    options.rtol = 1e-9;  // rejections on the way
+    options.external = [&](double t, ConstVec, VecRef tau) {
+      earliest_after = std::min(earliest_after, t - released);
+      tau.setZero();
+    };
+    options.released = [&](double t) {
+      CHECK(t >= released);
+      released = t;
+      ++releases;
+    };
+    Eigen::VectorXd q0(7), v0(7), a0(7);
+    wave.at(0, q0, v0, a0);
+    Simulator sim(model);
+    sim.run(pd, q0, v0, 0, 0.5, options, OutputTimes::grid(0, 0.5, 0.01), nullptr);
+    CHECK(earliest_after >= 0);
+    CHECK(released == 0.5);
+    CHECK(releases == sim.stats().steps + sim.stats().rejected);
+    if (integrator == Integrator::rk45) CHECK(sim.stats().rejected > 0);
+  }
+}
+
 TEST_CASE("saturation clips at the effort limit and counts", "[simulate]") {
   const Model model = load_urdf(kRobotsDir + "/block.urdf");
   Simulator sim(model);

@@ -1,11 +1,13 @@
 // Signals sampled over time (TimeSeries) and reference trajectories interpolated from them
 // (ReferenceTrajectory): hold and linear values against hand-computed ones, the ends held,
-// derived velocities and accelerations exact for a quadratic, quaternions kept unit, and no
-// allocation per sample.
+// derived velocities and accelerations exact for a quadratic, quaternions kept unit, no
+// allocation per sample, and streamed series that read rows as needed and hold a few.
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <eom/core/errors.hpp>
 #include <eom/multibody/configuration.hpp>
@@ -31,7 +33,7 @@ TimeSeries three_rows() {
 }  // namespace
 
 TEST_CASE("TimeSeries: hold keeps the earlier row, linear interpolates", "[interpolation]") {
-  const TimeSeries series = three_rows();
+  TimeSeries series = three_rows();
   REQUIRE(series.rows() == 3);
   REQUIRE(series.width() == 3);
   Eigen::VectorXd out(2);
@@ -58,7 +60,7 @@ TEST_CASE("TimeSeries: hold keeps the earlier row, linear interpolates", "[inter
 }
 
 TEST_CASE("TimeSeries: the first and last rows hold outside the time range", "[interpolation]") {
-  const TimeSeries series = three_rows();
+  TimeSeries series = three_rows();
   Eigen::VectorXd all(3);
   series.sample(-5, Interpolation::linear, all);
   CHECK(all[1] == 1);
@@ -82,7 +84,7 @@ TEST_CASE("TimeSeries: times must increase strictly", "[interpolation]") {
 }
 
 TEST_CASE("TimeSeries: sampling allocates nothing", "[interpolation]" EOM_ALLOCATION_TAG) {
-  const TimeSeries series = three_rows();
+  TimeSeries series = three_rows();
   const std::vector<int> columns{2, 1};
   Eigen::VectorXd out(2), all(3);
   const long n = allocations_during([&] {
@@ -188,4 +190,104 @@ TEST_CASE("ReferenceTrajectory: evaluating allocates nothing",
     for (double t = -0.5; t < 1.5; t += 0.1) reference(t, q, v, a);
   });
   CHECK(n == 0);
+}
+
+namespace {
+
+// a streamed series of rows (t, 2 t, -t) at t = 0, 0.1, .. (rows - 1) / 10, counting the rows
+// read
+TimeSeries streamed_ramp(int rows, int& read) {
+  return TimeSeries(3, [rows, &read, r = 0](double& t, double* values) mutable {
+    if (r == rows) return false;
+    t = r / 10.0;
+    values[0] = t;
+    values[1] = 2 * t;
+    values[2] = -t;
+    ++r;
+    ++read;
+    return true;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("TimeSeries: a streamed series reads the rows the times need and drops the released",
+          "[interpolation]") {
+  int read = 0;
+  TimeSeries series = streamed_ramp(1000, read);
+  CHECK(read == 0);
+  Eigen::VectorXd out(2);
+  const std::vector<int> columns{1, 2};
+  // linear at t = 0.25 needs the rows at 0.2 and 0.3; the row after tells which is before
+  series.sample(0.25, Interpolation::linear, columns, out);
+  CHECK(read == 4);
+  CHECK(out[0] == Approx(0.5));
+  CHECK(out[1] == Approx(-0.25));
+  CHECK_FALSE(series.complete());
+  series.release(0.25);  // the row at 0.2 and the one after stay
+  CHECK(series.first() == 2);
+  CHECK(series.rows() == 4);
+  // a run that walks the whole table, releasing as it goes, holds a few rows at any time
+  int most_held = 0;
+  for (int k = 5; k <= 2000; ++k) {
+    const double t = k * 0.05;
+    series.sample(t, Interpolation::linear, columns, out);
+    CHECK(out[0] == Approx(2 * std::min(t, 99.9)));
+    series.release(t);
+    most_held = std::max(most_held, series.rows() - series.first());
+  }
+  CHECK(series.complete());
+  CHECK(read == 1000);
+  CHECK(most_held <= 3);
+  // past the end the last row holds; before the rows released is a caller's mistake
+  series.sample(200, Interpolation::hold, columns, out);
+  CHECK(out[0] == Approx(199.8));
+  CHECK_THROWS_AS(series.sample(1, Interpolation::hold, columns, out), std::logic_error);
+}
+
+TEST_CASE("TimeSeries: covers and reach read as far as they need", "[interpolation]") {
+  int read = 0;
+  TimeSeries series = streamed_ramp(11, read);  // t = 0 .. 1
+  CHECK(series.covers(0, 0.35));
+  CHECK(read == 5);  // up to the row at 0.4
+  CHECK_FALSE(series.covers(0, 1.5));
+  CHECK(series.complete());
+  CHECK(series.reach(10));
+  CHECK_FALSE(series.reach(11));
+}
+
+TEST_CASE("ReferenceTrajectory: streamed, the same values as held whole, in a window of rows",
+          "[interpolation]") {
+  const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf");
+  int read = 0, unused = 0;
+  TimeSeries whole = streamed_ramp(200, unused);
+  REQUIRE_FALSE(whole.reach(200));  // every row read: held whole
+  ReferenceTrajectory held(model, std::move(whole), {1, 2}, {}, {}, Interpolation::linear);
+  ReferenceTrajectory streamed(model, streamed_ramp(200, read), {1, 2}, {}, {},
+                               Interpolation::linear);
+  CHECK(read == 3);  // the three rows the differences need, read to refuse fewer
+  Eigen::VectorXd q(2), v(2), a(2), q_held(2), v_held(2), a_held(2);
+  int most_held = 0;
+  for (int k = 0; k <= 2100; ++k) {
+    const double t = k * 0.01;
+    streamed(t, q, v, a);
+    held(t, q_held, v_held, a_held);
+    // the same operations on the same rows: the same bits
+    CHECK(q == q_held);
+    CHECK(v == v_held);
+    CHECK(a == a_held);
+    streamed.release(t);
+    most_held = std::max(most_held, streamed.samples().rows() - streamed.samples().first());
+  }
+  CHECK(v[0] == Approx(2));  // q1 = 2 t: v1 = 2 to the last row
+  CHECK(most_held <= 5);     // two rows back for the differences, two around t, one ahead
+}
+
+TEST_CASE("ReferenceTrajectory: a streamed reference refuses fewer than three rows to derive",
+          "[interpolation]") {
+  const Model model = load_urdf(kRobotsDir + "/planar_2r.urdf");
+  int read = 0;
+  CHECK_THROWS_AS(
+      ReferenceTrajectory(model, streamed_ramp(2, read), {1, 2}, {}, {}, Interpolation::linear),
+      InputError);
 }

@@ -167,6 +167,10 @@ class SingularityAnalysis {
   int rank_ = 0;
 };
 
+/// The most samples sample_workspace draws: its quantiles are exact, so it keeps two doubles per
+/// sample (160 MB at the most), and ten million samples take minutes.
+constexpr int kMaxWorkspaceSamples = 10'000'000;
+
 /// Workspace sampling of a frame's manipulability and conditioning.
 struct WorkspaceSampleOptions {
   int samples = 1000;
@@ -194,7 +198,8 @@ struct WorkspaceSampleResult {
                                                   // condition, then sample order)
 };
 
-/// Draws options.samples configurations with random_configuration (bounded joints within their
+/// Draws options.samples configurations (1 to kMaxWorkspaceSamples, else InputError) with
+/// random_configuration (bounded joints within their
 /// limits) from Rng(options.seed) and reports the quantiles of manipulability and condition of
 /// the frame's Jacobian and the worst configurations found. Deterministic for a seed.
 WorkspaceSampleResult sample_workspace(const Model& model, int frame,

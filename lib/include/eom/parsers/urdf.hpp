@@ -54,7 +54,9 @@ struct LoadOptions {
 /// Parse URDF text. Throws InputError (file:line) on malformed XML, a missing <robot>, missing or
 /// non-numeric attributes. `file` names the source in messages.
 UrdfDescription parse_urdf(const std::string& text, const std::string& file = "<string>");
-/// The text of a robot file ("-" reads stdin). Throws InputError if it cannot be read.
+/// The text of a robot file ("-" reads stdin): a regular file or a pipe of at most 64 MiB
+/// (doc/files.md). Throws InputError naming the file if it cannot be read, is a directory or a
+/// device, or is larger.
 std::string read_robot_file(const std::string& path);
 /// Read and parse a URDF file ("-" reads stdin). Throws InputError if it cannot be read.
 UrdfDescription parse_urdf_file(const std::string& path);

@@ -24,9 +24,10 @@ struct ForceOptions {
 /// The URDF friction of the model, overridden by --friction-file
 /// ({"<joint>": {"damping": Fv, "friction": Fs}, ...}).
 Friction load_friction(const Model& model, const ForceOptions& opt);
-/// The JSON of a friction file from `in` (`name` in messages) over `friction`: throws InputError
-/// naming the file for anything but {"<1-DoF joint>": {"damping": x >= 0, "friction": y >= 0}}.
-Friction read_friction(const Model& model, std::istream& in, const std::string& name,
+/// The JSON text of a friction file (`name` in messages) over `friction`: throws InputError
+/// naming the file for anything but {"<1-DoF joint>": {"damping": x >= 0, "friction": y >= 0}}
+/// (and, as for every JSON file eom reads, nesting beyond 100 deep or a key given twice).
+Friction read_friction(const Model& model, const std::string& text, const std::string& name,
                        Friction friction);
 
 /// The wrench.<frame>.fx .fy .fz .mx .my .mz columns of one table: wrenches acting ON the robot

@@ -145,6 +145,12 @@ struct TimeTable {
 /// a value of a column read that is not a number, and no rows.
 TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads,
                           const TimeOptions& time, const TableTime& clock);
+/// The same table streamed: its series reads the rows as the times asked for need them (the
+/// first row now, to refuse a table without rows) and holds those not released
+/// (TimeSeries::release), so that its memory does not grow with the table's length; a bad row
+/// throws when it is reached. `lines` stays empty.
+TimeTable stream_time_table(const std::string& path, const std::vector<std::string>& reads,
+                            const TimeOptions& time, const TableTime& clock);
 
 /// The model of ROBOT, after checking that ROBOT and a TABLE do not both read stdin.
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command);

@@ -99,6 +99,11 @@ struct SimulationOptions {
   /// the applied torques after saturation and friction, not part of the reported tau. Must not
   /// allocate.
   std::function<void(double t, ConstVec q, VecRef tau)> external;
+  /// Called after each accepted step with a time before which no later call of the controller
+  /// or of `external` asks (the last state with sane speeds, where a failure is diagnosed): what
+  /// they follow over time (a table read as it goes) may drop what lies before it. Must not
+  /// allocate.
+  std::function<void(double t)> released;
   /// Contacts held for the whole run, all active: their frames stay where they are at the start
   /// (the initial velocity must not move them). Null: none. The set must outlive the run.
   const ContactSet* contacts = nullptr;
