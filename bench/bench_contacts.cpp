@@ -30,7 +30,7 @@ enum class Work { rnea, aba, id_min_norm, id_min_torque, fd };
 
 void run(benchmark::State& state, const Stance& stance, Work work) {
   const eom::Model model = load(stance.robot);
-  const eom::ContactSet feet = eom::parse_contacts(model, stance.feet, eom::Vec3::UnitZ());
+  const eom::ContactSet feet = eom::point_contacts(model, stance.feet);
   eom::Data data(model);
   eom::ContactInverseDynamics min_norm(model, feet, eom::ContactForceRule::min_norm);
   eom::ContactInverseDynamics min_torque(model, feet, eom::ContactForceRule::min_torque);
