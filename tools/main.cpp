@@ -1,4 +1,4 @@
-// eom: equations of motion for robots described in URDF. One subcommand per tools/<name>/cmd_<name>.cpp;
+// eom: equations of motion for robots described in URDF, MJCF or JSON models. One subcommand per tools/<name>/cmd_<name>.cpp;
 // errors and exit codes are mapped here, once.
 
 #include <cerrno>
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   handle_ending_signals();
 
-  CLI::App app{"eom: equations of motion for robots described in URDF", "eom"};
+  CLI::App app{"eom: equations of motion for robots described in URDF, MJCF or JSON models", "eom"};
   Dispatch dispatch;
   register_commands(app, dispatch);
   std::string commands;

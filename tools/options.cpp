@@ -69,11 +69,11 @@ std::vector<std::string> given_inputs() {
 }
 
 void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
-  reads_files(
-      cmd.add_option("ROBOT", opt.path, "Robot model file (URDF or JSON model); - reads stdin"))
+  reads_files(cmd.add_option("ROBOT", opt.path,
+                             "Robot model file (URDF, MJCF or JSON model); - reads stdin"))
       ->required();
   cmd.add_flag("--floating-base", opt.floating_base,
-               "Add a free-flyer root joint 'root' above the URDF root link");
+               "Add a free-flyer root joint 'root' above the model's root link");
   cmd.add_option("--lock", opt.lock,
                  "Fix joints before anything is computed: JOINT=VALUE, JOINT (at 0, or its limit "
                  "nearest 0) or a glob such as 'finger*', comma-separated or repeated; their "
@@ -116,10 +116,11 @@ void add_centroidal_options(CLI::App& cmd, CentroidalOptions& opt, bool dynamics
 
 void add_force_options(CLI::App& cmd, ForceOptions& opt) {
   cmd.add_flag("--friction", opt.friction,
-               "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
+               "Add joint friction Fv v + Fs sgn(v) from the model's damping and friction (MJCF "
+               "damping and frictionloss)");
   reads_files(cmd.add_option("--friction-file", opt.friction_file,
                              "JSON {\"<joint>\": {\"damping\": Fv, \"friction\": Fs}} overriding "
-                             "the URDF values (implies --friction)"))
+                             "the model's values (implies --friction)"))
       ->each([&opt](const std::string&) { opt.friction = true; });
   cmd.add_option("--friction-smoothing", opt.friction_smoothing,
                  "Replace sgn(v) by tanh(v / EPS) (default 0: exact sign, sgn(0) = 0)")

@@ -264,7 +264,7 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
   cmd->add_option("--frame", opt->frame,
-                  "The frame to place (any URDF link); required without --velocity");
+                  "The frame to place (any link of the model); required without --velocity");
   add_ik_velocity_options(*cmd, opt->velocity, opt->velocity_tasks);
   cmd->add_option("--relative-to", opt->relative_to,
                   "Targets are placements in this frame (default: the world); it may move with q");

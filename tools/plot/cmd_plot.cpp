@@ -213,8 +213,8 @@ void register_plot(CLI::App& app, Dispatch& dispatch) {
       },
       "The x axis column (default t, else the row number)");
   reads_files(cmd->add_option("--robot", opt->robot.path,
-                              "Model whose joint limits are drawn and whose prismatic joints "
-                              "get linear units"));
+                              "Model (URDF, MJCF or JSON) whose joint limits are drawn and whose "
+                              "prismatic joints get linear units"));
   cmd->add_flag("--floating-base", opt->robot.floating_base,
                 "With --robot: the model has a free-flyer root joint");
   cmd->add_option_function<double>(
