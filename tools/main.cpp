@@ -13,6 +13,7 @@
 
 #include <eom/core/errors.hpp>
 #include <eom/io/output_file.hpp>
+#include <eom/multibody/model.hpp>
 
 #include "cli.hpp"
 #include "options.hpp"
@@ -85,8 +86,10 @@ int main(int argc, char** argv) {
     }
   }
   if (const char* word = unknown_subcommand(app, argc, argv)) {
-    std::cerr << "eom: error: unknown subcommand '" << word << "'; the subcommands are " << commands
-              << '\n';
+    std::vector<std::string> names;
+    for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+    std::cerr << "eom: error: unknown subcommand " << eom::quote_input(word)
+              << eom::did_you_mean(names, word) << "; the subcommands are " << commands << '\n';
     return kExitUsage;
   }
   try {
@@ -96,9 +99,9 @@ int main(int argc, char** argv) {
     // a usage error reads like every other error: "eom <command>: error: ...", naming the option
     std::string name;
     for (const CLI::App* command : app.get_subcommands({})) {
-      if (command->check_name(argv[1])) name = " " + command->get_name();
+      if (command->parsed()) name = " " + command->get_name();
     }
-    std::cerr << "eom" << name << ": error: " << usage_message(e, name);
+    std::cerr << "eom" << name << ": error: " << usage_message(e, app);
     return kExitUsage;
   }
 

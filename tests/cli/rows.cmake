@@ -39,6 +39,6 @@ eom_cli_test(NAME rows-robot-and-table-from-stdin
              ARGS id - - RC 2 STDERR_REGEX "ROBOT and TABLE cannot both be stdin")
 eom_cli_test(NAME rows-jobs-out-of-range
              ARGS id robots/ur5.urdf trajectories/ur5_wave.csv --jobs -1
-             RC 2 STDERR_REGEX "--jobs: Value -1 not in range 0 to 4096")
+             RC 2 STDERR_REGEX "^eom id: error: --jobs takes a whole number from 0 to 4096, not '-1'\nRun 'eom id --help' for the options.\n$")
 eom_cli_test(NAME rows-unknown-subcommand
              ARGS bogus RC 2 STDERR_REGEX "eom: error: unknown subcommand 'bogus'; the subcommands are info, check, fk, convert, id, fd")
