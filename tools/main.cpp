@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
 
   Streams io{std::cout, std::cerr, {}, option_name};
   std::string name = "eom";
-  auto fail = [&](const char* kind, const char* what) {
+  auto fail = [&](const char* kind, const std::string& what) {
     std::cout.flush();
     std::cerr << "eom " << name << ": " << kind << what << '\n';
     return kExitUsage;
@@ -119,11 +119,11 @@ int main(int argc, char** argv) {
     errno = 0;
     if (!std::cout.flush()) {
       const std::string why = errno ? std::string(": ") + std::strerror(errno) : "";
-      return fail("error: ", ("cannot write to stdout" + why).c_str());
+      return fail("error: ", "cannot write to stdout" + why);
     }
     return rc;
   } catch (const eom::InputError& e) {
-    return fail("error: ", e.text(option_name).c_str());
+    return fail("error: ", e.text(option_name));
   } catch (const eom::NumericalError& e) {
     return fail("error: ", e.what());
   } catch (const std::filesystem::filesystem_error& e) {

@@ -114,9 +114,13 @@ class MjcfReader : MjcfAttributes {
     for (const XMLDocument* d = e->GetDocument(); d; d = source(d).includer) {
       const std::string& other = source(d).file;
       if (other == path || std::filesystem::equivalent(other, path, error)) {
+        // the whole loop, from the file included again to itself
+        std::string chain = path;
+        for (const XMLDocument* x = e->GetDocument(); x != d; x = source(x).includer) {
+          chain = source(x).file + " -> " + chain;
+        }
         fail(e, "<include file=\"" + shown_input(name) + "\">: " + quote_input(path) +
-                    " includes itself" +
-                    (d == e->GetDocument() ? "" : " (through " + source(d).file + ")"));
+                    " includes itself: " + other + " -> " + chain);
       }
     }
     if (including.depth + 1 > kMaxIncludeDepth) {
