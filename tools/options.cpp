@@ -160,8 +160,10 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
                  "Threads (default: all cores): tables in parallel in batch mode; for one table, "
                  "reading overlaps computing unless --jobs 1")
       ->check(CLI::Range(0, 4096).description("an integer from 0 (all cores) to 4096"));
-  cmd.add_option("--keep", opt.keep,
-                 "Input columns to pass through, comma separated; NAME:NEW passes NAME as NEW")
+  cmd.add_option(
+         "--keep", opt.keep,
+         "Input columns to pass through, comma separated: NAME, NAME:NEW (NAME as NEW) or a "
+         "glob such as 'contact.*' (the columns it matches)")
       ->delimiter(',');
   cmd.add_flag("--keep-input", opt.keep_input, "Pass every input column through");
   add_time_options(cmd, opt.time);

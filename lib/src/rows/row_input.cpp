@@ -179,8 +179,21 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     if (source.empty() || target.empty()) {
       throw InputError(Setting::keep + (" " + item + ": expected NAME or NAME:NEW_NAME"));
     }
-    if (header.index(source) < 0)
-      throw InputError(file, 1, 0, Setting::keep + (": no column " + source));
+    // a glob keeps every column it matches under its own name ('contact.*', as plot --y)
+    const bool glob = is_glob(source);
+    if (glob && colon != std::string::npos) {
+      throw InputError(Setting::keep + (" " + item + ": a glob keeps columns under their own " +
+                                        "names; rename one column at a time"));
+    }
+    const bool found =
+        glob ? std::any_of(header.names.begin(), header.names.end(),
+                           [&](const std::string& n) { return glob_match(source, n); })
+             : header.index(source) >= 0;
+    if (!found) {
+      const std::string what = glob ? " " + quote_input(source) + " matches no column"
+                                    : ": no column " + quote_input(source);
+      throw InputError(file, 1, 0, Setting::keep + (what + did_you_mean(header.names, source)));
+    }
     keep.emplace_back(source, target);
   }
   for (int c = 0; c < header.size(); ++c) {
@@ -188,6 +201,7 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     std::string output;
     for (const auto& [source, target] : keep) {
       if (source == name) output = target;
+      if (is_glob(source) && glob_match(source, name)) output = name;
     }
     if (output.empty() && opt.keep_input) output = name;
     if (c == b.time.stamp) {
