@@ -38,6 +38,10 @@ std::string_view option_name(Setting setting) {
       return "--no-derive";
     case Setting::gaps:
       return "--gaps";
+    case Setting::duplicates:
+      return "--duplicates";
+    case Setting::time_scale:
+      return "--time-scale";
     case Setting::output:
       return "-o";
     case Setting::output_dir:
@@ -167,6 +171,11 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
       ->delimiter(',');
   cmd.add_flag("--keep-input", opt.keep_input, "Pass every input column through");
   add_time_options(cmd, opt.time);
+  cmd.add_option_function<std::string>(
+         "--duplicates", [&opt](const std::string& v) { opt.drop_duplicates = v == "drop"; },
+         "A row repeating the stamp of the row before (loggers write some): refuse (an error "
+         "when deriving, the default) or drop (the row is skipped, and counted on stderr)")
+      ->check(CLI::IsMember({"drop", "refuse"}));
   if (reads_derivatives) {
     cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
     cmd.add_option("--derive", opt.derive,

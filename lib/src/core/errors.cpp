@@ -97,6 +97,10 @@ std::string_view setting_name(Setting setting) {
       return "summary";
     case Setting::keep_truncated:
       return "keep truncated";
+    case Setting::duplicates:
+      return "duplicate stamps";
+    case Setting::time_scale:
+      return "time scale";
     case Setting::mask:
       return "mask";
     case Setting::contacts:
