@@ -149,6 +149,11 @@ blow-up)
   stderr_has "simulation blew up at t = .* s: the state is no longer finite; v.joint[12] diverged first"
   stderr_has "likely cause: not the step .*the largest applied torque: tau.joint1 = 1e+300"
   [ ! -e blown.csv ] || fail "output written"
+  # a floating base: the unactuated free-flyer (tau.root.* = 0) is never the torque named
+  expect 2 "$eom" sim "$src/robots/solo12.urdf" --floating-base --torque FL_KFE=1e300 \
+    --integrator euler --dt 0.5 --duration 100 -o blown.csv
+  stderr_has "the largest applied torque: tau.FL_KFE = 1e+300"
+  rm -f err.txt out.txt
   [ -z "$(ls -A)" ] || [ "$(ls)" = "$(printf 'err.txt\nout.txt')" ] || fail "left: $(ls)"
   expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --torque joint1=1e300 --integrator euler \
     --dt 0.5 --duration 100 -o blown.csv --keep-truncated

@@ -282,13 +282,17 @@ struct Simulator::Impl final : StageDynamics, ContactHost {
         << ") is stable with this integrator only for steps up to " << time_string(limit.max_step)
         << " s (a shorter step, or lower gains)";
     } else {
-      Eigen::Index k = 0;
-      tau.cwiseAbs().maxCoeff(&k);
       s << "not the step (stable up to " << time_string(limit.max_step)
         << " s for the gains and damping " << sane
-        << "): the torques and forces drive the motion apart "
-           "(the largest applied torque: tau."
-        << model.tau_names[k] << " = " << time_string(tau[k]) << ")";
+        << "): the torques and forces drive the motion apart";
+      // among the joints' torques: a floating base's free-flyer is unactuated (its tau is 0)
+      Eigen::VectorXd applied = tau.cwiseAbs();
+      if (model.floating_base) applied.segment<6>(model.joints[1].idx_v).setConstant(-1);
+      Eigen::Index k = 0;
+      if (applied.maxCoeff(&k) >= 0) {
+        s << " (the largest applied torque: tau." << model.tau_names[k] << " = "
+          << time_string(tau[k]) << ")";
+      }
     }
     throw NumericalError(s.str());
   }
