@@ -83,7 +83,9 @@ void offset_x_axis(PlotFigure& figure) {
   }
   const size_t unit = figure.x_label.rfind(" (");
   const std::string name = figure.x_label.substr(0, unit);
-  figure.x_label = name + " - " + shortest_text(offset) +
+  // in plain digits, to the round's decimals (an epoch's 1700000000, not 1.7e+09)
+  const int places = std::max(0, static_cast<int>(std::lround(-std::log10(round))));
+  figure.x_label = name + " - " + fixed_text(offset, places) +
                    (unit == std::string::npos ? "" : figure.x_label.substr(unit));
 }
 
