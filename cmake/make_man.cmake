@@ -15,7 +15,7 @@ endif()
 escape("${main_help}" main_help)
 set(page ".TH EOM 1 \"\" \"eom ${VERSION}\" \"User Commands\"
 .SH NAME
-eom \\- equations of motion for robots described in URDF: inverse and forward dynamics,
+eom \\- equations of motion for robots described in URDF, MJCF or JSON models: inverse and forward dynamics,
 kinematics and checks over tables of samples
 .SH SYNOPSIS
 .B eom

@@ -1,5 +1,6 @@
-# bash completion for eom: subcommands and options (read from eom's own --help, so they never go
-# stale), frame and joint names (read from the ROBOT on the command line), files otherwise.
+# bash completion for eom: subcommands, options and their fixed choices (read from eom's own
+# --help, so they never go stale), frame and joint names (read from the ROBOT on the command
+# line; NAME= after --q0, --v0, --setpoint, --torque), files otherwise.
 # Install: cmake --install puts it in share/bash-completion/completions; or `source` this file.
 
 # names of the frames (kind=frames) or joints (kind=joints) of a URDF, via eom info
@@ -9,6 +10,21 @@ _eom_model_names() {
     awk -v kind="\"$kind\":" '$1 == kind { inside = 1; next }
       inside && /^  \]/ { exit }
       inside && $1 == "\"name\":" { gsub(/[",]/, "", $2); print $2 }'
+}
+
+# the fixed choices of option OPTION of a subcommand, from the {a,b,c} of its --help line
+_eom_choices() {
+  local eom=$1 command=$2 option=$3
+  "$eom" "$command" --help 2> /dev/null |
+    awk -v option="$option" '/^  -/ {
+        n = split($1, names, ",")
+        for (i = 1; i <= n; i++) if (names[i] == option && match($2, /\{[^}]*\}/)) {
+          choices = substr($2, RSTART + 1, RLENGTH - 2)
+          gsub(/,/, " ", choices)
+          print choices
+          exit
+        }
+      }'
 }
 
 _eom() {
@@ -28,17 +44,27 @@ _eom() {
       awk '/^Subcommands:/ { s = 1; next } s && /^  [a-z]/ { print $1 }')" -- "$cur"))
     return
   fi
-  local names=""
+  local names="" suffix=""
   case $prev in
     --frames | --frame | --relative-to | --contacts) names=$(_eom_model_names "$eom" "$robot" frames) ;;
     --joints | --lock) names=$(_eom_model_names "$eom" "$robot" joints) ;;
-    --format | --from)
-      COMPREPLY=($(compgen -W "csv json ndjson" -- "$cur"))
-      return
+    # NAME=VALUE lists: the joint's name and its '='
+    --q0 | --v0 | --setpoint | --torque)
+      names=$(_eom_model_names "$eom" "$robot" joints)
+      suffix="="
       ;;
     --output-dir)
       COMPREPLY=($(compgen -d -- "$cur"))
       return
+      ;;
+    -*)
+      # an option of fixed choices: the {a,b,c} its --help line shows (TEXT:{csv,json,ndjson})
+      local choices
+      choices=$(_eom_choices "$eom" "$command" "$prev")
+      if [[ -n $choices ]]; then
+        COMPREPLY=($(compgen -W "$choices" -- "$cur"))
+        return
+      fi
       ;;
   esac
   if [[ -n $names ]]; then
@@ -48,7 +74,8 @@ _eom() {
       done_part=${cur%,*},
       item=${cur##*,}
     fi
-    COMPREPLY=($(compgen -P "$done_part" -W "$names" -- "$item"))
+    COMPREPLY=($(compgen -P "$done_part" -S "$suffix" -W "$names" -- "$item"))
+    [[ -n $suffix ]] && compopt -o nospace 2> /dev/null
     return
   fi
   if [[ $cur == -* ]]; then

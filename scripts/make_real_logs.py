@@ -24,6 +24,8 @@ robots log it and once cleanly:
                        writes them (header.stamp.sec, header.stamp.nanosec, ...)
   ur5_semicolon.csv    a spreadsheet's export: byte order mark, ';' separators,
                        CRLF line ends, a text column
+  ur5_repeated_rows.csv the clean log with two rows written twice (t = 0.008,
+                       0.048), as loggers do
 
 Stamps are integers (or decimal strings built from integers): the digits
 written are exact by construction. The angles are Python repr() of the
@@ -69,6 +71,14 @@ def clean():
     lines = [csv_line(["t"] + q_columns())]
     for k in range(ROWS):
         lines.append(csv_line([repr(k / 1000)] + [repr(x) for x in q(k)]))
+    return "".join(lines)
+
+
+def repeated_rows():
+    """The clean log with rows k = 8 and 48 written twice, as loggers do."""
+    lines = clean().splitlines(keepends=True)
+    for k in (48, 8):
+        lines.insert(k + 2, lines[k + 1])
     return "".join(lines)
 
 
@@ -133,6 +143,7 @@ FILES = {
     "ur5_ros2.ndjson": ros2_ndjson,
     "ur5_ros2.csv": ros2_csv,
     "ur5_semicolon.csv": semicolon,
+    "ur5_repeated_rows.csv": repeated_rows,
 }
 
 

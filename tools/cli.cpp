@@ -4,6 +4,11 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <regex>
+#include <sstream>
+
+#include <eom/core/errors.hpp>
+#include <eom/multibody/model.hpp>
 
 #include "options.hpp"
 
@@ -42,10 +47,96 @@ CLI::Option* excludes(CLI::Option* option, CLI::Option* other, const std::string
   return option->excludes(other);
 }
 
-std::string usage_message(const CLI::ParseError& error, const std::string& command) {
+namespace {
+
+// The subcommand named on the command line, or nullptr.
+const CLI::App* selected_command(const CLI::App& app) {
+  for (const CLI::App* command : app.get_subcommands({})) {
+    if (command->parsed()) return command;
+  }
+  return nullptr;
+}
+
+// Every spelling of the options of `command` (or of eom itself), for suggestions.
+std::vector<std::string> option_spellings(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+  }
+  return names;
+}
+
+// The words CLI11 could not place, each said with a suggestion when one is close.
+std::string unexpected_words(const CLI::App& app, const CLI::App& command) {
+  const std::vector<std::string> names = option_spellings(command);
+  std::string text;
+  for (const std::string& word : app.remaining(true)) {
+    if (!text.empty()) text += "; ";
+    const bool option = word.size() > 1 && word[0] == '-';
+    // --name=value: the name is what is misspelt
+    const std::string name = option ? word.substr(0, word.find('=')) : word;
+    text += (option ? "unknown option " : "unexpected argument ") + quote_input(name) +
+            (option ? did_you_mean(names, name) : "");
+  }
+  return text;
+}
+
+// "a, b, c" of CLI11's "{a,b,c}"
+std::vector<std::string> listed_choices(const std::string& set) {
+  std::vector<std::string> choices;
+  std::stringstream in(set);
+  for (std::string choice; std::getline(in, choice, ',');) choices.push_back(choice);
+  return choices;
+}
+
+// CLI11's messages about values, in eom's words: what the option takes, then what it was given.
+std::string value_message(const std::string& text) {
+  static const std::regex range("^(\\S+): Value (.*) not in range (\\S+) to (\\S+)$");
+  static const std::regex member("^(\\S+): (.*) not in \\{(.*)\\}$");
+  static const std::regex conversion("^Could not convert: (\\S+) = (.*)$");
+  static const std::regex at_most("^(\\S+): At Most (\\d+) required but received (\\d+)$");
+  static const std::regex at_least("^(\\S+): At least (\\d+) required but received (\\d+)$");
+  static const std::regex exactly(
+      "^Expected (exactly|at least) (\\d+) arguments to (\\S+), got (\\d+)$");
+  std::smatch m;
+  if (std::regex_match(text, m, range)) {
+    return m.str(1) + " takes a whole number from " + m.str(3) + " to " + m.str(4) + ", not " +
+           quote_input(m.str(2));
+  }
+  if (std::regex_match(text, m, member)) {
+    const std::vector<std::string> choices = listed_choices(m.str(3));
+    return m.str(1) + " takes one of " + std::regex_replace(m.str(3), std::regex(","), ", ") +
+           ", not " + quote_input(m.str(2)) + did_you_mean(choices, m.str(2));
+  }
+  if (std::regex_match(text, m, conversion)) {
+    return m.str(1) + " takes a number, not " + quote_input(m.str(2));
+  }
+  if (std::regex_match(text, m, at_most)) {
+    return m.str(1) + " takes at most " + m.str(2) + " values, not " + m.str(3);
+  }
+  if (std::regex_match(text, m, at_least)) {
+    return m.str(1) + " takes at least " + m.str(2) + " values, not " + m.str(3);
+  }
+  if (std::regex_match(text, m, exactly)) {
+    return m.str(3) + " takes " + (m.str(1) == "exactly" ? "" : "at least ") + m.str(2) +
+           " values, not " + m.str(4);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string usage_message(const CLI::ParseError& error, const CLI::App& app) {
   const auto found = combination_messages().find(error.what());
   if (found != combination_messages().end()) return found->second + "\n";
-  return std::string(error.what()) + "\nRun 'eom" + command + " --help' for the options.\n";
+  const CLI::App* command = selected_command(app);
+  const std::string name = command ? " " + command->get_name() : "";
+  // words CLI11 could not place come first: a misspelt --duraton is why --duration is missing
+  const std::string text = app.remaining(true).empty()
+                               ? value_message(error.what())
+                               : unexpected_words(app, command ? *command : app);
+  return text + "\nRun 'eom" + name + " --help' for the options.\n";
 }
 
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,

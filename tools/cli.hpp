@@ -76,10 +76,11 @@ CLI::Option* needs(CLI::Option* option, CLI::Option* other, const std::string& w
 /// CLI11 finds first.
 CLI::Option* excludes(CLI::Option* option, CLI::Option* other, const std::string& message);
 
-/// What follows "eom <command>: error: " for an error of the command line: a combination refused
-/// by needs() or excludes() in its words, else CLI11's message and where to read the options;
-/// `command` is " <subcommand>", or empty when none was named.
-std::string usage_message(const CLI::ParseError& error, const std::string& command);
+/// What follows "eom <command>: error: " for an error of the command line `app` refused: a
+/// combination refused by needs() or excludes() in its words, an unknown option with the
+/// subcommand's options that are close to it, a value refused with what the option takes, in
+/// eom's words rather than CLI11's; then where to read the options.
+std::string usage_message(const CLI::ParseError& error, const CLI::App& app);
 
 /// A subcommand with its description and copy-pasteable examples, which end its --help.
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,

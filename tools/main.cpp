@@ -1,4 +1,4 @@
-// eom: equations of motion for robots described in URDF. One subcommand per tools/<name>/cmd_<name>.cpp;
+// eom: equations of motion for robots described in URDF, MJCF or JSON models. One subcommand per tools/<name>/cmd_<name>.cpp;
 // errors and exit codes are mapped here, once.
 
 #include <cerrno>
@@ -13,6 +13,7 @@
 
 #include <eom/core/errors.hpp>
 #include <eom/io/output_file.hpp>
+#include <eom/multibody/model.hpp>
 
 #include "cli.hpp"
 #include "options.hpp"
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   handle_ending_signals();
 
-  CLI::App app{"eom: equations of motion for robots described in URDF", "eom"};
+  CLI::App app{"eom: equations of motion for robots described in URDF, MJCF or JSON models", "eom"};
   Dispatch dispatch;
   register_commands(app, dispatch);
   std::string commands;
@@ -85,8 +86,10 @@ int main(int argc, char** argv) {
     }
   }
   if (const char* word = unknown_subcommand(app, argc, argv)) {
-    std::cerr << "eom: error: unknown subcommand '" << word << "'; the subcommands are " << commands
-              << '\n';
+    std::vector<std::string> names;
+    for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+    std::cerr << "eom: error: unknown subcommand " << eom::quote_input(word)
+              << eom::did_you_mean(names, word) << "; the subcommands are " << commands << '\n';
     return kExitUsage;
   }
   try {
@@ -96,15 +99,15 @@ int main(int argc, char** argv) {
     // a usage error reads like every other error: "eom <command>: error: ...", naming the option
     std::string name;
     for (const CLI::App* command : app.get_subcommands({})) {
-      if (command->check_name(argv[1])) name = " " + command->get_name();
+      if (command->parsed()) name = " " + command->get_name();
     }
-    std::cerr << "eom" << name << ": error: " << usage_message(e, name);
+    std::cerr << "eom" << name << ": error: " << usage_message(e, app);
     return kExitUsage;
   }
 
   Streams io{std::cout, std::cerr, {}, option_name};
   std::string name = "eom";
-  auto fail = [&](const char* kind, const char* what) {
+  auto fail = [&](const char* kind, const std::string& what) {
     std::cout.flush();
     std::cerr << "eom " << name << ": " << kind << what << '\n';
     return kExitUsage;
@@ -116,11 +119,11 @@ int main(int argc, char** argv) {
     errno = 0;
     if (!std::cout.flush()) {
       const std::string why = errno ? std::string(": ") + std::strerror(errno) : "";
-      return fail("error: ", ("cannot write to stdout" + why).c_str());
+      return fail("error: ", "cannot write to stdout" + why);
     }
     return rc;
   } catch (const eom::InputError& e) {
-    return fail("error: ", e.text(option_name).c_str());
+    return fail("error: ", e.text(option_name));
   } catch (const eom::NumericalError& e) {
     return fail("error: ", e.what());
   } catch (const std::filesystem::filesystem_error& e) {

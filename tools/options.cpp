@@ -38,6 +38,10 @@ std::string_view option_name(Setting setting) {
       return "--no-derive";
     case Setting::gaps:
       return "--gaps";
+    case Setting::duplicates:
+      return "--duplicates";
+    case Setting::time_scale:
+      return "--time-scale";
     case Setting::output:
       return "-o";
     case Setting::output_dir:
@@ -69,11 +73,11 @@ std::vector<std::string> given_inputs() {
 }
 
 void add_robot_options(CLI::App& cmd, RobotOptions& opt, bool uses_gravity) {
-  reads_files(
-      cmd.add_option("ROBOT", opt.path, "Robot model file (URDF or JSON model); - reads stdin"))
+  reads_files(cmd.add_option("ROBOT", opt.path,
+                             "Robot model file (URDF, MJCF or JSON model); - reads stdin"))
       ->required();
   cmd.add_flag("--floating-base", opt.floating_base,
-               "Add a free-flyer root joint 'root' above the URDF root link");
+               "Add a free-flyer root joint 'root' above the model's root link");
   cmd.add_option("--lock", opt.lock,
                  "Fix joints before anything is computed: JOINT=VALUE, JOINT (at 0, or its limit "
                  "nearest 0) or a glob such as 'finger*', comma-separated or repeated; their "
@@ -116,10 +120,11 @@ void add_centroidal_options(CLI::App& cmd, CentroidalOptions& opt, bool dynamics
 
 void add_force_options(CLI::App& cmd, ForceOptions& opt) {
   cmd.add_flag("--friction", opt.friction,
-               "Add joint friction Fv v + Fs sgn(v) from URDF damping and friction");
+               "Add joint friction Fv v + Fs sgn(v) from the model's damping and friction (MJCF "
+               "damping and frictionloss)");
   reads_files(cmd.add_option("--friction-file", opt.friction_file,
                              "JSON {\"<joint>\": {\"damping\": Fv, \"friction\": Fs}} overriding "
-                             "the URDF values (implies --friction)"))
+                             "the model's values (implies --friction)"))
       ->each([&opt](const std::string&) { opt.friction = true; });
   cmd.add_option("--friction-smoothing", opt.friction_smoothing,
                  "Replace sgn(v) by tanh(v / EPS) (default 0: exact sign, sgn(0) = 0)")
@@ -159,11 +164,18 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
                  "Threads (default: all cores): tables in parallel in batch mode; for one table, "
                  "reading overlaps computing unless --jobs 1")
       ->check(CLI::Range(0, 4096).description("an integer from 0 (all cores) to 4096"));
-  cmd.add_option("--keep", opt.keep,
-                 "Input columns to pass through, comma separated; NAME:NEW passes NAME as NEW")
+  cmd.add_option(
+         "--keep", opt.keep,
+         "Input columns to pass through, comma separated: NAME, NAME:NEW (NAME as NEW) or a "
+         "glob such as 'contact.*' (the columns it matches)")
       ->delimiter(',');
   cmd.add_flag("--keep-input", opt.keep_input, "Pass every input column through");
   add_time_options(cmd, opt.time);
+  cmd.add_option_function<std::string>(
+         "--duplicates", [&opt](const std::string& v) { opt.drop_duplicates = v == "drop"; },
+         "A row repeating the stamp of the row before (loggers write some): refuse (an error "
+         "when deriving, the default) or drop (the row is skipped, and counted on stderr)")
+      ->check(CLI::IsMember({"drop", "refuse"}));
   if (reads_derivatives) {
     cmd.add_flag("--no-derive", opt.no_derive, "Missing derivative columns are an error");
     cmd.add_option("--derive", opt.derive,

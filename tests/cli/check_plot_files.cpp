@@ -384,3 +384,47 @@ TEST_CASE("plot: a PNG taller than cairo draws is refused, the old image kept", 
   const auto byte = [&](int k) { return static_cast<unsigned char>(png[k]); };
   CHECK(((byte(20) << 24) | (byte(21) << 16) | (byte(22) << 8) | byte(23)) == 32750);
 }
+
+TEST_CASE("plot: an SVG's text is plain text, so the file can be searched", "[plot]") {
+  const std::string out = eom::test::scratch_path("plain.svg");
+  REQUIRE(run("plot " + kData + "arm.csv -o '" + out + "'").status == 0);
+  const std::string svg = bytes(out);
+  CHECK(svg.find(">t (s)</tspan>") != std::string::npos);
+  CHECK(svg.find(">tau (N m)</tspan>") != std::string::npos);
+  CHECK(svg.find("&#x") == std::string::npos);
+  // still XML: tinyxml2 reads the same labels back
+  CHECK(read_svg(out).has_text("t (s)"));
+}
+
+TEST_CASE("plot: past ten curves in a panel, the colours come round in another style", "[plot]") {
+  // x.c1 .. x.cN constant at their index: horizontal lines, dashed ones counted as such
+  const auto dashed_of = [](int curves) {
+    const std::string table = eom::test::scratch_path("curves.csv"),
+                      out = eom::test::scratch_path("curves.svg");
+    std::ofstream csv(table);
+    csv << "t";
+    for (int c = 1; c <= curves; ++c) csv << ",x.c" << c;
+    for (int r = 0; r < 20; ++r) {
+      csv << '\n' << r;
+      for (int c = 1; c <= curves; ++c) csv << ',' << c;
+    }
+    csv.close();
+    REQUIRE(run("plot '" + table + "' -o '" + out + "'").status == 0);
+    return read_svg(out).dashed_lines();
+  };
+  CHECK(dashed_of(10) == 0);  // ten colours, every line solid
+  CHECK(dashed_of(12) >= 2);  // the 11th and 12th dashed in the 1st and 2nd colours
+}
+
+TEST_CASE("plot: an axis of epoch stamps counts from a round offset its label gives", "[plot]") {
+  // t = 1700000000.123456 .. 1700000000.322456 s: ticks of 8 digits would all read 1.7e9
+  const std::string out = eom::test::scratch_path("epoch.svg");
+  REQUIRE(run("plot tests/data/logs/ur5_epoch_s.csv --y 'q.elbow*' -o '" + out + "'").status == 0);
+  const Svg svg = read_svg(out);
+  CHECK(svg.has_text("t - 1700000000 (s)"));
+  std::set<std::string> ticks;
+  for (const std::string& text : svg.texts) {
+    if (text.rfind("0.", 0) == 0) ticks.insert(text);
+  }
+  CHECK(ticks.size() >= 3);  // 0.15, 0.2, 0.25, ...: the span readable
+}

@@ -29,4 +29,14 @@ expect "--friction --friction-coefficient --friction-file --friction-smoothing -
 expect "json" "$eom" id "$ur5" x.csv --format j
 expect "shoulder_lift_joint,wrist_1_joint shoulder_lift_joint,wrist_2_joint shoulder_lift_joint,wrist_3_joint" \
   "$eom" fd "$ur5" x.csv --lock shoulder_lift_joint,wri
+# NAME=VALUE options complete the joint and its '='; enumerated options their choices
+expect "shoulder_pan_joint= shoulder_lift_joint=" "$eom" sim "$ur5" --q0 sho
+expect "elbow_joint=0.1,wrist_1_joint= elbow_joint=0.1,wrist_2_joint= elbow_joint=0.1,wrist_3_joint=" \
+  "$eom" sim "$ur5" --setpoint elbow_joint=0.1,wri
+expect "elbow_joint=" "$eom" sim "$ur5" --torque el
+expect "elbow_joint=" "$eom" sim "$ur5" --v0 el
+expect "rk4 rk45" "$eom" sim "$ur5" --integrator rk
+expect "pd pd-gravity" "$eom" sim "$ur5" --controller p
+expect "drop" "$eom" id "$ur5" x.csv --duplicates d
+expect "three-point" "$eom" id "$ur5" x.csv --derive t
 echo "ok: completion"

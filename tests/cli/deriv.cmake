@@ -19,10 +19,10 @@ eom_cli_test(NAME deriv-solo12-floating-partials
 # bad input: the order, missing derivative columns, too few rows to derive them, wrenches
 eom_cli_test(NAME deriv-negative-order
              ARGS deriv robots/ur5.urdf trajectories/ur5_wave.csv --order -1
-             RC 2 STDERR_REGEX "--order: Value -1 not in range 0 to 10")
+             RC 2 STDERR_REGEX "--order takes a whole number from 0 to 10, not '-1'")
 eom_cli_test(NAME deriv-absurd-order
              ARGS deriv robots/ur5.urdf trajectories/ur5_wave.csv --order 1000
-             RC 2 STDERR_REGEX "--order: Value 1000 not in range 0 to 10")
+             RC 2 STDERR_REGEX "--order takes a whole number from 0 to 10, not '1000'")
 eom_cli_test(NAME deriv-missing-columns-no-derive
              ARGS deriv tests/data/robots/ur5_robot.urdf tests/data/id/ur5_robot.csv --order 1 --no-derive -o ${EOM_CLI_OUT}/deriv_missing.csv
              RC 2 ABSENT ${EOM_CLI_OUT}/deriv_missing.csv

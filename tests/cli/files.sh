@@ -360,6 +360,13 @@ info-output)
   [ ! -e missing ] || fail "created missing/"
   no_temporaries
   ;;
+long-output-name)
+  # a name of 255 bytes, the most a file system allows: its temporary fits too
+  long=$(printf 'x%.0s' $(seq 251)).csv
+  "$eom" id "$robot" "$table" -o "$long" 2> err.txt || fail "$(cat err.txt)"
+  cmp -s "$long" <("$eom" id "$robot" "$table" 2> /dev/null) || fail "output differs"
+  no_temporaries
+  ;;
 *)
   fail "unknown case $case_name"
   ;;

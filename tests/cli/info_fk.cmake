@@ -52,4 +52,4 @@ eom_cli_test(NAME export-floating-says-root
              STDERR_REGEX "eom export: warning: not written: the free-flyer 'root' that a floating base adds")
 eom_cli_test(NAME export-scaled-screw-refused
              ARGS export tests/data/models/textbook_3link.json -o textbook.urdf
-             RC 2 STDERR_REGEX "eom export: error: joint 'joint1' moves 1.414214 per unit of q \\(a scaled screw axis\\)")
+             RC 2 STDERR_REGEX "eom export: error: joint 'joint1' moves 1.41421 per unit of q \\(a scaled screw axis\\)")

@@ -4,7 +4,7 @@
 foreach(case IN ITEMS epoch-ns epoch-ns-exact-t keep-digit-for-digit zero-ns epoch-seconds ros2-ndjson
                       ros2-csv ros2-convert text-convert semicolon separator-option tab did-you-mean
                       bad-nanosec sim-text-columns short-segment-error-alone sim-epoch-ns-tables
-                      sim-ros2-stamp-tables)
+                      sim-ros2-stamp-tables duplicates nanoseconds-as-seconds unresolvable-steps)
   add_test(NAME "cli: logs ${case}"
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/logs.sh $<TARGET_FILE:eom_cli> $<TARGET_FILE:tabdiff>
                    ${PROJECT_SOURCE_DIR} ${case})

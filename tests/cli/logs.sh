@@ -39,6 +39,38 @@ without_t() {
 }
 
 case $case_name in
+duplicates)
+  # loggers repeat rows: refused by default, naming the option; dropped with it, the rest as
+  # the clean log gives (lines 10 and 50 of the clean log written twice)
+  reference
+  awk 'NR == 10 || NR == 50 { print } { print }' "$logs/ur5_clean.csv" > repeats.csv
+  expect 2 "$eom" id "$robot" repeats.csv -o tau.csv
+  stderr_has "^eom id: error: repeats.csv:11: t is not strictly increasing (t = 0.008 after 0.008): cannot derive .*; the row repeats the stamp of the row before (--duplicates drop skips such rows)$"
+  expect 0 "$eom" id "$robot" repeats.csv --duplicates drop -o dropped.csv
+  stderr_has "^eom id: warning: repeats.csv:11: 2 rows repeating the stamp of the row before dropped (--duplicates drop), the first here$"
+  same_as_clean dropped.csv
+  ;;
+nanoseconds-as-seconds)
+  # a time column in nanoseconds read as seconds: steps of 1e6 "s", derivatives all but 0
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_ns.csv" --time-column field.header.stamp -o tau.csv
+  stderr_has "ur5_epoch_ns.csv: the usual step in t is 1e+06 s, implausible for a robot log: the derivatives taken from it all but vanish; in nanoseconds? --time-scale 1e-9 makes it 0.001 s$"
+  # in seconds, no word
+  expect 0 "$eom" id "$robot" "$logs/ur5_epoch_ns.csv" --time-column field.header.stamp \
+    --time-scale 1e-9 -o tau.csv
+  ! grep -q implausible err.txt || fail "warned on a plausible step: $(cat err.txt)"
+  ;;
+unresolvable-steps)
+  # stamps that increase by less than the seconds since the first row resolve: 1e-19 s steps,
+  # 1 ms steps at 1e22 ns; said as such, not as "not increasing"
+  awk -F, -v OFS=, 'NR == 1 { print; next } { $1 = (NR - 2) "e-19"; print }' \
+    "$logs/ur5_clean.csv" > fine.csv
+  expect 2 "$eom" id "$robot" fine.csv -o tau.csv
+  stderr_has "^eom id: error: fine.csv:3: t increases by less than a double resolves in the seconds since the first row (t = 1e-19 after 0): cannot derive .* over such a step$"
+  awk -F, -v OFS=, 'NR == 1 { print; next } { $1 = "1000000000000000" sprintf("%07d", (NR - 2) * 1000000); print }' \
+    "$logs/ur5_clean.csv" > far.csv
+  expect 2 "$eom" id "$robot" far.csv --time-scale 1e-9 -o tau.csv
+  stderr_has "^eom id: error: far.csv:3: t increases by less than a double resolves"
+  ;;
 epoch-ns)
   # rostopic echo -p: field.header.stamp in ns since the epoch (1.7e18: beyond a double)
   reference

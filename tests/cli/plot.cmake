@@ -32,7 +32,7 @@ eom_cli_test(NAME plot-over-input ARGS plot ${P}/arm.csv --format svg -o ${P}/ar
 eom_cli_test(NAME plot-stdin-twice ARGS plot - - -o ${EOM_CLI_OUT}/x.svg
              RC 2 STDERR_REGEX "stdin \\(-\\) can be read once only")
 eom_cli_test(NAME plot-bad-format ARGS plot ${P}/arm.csv --format gif -o ${EOM_CLI_OUT}/x.svg
-             RC 2 STDERR_REGEX "--format: gif not in")
+             RC 2 STDERR_REGEX "--format takes one of svg, png, pdf, not 'gif'")
 eom_cli_test(NAME plot-to-stdout ARGS plot ${P}/arm.csv --format svg -q -o -
              STDOUT_REGEX "<svg")
 eom_cli_test(NAME plot-y-is-x ARGS plot ${P}/arm.csv --y t -o ${EOM_CLI_OUT}/x.svg

@@ -15,6 +15,19 @@ eom_cli_test(NAME rows-keep-renamed
 eom_cli_test(NAME rows-keep-clash
              ARGS id robots/planar_2r.urdf ${rows}/planar_2r_measured.csv --keep tau.joint1
              RC 2 STDERR_REGEX "output column tau.joint1 would appear twice \\(rename a kept column with --keep NAME:NEW_NAME\\)")
+# --keep takes globs (as plot --y): each matching column under its own name, in input order
+eom_cli_test(NAME rows-keep-glob
+             ARGS id robots/planar_2r.urdf ${rows}/planar_2r_labels.csv --keep "*e*"
+             STDOUT_REGEX "^t,label,frame_id,note,tau.joint1,tau.joint2\n")
+eom_cli_test(NAME rows-keep-glob-matches-nothing
+             ARGS id robots/planar_2r.urdf ${rows}/planar_2r_labels.csv --keep "contact.*"
+             RC 2 STDERR_REGEX "planar_2r_labels.csv:1: --keep 'contact.\\*' matches no column")
+eom_cli_test(NAME rows-keep-glob-renamed
+             ARGS id robots/planar_2r.urdf ${rows}/planar_2r_labels.csv --keep "q.*:x"
+             RC 2 STDERR_REGEX "--keep q.\\*:x: a glob keeps columns under their own names; rename one column at a time")
+eom_cli_test(NAME rows-keep-misspelt
+             ARGS id robots/planar_2r.urdf ${rows}/planar_2r_labels.csv --keep lable
+             RC 2 STDERR_REGEX "planar_2r_labels.csv:1: --keep: no column 'lable' \\(did you mean 'label'")
 eom_cli_test(NAME rows-static-poses
              ARGS id robots/planar_2r.urdf ${rows}/planar_2r_poses.csv --static
              STDOUT ${rows}/planar_2r_poses.gravity.csv COMPARE numeric)
@@ -39,6 +52,6 @@ eom_cli_test(NAME rows-robot-and-table-from-stdin
              ARGS id - - RC 2 STDERR_REGEX "ROBOT and TABLE cannot both be stdin")
 eom_cli_test(NAME rows-jobs-out-of-range
              ARGS id robots/ur5.urdf trajectories/ur5_wave.csv --jobs -1
-             RC 2 STDERR_REGEX "--jobs: Value -1 not in range 0 to 4096")
+             RC 2 STDERR_REGEX "^eom id: error: --jobs takes a whole number from 0 to 4096, not '-1'\nRun 'eom id --help' for the options.\n$")
 eom_cli_test(NAME rows-unknown-subcommand
              ARGS bogus RC 2 STDERR_REGEX "eom: error: unknown subcommand 'bogus'; the subcommands are info, check, fk, convert, id, fd")

@@ -138,6 +138,14 @@ output-dt)
   [ "$(cut -d, -f1 rows.csv | tail -1)" = 0.1 ] || fail "last row not at the end: $(tail -1 rows.csv)"
   [ "$(wc -l < rows.csv)" = 42 ] || fail "expected 41 rows"
   ;;
+exact-output-times)
+  # t is the decimal k * output-dt rounded once: 0.35, never 35 * 0.01 = 0.35000000000000003
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --duration 2 --output-dt 0.01 -q -o x.csv
+  [ "$(cut -d, -f1 x.csv | sed -n 37p)" = 0.35 ] || fail "t of row 36: $(sed -n 37p x.csv)"
+  long=$(cut -d, -f1 x.csv | tail -n +2 | awk 'length($0) > 4' | head -3)
+  [ -z "$long" ] || fail "t written with round-off: $long"
+  [ "$(wc -l < x.csv)" = 202 ] || fail "expected 201 rows"
+  ;;
 blow-up)
   # an absurd torque overflows the state: error naming time and joint, exit 2, no file
   expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --torque joint1=1e300 --integrator euler \
@@ -146,6 +154,11 @@ blow-up)
   stderr_has "simulation blew up at t = .* s: the state is no longer finite; v.joint[12] diverged first"
   stderr_has "likely cause: not the step .*the largest applied torque: tau.joint1 = 1e+300"
   [ ! -e blown.csv ] || fail "output written"
+  # a floating base: the unactuated free-flyer (tau.root.* = 0) is never the torque named
+  expect 2 "$eom" sim "$src/robots/solo12.urdf" --floating-base --torque FL_KFE=1e300 \
+    --integrator euler --dt 0.5 --duration 100 -o blown.csv
+  stderr_has "the largest applied torque: tau.FL_KFE = 1e+300"
+  rm -f err.txt out.txt
   [ -z "$(ls -A)" ] || [ "$(ls)" = "$(printf 'err.txt\nout.txt')" ] || fail "left: $(ls)"
   expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --torque joint1=1e300 --integrator euler \
     --dt 0.5 --duration 100 -o blown.csv --keep-truncated

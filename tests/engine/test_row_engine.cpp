@@ -394,7 +394,7 @@ TEST_CASE("the engine's messages name settings as the program gives them", "[eng
     std::ostringstream out, err;
     Streams io{out, err, {}, option_names};
     CHECK(run_rows(opt, model, command, io) == kExitUsage);
-    CHECK(err.str() == "eom echo: error: " + a + ":1: --keep: no column nosuch\n" +
-                           "eom echo: error: " + b + ":1: --keep: no column nosuch\n");
+    CHECK(err.str() == "eom echo: error: " + a + ":1: --keep: no column 'nosuch'\n" +
+                           "eom echo: error: " + b + ":1: --keep: no column 'nosuch'\n");
   }
 }

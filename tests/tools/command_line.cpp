@@ -16,7 +16,7 @@ std::string refusal(const std::vector<std::string>& args) {
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    return cli::usage_message(e, " " + args.front());
+    return cli::usage_message(e, app);
   }
   return "";
 }

@@ -43,7 +43,7 @@ TEST_CASE("contacts: fd refuses the derivatives and Baumgarte's gains alone", "[
         "--baumgarte needs --contacts\n");
 }
 
-TEST_CASE("ik: --task needs --velocity; jac keeps CLI11's words", "[tools]") {
+TEST_CASE("ik: --task needs --velocity; jac says what --jacobian requires", "[tools]") {
   CHECK(refusal({"ik", "robot.urdf", "t.csv", "--task", "frame:tip"}) ==
         "--task needs --velocity\n");
   CHECK(refusal({"ik", "robot.urdf", "t.csv", "--velocity", "--task", "frame:tip", "--priority",

@@ -36,8 +36,9 @@ TEST_CASE("every setting the library names is an option of eom", "[tool]") {
   for (const Setting setting :
        {Setting::floating_base, Setting::lock, Setting::gravity, Setting::separator,
         Setting::time_column, Setting::keep, Setting::derive, Setting::derive_window,
-        Setting::no_derive, Setting::gaps, Setting::output, Setting::output_dir, Setting::summary,
-        Setting::keep_truncated, Setting::mask, Setting::contacts}) {
+        Setting::no_derive, Setting::gaps, Setting::duplicates, Setting::time_scale,
+        Setting::output, Setting::output_dir, Setting::summary, Setting::keep_truncated,
+        Setting::mask, Setting::contacts}) {
     const std::string_view name = cli::option_name(setting);
     INFO(setting_name(setting) << ": " << name);
     CHECK(registered(app, name));

@@ -190,9 +190,11 @@ int run_check(const CheckOptions& opt, Streams& io) {
 
 void register_check(CLI::App& app, Dispatch& dispatch) {
   auto [opt, cmd] = add_command<CheckOptions>(
-      app, dispatch, "check", "Validate robot model files (URDF, JSON models)", {}, run_check);
-  cmd->add_option("ROBOT", opt->paths,
-                  "Robot model files (URDF, JSON product of exponentials or DH); - reads stdin")
+      app, dispatch, "check", "Validate robot model files (URDF, MJCF, JSON models)", {},
+      run_check);
+  cmd->add_option(
+         "ROBOT", opt->paths,
+         "Robot model files (URDF, MJCF, JSON product of exponentials or DH); - reads stdin")
       ->required();
   cmd->add_flag("--strict", opt->strict, "Fail on warnings too");
   cmd->add_option("--format", opt->format, "Report format")

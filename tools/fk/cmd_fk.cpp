@@ -101,7 +101,8 @@ void register_fk(CLI::App& app, Dispatch& dispatch) {
       app, dispatch, "fk",
       "Forward kinematics: world pose of frames for every row of q columns.\n"
       "Reads q.<joint> columns (and t if present); writes t and <frame>.x .y .z .qx .qy .qz .qw.\n"
-      "Frames are the URDF links, plus 'world' (the fixed world frame) unless a link has that\n"
+      "Frames are the model's links (URDF links, MJCF bodies), plus 'world' (the fixed world "
+      "frame) unless a link has that\n"
       "name: then world.* is that link's pose (with --floating-base and world the root link,\n"
       "the floating body's).",
       {"eom fk robots/ur5.urdf trajectories/ur5_wave.csv --frames tool0 -o tool.csv",

@@ -208,7 +208,7 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
       "tau_external (-J^T F) columns, which sum to tau");
   add_force_options(*cmd, opt->forces);
   cmd->add_flag("--fail-on-limit", opt->fail_on_limit,
-                "Exit 1, writing no output file, when a torque exceeds its URDF effort limit");
+                "Exit 1, writing no output file, when a torque exceeds its effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
   add_contact_options(*cmd, opt->contacts, true);
   for (const char* name : {"--terms", "--power"}) {

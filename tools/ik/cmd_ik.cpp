@@ -264,7 +264,7 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
   add_robot_options(*cmd, opt->rows.robot, false);
   add_row_options(*cmd, opt->rows, false);
   cmd->add_option("--frame", opt->frame,
-                  "The frame to place (any URDF link); required without --velocity");
+                  "The frame to place (any link of the model); required without --velocity");
   add_ik_velocity_options(*cmd, opt->velocity, opt->velocity_tasks);
   cmd->add_option("--relative-to", opt->relative_to,
                   "Targets are placements in this frame (default: the world); it may move with q");
@@ -273,9 +273,11 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
                   "(rotation vector), both in the axes of --relative-to (the world's by "
                   "default); position, orientation, all (default)");
   cmd->add_option("--position-weight", opt->position_weight,
-                  "Weight of the position error (per m; default 1)");
+                  "Weight of the position error (per m; default 1)")
+      ->check(kNonNegative);
   cmd->add_option("--orientation-weight", opt->orientation_weight,
-                  "Weight of the orientation error (per rad; default 1)");
+                  "Weight of the orientation error (per rad; default 1)")
+      ->check(kNonNegative);
   cmd->add_option("--q0", opt->q0,
                   "Seed configuration, NAME=VALUE,... of q coordinates (default: the middle of "
                   "each joint's limits, 0 for continuous joints)")

@@ -60,6 +60,35 @@ void report_limits(const PlotTable& table, const Model* model, const Notes& note
   }
 }
 
+// Ticks show 8 significant digits: an axis of epoch stamps (1.765e9 s over a few seconds) would
+// read the same at every tick. Such an axis counts from a round offset, said in its label
+// ("t - 1765090000 (s)"): the span's power of ten below its start.
+void offset_x_axis(PlotFigure& figure) {
+  const double span = figure.x_max - figure.x_min;
+  constexpr double kReadableRatio = 1e4;  // start / span beyond which the ticks lose the span
+  if (!(std::abs(figure.x_min) > kReadableRatio * span)) return;
+  const double round = std::pow(10.0, std::ceil(std::log10(span)));
+  const double offset = std::floor(figure.x_min / round) * round;
+  figure.x_min -= offset;
+  figure.x_max -= offset;
+  for (auto& panel : figure.panels) {
+    for (auto& curve : panel.curves) {
+      for (auto& p : curve.points) p.x -= offset;
+      for (auto& p : curve.marks) p.x -= offset;
+    }
+  }
+  for (auto& interval : figure.shaded) interval.start -= offset, interval.end -= offset;
+  for (auto& lane : figure.lanes) {
+    for (auto& interval : lane.intervals) interval.start -= offset, interval.end -= offset;
+  }
+  const size_t unit = figure.x_label.rfind(" (");
+  const std::string name = figure.x_label.substr(0, unit);
+  // in plain digits, to the round's decimals (an epoch's 1700000000, not 1.7e+09)
+  const int places = std::max(0, static_cast<int>(std::lround(-std::log10(round))));
+  figure.x_label = name + " - " + fixed_text(offset, places) +
+                   (unit == std::string::npos ? "" : figure.x_label.substr(unit));
+}
+
 PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tables,
                        const Model* model) {
   PlotFigure figure;
@@ -144,6 +173,7 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
   figure.x_max = x_max;
   const std::string& x = tables.front().x;
   figure.x_label = x.empty() ? "row" : x == "t" ? "t (s)" : panel_label(x, {column_unit(x, model)});
+  offset_x_axis(figure);
   if (!opt.title.empty()) {
     figure.title = opt.title;
   } else {
@@ -213,8 +243,8 @@ void register_plot(CLI::App& app, Dispatch& dispatch) {
       },
       "The x axis column (default t, else the row number)");
   reads_files(cmd->add_option("--robot", opt->robot.path,
-                              "Model whose joint limits are drawn and whose prismatic joints "
-                              "get linear units"));
+                              "Model (URDF, MJCF or JSON) whose joint limits are drawn and whose "
+                              "prismatic joints get linear units"));
   cmd->add_flag("--floating-base", opt->robot.floating_base,
                 "With --robot: the model has a free-flyer root joint");
   cmd->add_option_function<double>(

@@ -45,7 +45,11 @@ constexpr size_t kMaxPlotText = 200;
 constexpr int kMaxPngSide = 32767;
 
 PLINT curve_colour(int colour) { return kFirstCurve + colour % kCurveColours; }
-PLINT table_style(int style) { return kTableStyles[style % 8]; }
+// a table's style, the next one for each further round of the ten colours: the 11th curve of a
+// panel is dashed, not a second solid blue
+PLINT curve_style(const PlotCurve& curve) {
+  return kTableStyles[(curve.style + curve.colour / kCurveColours) % 8];
+}
 
 // A scratch file for PLplot's driver, removed with the object (PLplot writes to a named file).
 class ScratchFile {
@@ -90,6 +94,50 @@ void pin_creation_date(std::string& pdf) {
   if (std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &utc) == 14) {
     pdf.replace(at + key.size(), 14, stamp, 14);
   }
+}
+
+// UTF-8 of a code point
+void append_utf8(std::string& out, unsigned long c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+// PLplot's svg driver writes every character of a text as a character reference (&#x74;): the
+// file could not be searched for a label. Each becomes the character itself, but for the three
+// XML needs escaped.
+std::string plain_svg_text(const std::string& svg) {
+  std::string out;
+  out.reserve(svg.size());
+  for (size_t k = 0; k < svg.size();) {
+    const size_t end = svg.compare(k, 3, "&#x") == 0 ? svg.find(';', k) : std::string::npos;
+    char* stop = nullptr;
+    const unsigned long c =
+        end == std::string::npos ? 0 : std::strtoul(svg.c_str() + k + 3, &stop, 16);
+    if (end == std::string::npos || stop != svg.c_str() + end || c == 0 || c > 0x10FFFF) {
+      out += svg[k++];
+      continue;
+    }
+    if (c == '&' || c == '<' || c == '>') {
+      out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;";
+    } else {
+      append_utf8(out, c);
+    }
+    k = end + 1;
+  }
+  return out;
 }
 
 // `text` as PLplot may take it: whole when it fits kMaxPlotText bytes, else its start, cut before
@@ -161,7 +209,7 @@ void draw_panel(plstream& pls, const PlotFigure& figure, const PlotPanel& panel,
   }
   for (const auto& curve : panel.curves) {
     pls.col0(curve_colour(curve.colour));
-    pls.lsty(table_style(curve.style));
+    pls.lsty(curve_style(curve));
     std::vector<PLFLT> x, yy;
     for (const auto& p : curve.points) {
       x.push_back(p.x);
@@ -186,7 +234,7 @@ void draw_panel(plstream& pls, const PlotFigure& figure, const PlotPanel& panel,
     texts.push_back(fitted(curve.label));
     options.push_back(PL_LEGEND_LINE);
     colours.push_back(curve_colour(curve.colour));
-    styles.push_back(table_style(curve.style));
+    styles.push_back(curve_style(curve));
   }
   if (!figure.shaded.empty() && &panel == &figure.panels.front()) {
     texts.push_back(fitted(figure.shaded_label));
@@ -340,6 +388,7 @@ std::string render_plot(const PlotFigure& figure, ImageFormat format) {
                      " driver produced no image (a figure too large for it?)");
   }
   if (format == ImageFormat::pdf) pin_creation_date(bytes);
+  if (format == ImageFormat::svg) bytes = plain_svg_text(bytes);
   return bytes;
 }
 

@@ -303,7 +303,7 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
   add_force_options(*cmd, opt->forces);
   add_contact_changes(*cmd, *opt);
   cmd->add_flag("--saturate", opt->saturate,
-                "Clip commanded torques at the URDF effort limits and say how often");
+                "Clip commanded torques at the model's effort limits and say how often");
   add_output_flags(*cmd, *opt);
   add_output_options(*cmd, opt->output);
   add_summary_option(*cmd, opt->summary);

@@ -27,16 +27,35 @@ std::string_view head(std::string_view text) {
 
 std::string length(std::string_view text) { return " (" + std::to_string(text.size()) + " bytes)"; }
 
+// control characters as \xNN: a NUL would end the message where it is printed, a newline or an
+// escape sequence would garble the terminal
+std::string visible(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) {
+      out += c;
+      continue;
+    }
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 0xf];
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string quote_input(std::string_view text) {
-  if (text.size() <= kQuotedInputMax) return "'" + std::string(text) + "'";
-  return "'" + std::string(head(text)) + "...'" + length(text);
+  if (text.size() <= kQuotedInputMax) return "'" + visible(text) + "'";
+  return "'" + visible(head(text)) + "...'" + length(text);
 }
 
 std::string shown_input(std::string_view text) {
-  if (text.size() <= kQuotedInputMax) return std::string(text);
-  return std::string(head(text)) + "..." + length(text);
+  if (text.size() <= kQuotedInputMax) return visible(text);
+  return visible(head(text)) + "..." + length(text);
 }
 
 std::string out_of_range_message(std::string_view number) {
@@ -78,6 +97,10 @@ std::string_view setting_name(Setting setting) {
       return "summary";
     case Setting::keep_truncated:
       return "keep truncated";
+    case Setting::duplicates:
+      return "duplicate stamps";
+    case Setting::time_scale:
+      return "time scale";
     case Setting::mask:
       return "mask";
     case Setting::contacts:

@@ -165,6 +165,21 @@ bool magnitude_not_less(const Decimal& a, const Decimal& b) {
 
 }  // namespace
 
+int compare_decimals(const Decimal& a, const Decimal& b) {
+  if (a.negative != b.negative) return a.negative ? -1 : 1;  // zero is not negative
+  const int sign = a.negative ? -1 : 1;
+  if (a.digits.empty() || b.digits.empty()) {
+    return sign * (static_cast<int>(!a.digits.empty()) - static_cast<int>(!b.digits.empty()));
+  }
+  // the place of the leading digit first; at the same place the digits, compared as text, a
+  // missing one reading as 0 (no trailing zeros: a prefix is the smaller)
+  const long lead_a = static_cast<long>(a.digits.size()) + a.exponent;
+  const long lead_b = static_cast<long>(b.digits.size()) + b.exponent;
+  if (lead_a != lead_b) return sign * (lead_a < lead_b ? -1 : 1);
+  const int order = a.digits.compare(b.digits);
+  return sign * ((order > 0) - (order < 0));
+}
+
 void add_decimals(const Decimal& a, const Decimal& b, Decimal& sum) {
   if (a.digits.empty() || b.digits.empty()) {
     sum = a.digits.empty() ? b : a;

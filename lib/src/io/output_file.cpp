@@ -21,6 +21,12 @@ using detail::system_message;
 
 namespace {
 
+// The longest name of a file in a directory (NAME_MAX of Linux file systems), and the counter's
+// largest number of digits in a temporary's name (it counts modulo 10^6).
+constexpr size_t kLongestFileName = NAME_MAX;
+constexpr size_t kCounterDigits = 6;
+constexpr unsigned kCounterLimit = 1000000;
+
 // Temporaries of unfinished outputs, for remove_pending_outputs() in a signal handler, which may
 // neither lock nor allocate: chunks of atomic slots, chained as they fill and never freed, so a
 // batch may have any number of outputs pending (its finished tables wait for the summary).
@@ -128,10 +134,14 @@ void OutputFile::to_file(const std::string& path) {
   static std::atomic<unsigned> counter{0};
   const size_t slash = target_.find_last_of('/');
   const std::string directory = slash == std::string::npos ? "" : target_.substr(0, slash + 1);
-  const std::string base = directory + "." + target_.substr(directory.size()) + ".eom-" +
-                           std::to_string(::getpid()) + "-";
+  // the name's start, so that the temporary's name fits where the name itself does (255 bytes):
+  // the process and counter keep it unique, whatever is cut
+  const std::string suffix = ".eom-" + std::to_string(::getpid()) + "-";
+  const std::string name = target_.substr(directory.size());
+  const size_t room = kLongestFileName - 1 - suffix.size() - kCounterDigits - 4;
+  const std::string base = directory + "." + name.substr(0, std::min(name.size(), room)) + suffix;
   for (int attempt = 0; fd_ < 0 && attempt < 100; ++attempt) {
-    temporary_ = base + std::to_string(counter++) + ".tmp";
+    temporary_ = base + std::to_string(counter++ % kCounterLimit) + ".tmp";
     fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd_ < 0 && errno != EEXIST) break;
   }

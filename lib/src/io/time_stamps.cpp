@@ -1,6 +1,7 @@
 #include "eom/io/time_stamps.hpp"
 
 #include <charconv>
+#include <utility>
 
 #include "eom/core/errors.hpp"
 #include "eom/core/number_text.hpp"
@@ -51,6 +52,9 @@ void TableTime::count_from(const TableTime& origin) {
 }
 
 void TableTime::read(const TableReader& in, int line) {
+  // the stamp before, kept for step_sign() (a swap: both keep their storage)
+  std::swap(previous_, stamp_);
+  has_previous_ = has_origin_;
   read_stamp(in, line);
   exact_ = split_time(stamp_, now_) && exact_;
   if (!has_origin_) set_origin();

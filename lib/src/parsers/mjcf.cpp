@@ -114,9 +114,13 @@ class MjcfReader : MjcfAttributes {
     for (const XMLDocument* d = e->GetDocument(); d; d = source(d).includer) {
       const std::string& other = source(d).file;
       if (other == path || std::filesystem::equivalent(other, path, error)) {
+        // the whole loop, from the file included again to itself
+        std::string chain = path;
+        for (const XMLDocument* x = e->GetDocument(); x != d; x = source(x).includer) {
+          chain = source(x).file + " -> " + chain;
+        }
         fail(e, "<include file=\"" + shown_input(name) + "\">: " + quote_input(path) +
-                    " includes itself" +
-                    (d == e->GetDocument() ? "" : " (through " + source(d).file + ")"));
+                    " includes itself: " + other + " -> " + chain);
       }
     }
     if (including.depth + 1 > kMaxIncludeDepth) {
@@ -531,7 +535,9 @@ class MjcfReader : MjcfAttributes {
     if (!(info.lower < info.upper)) {
       fail(e, "<joint range>: the lower limit must be below the upper");
     }
-    if (hinge && !settings.degrees && info.upper - info.lower > 2 * kPi + kFullTurnRoundOff) {
+    // real joints turn up to two turns (the UR5e's -2 pi to 2 pi): only a range beyond that
+    // reads as degrees
+    if (hinge && !settings.degrees && info.upper - info.lower > 4 * kPi + kFullTurnRoundOff) {
       range_warnings_.push_back(e);
     }
   }
@@ -578,10 +584,16 @@ class MjcfReader : MjcfAttributes {
           "a floating base is added to URDF and JSON models only: an MJCF model floats by "
           "a <freejoint> in its top body");
     }
-    for (const XMLElement* e : range_warnings_) {
-      warn(place(e) +
-           ": <joint range> spans more than 2 pi with <compiler angle=\"radian\">: "
-           "degrees given as radians?");
+    if (!range_warnings_.empty()) {
+      std::string joints;
+      for (const XMLElement* e : range_warnings_) {
+        const char* name = e->Attribute("name");
+        joints +=
+            (joints.empty() ? "" : ", ") + quote_input(name ? name : "") + " (" + place(e) + ")";
+      }
+      warn("<joint range> of " + joints + (range_warnings_.size() > 1 ? " span" : " spans") +
+           " more than two turns (4 pi) with <compiler angle=\"radian\">: degrees given as "
+           "radians?");
     }
     if (springs_) {
       warn("joint stiffness (springs) ignored: eom models no spring forces");

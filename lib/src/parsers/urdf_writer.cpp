@@ -71,7 +71,7 @@ void refuse_unwritable_joints(const Model& model) {
   for (int i = 1; i < model.njoints; ++i) {
     if (model.joints[i].scale != 1) {
       throw InputError("joint '" + model.joint_names[i] + "' moves " +
-                       fixed_text(model.joints[i].scale, 6) +
+                       number_text(model.joints[i].scale) +
                        " per unit of q (a scaled screw axis): a URDF joint moves 1, so the model "
                        "cannot be written as URDF");
     }

@@ -179,8 +179,21 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     if (source.empty() || target.empty()) {
       throw InputError(Setting::keep + (" " + item + ": expected NAME or NAME:NEW_NAME"));
     }
-    if (header.index(source) < 0)
-      throw InputError(file, 1, 0, Setting::keep + (": no column " + source));
+    // a glob keeps every column it matches under its own name ('contact.*', as plot --y)
+    const bool glob = is_glob(source);
+    if (glob && colon != std::string::npos) {
+      throw InputError(Setting::keep + (" " + item + ": a glob keeps columns under their own " +
+                                        "names; rename one column at a time"));
+    }
+    const bool found =
+        glob ? std::any_of(header.names.begin(), header.names.end(),
+                           [&](const std::string& n) { return glob_match(source, n); })
+             : header.index(source) >= 0;
+    if (!found) {
+      const std::string what = glob ? " " + quote_input(source) + " matches no column"
+                                    : ": no column " + quote_input(source);
+      throw InputError(file, 1, 0, Setting::keep + (what + did_you_mean(header.names, source)));
+    }
     keep.emplace_back(source, target);
   }
   for (int c = 0; c < header.size(); ++c) {
@@ -188,6 +201,7 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     std::string output;
     for (const auto& [source, target] : keep) {
       if (source == name) output = target;
+      if (is_glob(source) && glob_match(source, name)) output = name;
     }
     if (output.empty() && opt.keep_input) output = name;
     if (c == b.time.stamp) {
@@ -238,6 +252,8 @@ class RowTime {
 
   // the kind of the time's field in Sample::kept: the number written, or none (the double)
   FieldKind kind() const { return exact_text_ ? FieldKind::number : FieldKind::none; }
+  // the sign of the step from the stamp before, exactly as written (TableTime::step_sign)
+  int step_sign() const { return present_ ? time_.step_sign() : 1; }
 
  private:
   TableTime time_;
@@ -257,12 +273,21 @@ class TableSource final : public SampleSource {
         notes_(notes),
         check_time_(!b.stages.empty()),
         split_gaps_(opt.gaps != "refuse"),
+        drop_duplicates_(opt.drop_duplicates && b.time.stamp >= 0),
+        seconds_per_unit_(opt.time.scale),
         limited_angles_(limited_wrapping_angles(model, b)),
         previous_q_(model.nq) {}
 
   // after the last row: the gaps, the wrapped angles of limited joints and the renormalised
   // quaternions, each said once per table
   void report(long rows_near_gaps) const {
+    if (check_time_ && time_steps_.usual_step() > kLongestLogStep) warn_time_scale();
+    if (duplicates_ > 0) {
+      notes_.warning(in_.name() + ":" + std::to_string(duplicate_line_) + ": " +
+                     std::to_string(duplicates_) + " row" + (duplicates_ > 1 ? "s" : "") +
+                     " repeating the stamp of the row before dropped (" + Setting::duplicates +
+                     " drop), the first here");
+    }
     if (gaps_ > 0) {
       std::string where;
       for (int k = 0; k < gaps_ && k < kGapsListed; ++k) {
@@ -302,9 +327,11 @@ class TableSource final : public SampleSource {
   }
 
   bool next(Sample& s) override {
-    if (!in_.next(s.row)) return false;
-    s.line = in_.line();
-    keep(s);
+    do {
+      if (!in_.next(s.row)) return false;
+      s.line = in_.line();
+      keep(s);
+    } while (repeats_stamp(s));
     s.segment_start = false;
     gather(s.row, b_.column[0], s.q);
     for (size_t k = 1; k < b_.column.size(); ++k) {
@@ -356,6 +383,41 @@ class TableSource final : public SampleSource {
 
   static constexpr int kGapsListed = 5;
 
+  // Robot logs sample far faster than this (s): a usual step above it is a time column in
+  // smaller units read as seconds, whose derivatives all but vanish (gravity-only torques).
+  static constexpr double kLongestLogStep = 100;
+
+  // the usual step is implausible: say so, and which unit makes it a step between 10 us and 1 s
+  void warn_time_scale() const {
+    static constexpr struct {
+      double seconds;
+      const char *scale, *unit;
+    } kUnits[] = {{1e-3, "1e-3", "milliseconds"},
+                  {1e-6, "1e-6", "microseconds"},
+                  {1e-9, "1e-9", "nanoseconds"}};
+    const double step = time_steps_.usual_step();
+    Phrase advice;
+    for (const auto& unit : kUnits) {
+      const double seconds = step * unit.seconds;
+      if (seconds_per_unit_ != 1 || seconds >= 1 || seconds < 1e-5) continue;
+      advice = std::string("; in ") + unit.unit + "? " + Setting::time_scale + " " + unit.scale +
+               " makes it " + number_text(seconds) + " s";
+      break;
+    }
+    notes_.warning(in_.name() + ": the usual step in t is " + number_text(step) +
+                   " s, implausible for a robot log: the derivatives taken from it all but "
+                   "vanish" +
+                   advice);
+  }
+
+  // with --duplicates drop: does this row repeat the stamp of the row before, exactly (then it
+  // is dropped, counted)?
+  bool repeats_stamp(const Sample& s) {
+    if (!drop_duplicates_ || time_.step_sign() != 0) return false;
+    if (duplicates_++ == 0) duplicate_line_ = s.line;
+    return true;
+  }
+
   // The wrapping angles (wrapping_angles) of joints with limits, when q is differentiated: a jump
   // of theirs is worth a word (a continuous joint is expected to wrap).
   static std::vector<int> limited_wrapping_angles(const Model& model, const Binding& b) {
@@ -384,9 +446,7 @@ class TableSource final : public SampleSource {
       case TimeStepCheck::Result::ok:
         return;
       case TimeStepCheck::Result::not_increasing:
-        throw InputError(in_.name(), s.line, 0,
-                         "t is not strictly increasing (t = " + number(s.t) + " after " +
-                             number(previous_t) + "): cannot derive " + derived_names());
+        not_increasing(s, previous_t);
       case TimeStepCheck::Result::gap:
         if (!split_gaps_) {
           throw InputError(in_.name(), s.line, 0,
@@ -404,6 +464,25 @@ class TableSource final : public SampleSource {
         ++gaps_;
         return;
     }
+  }
+
+  // t did not increase in seconds: a stamp that increases by less than they resolve, a repeated
+  // one (loggers write some: the option that drops them), or one that goes back
+  [[noreturn]] void not_increasing(const Sample& s, double previous_t) const {
+    const int sign = time_.step_sign();
+    if (sign > 0) {
+      throw InputError(in_.name(), s.line, 0,
+                       "t increases by less than a double resolves in the seconds since the first "
+                       "row (t = " +
+                           number(s.t) + " after " + number(previous_t) + "): cannot derive " +
+                           derived_names() + " over such a step");
+    }
+    throw InputError(in_.name(), s.line, 0,
+                     "t is not strictly increasing (t = " + number(s.t) + " after " +
+                         number(previous_t) + "): cannot derive " + derived_names() +
+                         (sign == 0 ? Phrase("; the row repeats the stamp of the row before (" +
+                                             Setting::duplicates + " drop skips such rows)")
+                                    : Phrase()));
   }
 
   // a jump of more than half a turn between rows of a limited angle that wraps
@@ -434,7 +513,10 @@ class TableSource final : public SampleSource {
   const Binding& b_;
   RowTime time_;
   const Notes& notes_;
-  const bool check_time_, split_gaps_;
+  const bool check_time_, split_gaps_, drop_duplicates_;
+  const double seconds_per_unit_;
+  long duplicates_ = 0;
+  int duplicate_line_ = 0;
   const std::vector<int> limited_angles_;
   TimeStepCheck time_steps_;
   double previous_t_ = 0;  // the output's t of the row before

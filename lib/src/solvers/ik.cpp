@@ -25,10 +25,9 @@ Mat3 checked_quaternion(double qx, double qy, double qz, double qw, bool& renorm
                         double tolerance) {
   const double n = std::sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
   if (!std::isfinite(n) || std::abs(n - 1) > tolerance) {
-    throw InputError("the target quaternion (" + fixed_text(qx, 6) + ", " + fixed_text(qy, 6) +
-                     ", " + fixed_text(qz, 6) + ", " + fixed_text(qw, 6) + ") has norm " +
-                     fixed_text(n, 6) + "; a unit quaternion is expected (within " +
-                     fixed_text(tolerance, 6) + ")");
+    throw InputError("the target quaternion (" + number_text(qx) + ", " + number_text(qy) + ", " +
+                     number_text(qz) + ", " + number_text(qw) + ") has norm " + number_text(n) +
+                     "; a unit quaternion is expected (within " + number_text(tolerance) + ")");
   }
   renormalised = std::abs(n - 1) > detail::kRenormalisedRoundOff;
   return Eigen::Quaterniond(qw / n, qx / n, qy / n, qz / n).toRotationMatrix();
@@ -40,8 +39,8 @@ Mat3 checked_rotation_matrix(const Mat3& R, bool& renormalised, double tolerance
   const double det = R.determinant();
   if (orthogonality > tolerance || std::abs(det - 1) > tolerance) {
     throw InputError("the target rotation matrix is not a rotation (|R^T R - I| = " +
-                     fixed_text(orthogonality, 6) + ", det R = " + fixed_text(det, 6) +
-                     "; tolerance " + fixed_text(tolerance, 6) + ")");
+                     number_text(orthogonality) + ", det R = " + number_text(det) + "; tolerance " +
+                     number_text(tolerance) + ")");
   }
   // the nearest rotation in the Frobenius norm: U V^T of R = U S V^T
   const Eigen::JacobiSVD<Mat3> svd(R, Eigen::ComputeFullU | Eigen::ComputeFullV);
@@ -84,8 +83,8 @@ Vec6 ik_mask_weights(std::string_view mask, double position_weight, double orien
   weights << selected.head<3>() * position_weight, selected.tail<3>() * orientation_weight;
   if ((weights.array() == 0).all()) {
     throw InputError("the IK mask selects nothing (mask '" + std::string(mask) +
-                     "' with position weight " + fixed_text(position_weight, 6) +
-                     " and orientation weight " + fixed_text(orientation_weight, 6) + ")");
+                     "' with position weight " + number_text(position_weight) +
+                     " and orientation weight " + number_text(orientation_weight) + ")");
   }
   return weights;
 }

@@ -56,6 +56,21 @@ void check_time_resolution(double t0, double t_end, double step) {
   }
 }
 
+// The integers a double holds exactly: up to 2^53.
+constexpr double kExactIntegers = 9007199254740992.0;
+
+// The fewest decimal places of x (the places of its shortest text: 2 for 0.01), or -1 when x is
+// no whole number of 10^-22 (the largest power of ten a double holds exactly) below 2^53.
+int decimal_places(double x) {
+  double units = 1;
+  for (int places = 0; places <= 22; ++places, units *= 10) {
+    const double whole = std::round(x * units);
+    if (std::abs(whole) > kExactIntegers) return -1;
+    if (whole / units == x) return places;
+  }
+  return -1;
+}
+
 }  // namespace
 
 OutputTimes OutputTimes::grid(double t0, double duration, double step) {
@@ -68,6 +83,17 @@ OutputTimes OutputTimes::grid(double t0, double duration, double step) {
   times.end_ = t0 + duration;
   const double last = t0 + static_cast<double>(times.steps_ - 1) * step;
   times.size_ = times.steps_ + (times.end_ - last > detail::kStepGridRoundOff * step ? 1 : 0);
+  // the decimals of t0 and step: the grid in integers of 10^-places, while they stay exact
+  const int t0_places = decimal_places(t0), step_places = decimal_places(step);
+  if (t0_places < 0 || step_places < 0) return times;
+  const double units = std::pow(10.0, std::max(t0_places, step_places));
+  const double t0_units = std::round(t0 * units), step_units = std::round(step * units);
+  if (std::abs(t0_units) + static_cast<double>(times.steps_) * std::abs(step_units) <=
+      kExactIntegers) {
+    times.units_ = units;
+    times.t0_units_ = t0_units;
+    times.step_units_ = step_units;
+  }
   return times;
 }
 
@@ -263,13 +289,17 @@ struct Simulator::Impl final : StageDynamics {
         << ") is stable with this integrator only for steps up to " << time_string(limit.max_step)
         << " s (a shorter step, or lower gains)";
     } else {
-      Eigen::Index k = 0;
-      tau.cwiseAbs().maxCoeff(&k);
       s << "not the step (stable up to " << time_string(limit.max_step)
         << " s for the gains and damping " << sane
-        << "): the torques and forces drive the motion apart "
-           "(the largest applied torque: tau."
-        << model.tau_names[k] << " = " << time_string(tau[k]) << ")";
+        << "): the torques and forces drive the motion apart";
+      // among the joints' torques: a floating base's free-flyer is unactuated (its tau is 0)
+      Eigen::VectorXd applied = tau.cwiseAbs();
+      if (model.floating_base) applied.segment<6>(model.joints[1].idx_v).setConstant(-1);
+      Eigen::Index k = 0;
+      if (applied.maxCoeff(&k) >= 0) {
+        s << " (the largest applied torque: tau." << model.tau_names[k] << " = "
+          << time_string(tau[k]) << ")";
+      }
     }
     throw NumericalError(s.str());
   }

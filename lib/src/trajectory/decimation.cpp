@@ -68,7 +68,7 @@ void MinMaxDecimator::add(double x, const double* y) {
   }
   double index = index_of(x);
   if (!std::isfinite(index)) {
-    throw InputError("x spans more than the largest double: " + fixed_text(x, 6));
+    throw InputError("x spans more than the largest double: " + number_text(x));
   }
   if (index < first_ || index >= first_ + buckets_) {
     // the occupied buckets and this x must fit: double the width until they do

@@ -49,3 +49,11 @@ TEST_CASE("the library's words for settings are no option's spelling", "[errors]
   CHECK(setting_name(Setting::output_dir) == "output directory");
   CHECK(setting_name(Setting::keep_truncated) == "keep truncated");
 }
+
+TEST_CASE("quoted input shows control characters, so that a NUL cannot cut a message", "[errors]") {
+  CHECK(quote_input(std::string_view("a\0b", 3)) == "'a\\x00b'");
+  CHECK(quote_input("tab\there\n") == "'tab\\x09here\\x0a'");
+  CHECK(shown_input("\x7f") == "\\x7f");
+  // the rest as given, UTF-8 included
+  CHECK(quote_input("q.élbow") == "'q.élbow'");
+}

@@ -236,3 +236,40 @@ TEST_CASE("TableTime: stamps since one origin, exact, and t with every digit", "
   CHECK_THROWS_WITH(bad.next(), Catch::Contains("log.csv:2: column h.nanosec: '1000000000' is not "
                                                 "nanoseconds (an integer from 0 to 999999999)"));
 }
+
+TEST_CASE("compare_decimals orders exactly, beyond a double's digits", "[decimal]") {
+  const auto compare = [](const std::string& a, const std::string& b) {
+    return eom::compare_decimals(decimal(a), decimal(b));
+  };
+  CHECK(compare("1", "2") == -1);
+  CHECK(compare("2.50", "2.5") == 0);
+  CHECK(compare("0", "-0") == 0);
+  CHECK(compare("1e-19", "0") == 1);
+  CHECK(compare("2e-19", "1e-19") == 1);
+  // 1e22 + 0.001: a double holds only 1e22
+  CHECK(compare("10000000000000000000000.001", "1e22") == 1);
+  CHECK(compare("12", "123") == -1);
+  CHECK(compare("13", "123") == -1);
+  CHECK(compare("0.13", "0.123") == 1);
+  CHECK(compare("-0.13", "-0.123") == -1);
+  CHECK(compare("-5", "3") == -1);
+  CHECK(compare("-5", "0") == -1);
+  CHECK(compare("0", "0.001") == -1);
+  CHECK(compare("1700000000.000000001", "1700000000") == 1);
+}
+
+TEST_CASE("TableTime: the sign of each step, exactly as the stamps are written",
+          "[decimal][time]") {
+  // steps of 1e-19 s, and of 1 ms at 1e22 ns: the seconds between them round to 0, the stamps
+  // still increase; a repeated stamp is 0, one going back -1
+  StampedTable log("t\n0\n1e-19\n2e-19\n2e-19\n1e-19\n", "t", 1);
+  std::vector<int> signs;
+  while (log.next()) signs.push_back(log.time.step_sign());
+  CHECK(signs == std::vector<int>{1, 1, 1, 0, -1});
+  CHECK(log.time.elapsed() == 0);
+  StampedTable far("t\n10000000000000000000000\n10000000000000001000000\n", "t", 1e-9);
+  REQUIRE(far.next());
+  REQUIRE(far.next());
+  CHECK(far.time.step_sign() == 1);
+  CHECK(far.time.elapsed() == 0);
+}

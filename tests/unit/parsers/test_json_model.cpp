@@ -199,7 +199,7 @@ TEST_CASE("JSON models: refusals name the JSON path", "[json_model]") {
   CHECK(refused(R"({"format": "poe", "format": "dh"})") ==
         "m.json: malformed JSON: the key 'format' appears twice in one object");
   CHECK(refused("{\"format\": \"poe\",\n \"joints\": [1e400]}")
-            .find("m.json:2:13: malformed JSON: number overflow parsing '1e400'") == 0);
+            .find("m.json:2:13: '1e400' is out of the range of a double (beyond 1.8e308)") == 0);
   CHECK(refused(R"({"format": "dh", "joints": [{"name": "j", "type": "revolute", "a": 0,
       "alpha": 0, "theta": 0, "mass": 1, "com": [0,0,0], "inertia": [[1,0,0],[0,1,0],[0,0,1]]}]})") ==
         "m.json: joints[0]: missing field \"d\"");

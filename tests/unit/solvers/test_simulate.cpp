@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
+#include <utility>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -521,4 +523,25 @@ TEST_CASE("landing on a ground allocates nothing per step",
   adaptive.ground = 0;
   adaptive.friction_coefficient = 0.5;
   CHECK_THROWS_WITH(sim.run(passive, q0, v0, 0, 0.2, adaptive), Catch::Contains("rk45"));
+}
+
+TEST_CASE("output times are the doubles nearest start + k step, exactly", "[simulate]") {
+  // 35 * 0.01 is 0.35000000000000003 in doubles; the grid is the decimal 0.35 rounded once
+  for (const auto& [t0, step] :
+       {std::pair{0.0, 0.01}, std::pair{1.5, 0.001}, std::pair{-0.2, 0.1}}) {
+    CAPTURE(t0, step);
+    const OutputTimes times = OutputTimes::grid(t0, 2, step);
+    for (std::size_t k = 0; k + 1 < times.size(); ++k) {
+      // the decimal sum written out and read back: rounded once, by strtod
+      const long places = std::lround(-std::log10(step));
+      const long units = std::lround(t0 * std::pow(10.0, places)) + static_cast<long>(k);
+      std::ostringstream text;
+      text << units << "e-" << places;
+      CHECK(times[k] == std::strtod(text.str().c_str(), nullptr));
+    }
+  }
+  CHECK(OutputTimes::grid(0, 1, 0.01)[35] == 0.35);
+  // a step of no short decimal keeps the sum of doubles
+  const double step = 0.1 + 0.2;
+  CHECK(OutputTimes::grid(0, 1, step)[2] == 2 * step);
 }

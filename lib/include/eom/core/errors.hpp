@@ -26,6 +26,8 @@ enum class Setting {
   derive_window,   // the rows of the derivation's fits
   no_derive,       // missing derivative columns are an error
   gaps,            // what a gap in time does: split the table or refuse
+  duplicates,      // what a row repeating the stamp of the row before does: drop or refuse
+  time_scale,      // the seconds per unit of the time column
   output,          // the output table's file
   output_dir,      // the directory of a batch's outputs
   summary,         // the file of the run's summary

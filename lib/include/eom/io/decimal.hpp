@@ -34,6 +34,9 @@ void append_decimal(std::string& out, const Decimal& d);
 /// sum = a + b, exactly (sum's storage reused; it must not be a or b).
 void add_decimals(const Decimal& a, const Decimal& b, Decimal& sum);
 
+/// -1, 0 or 1 as a < b, a == b or a > b, exactly (1e22 + 1e-3 > 1e22, 1e-19 > 0).
+int compare_decimals(const Decimal& a, const Decimal& b);
+
 /// A time stamp as integers, so that differences are exact: value = whole + fraction *
 /// 10^-places, `fraction` of the sign of the value and at most 18 `places` (digits past 1e-18
 /// units are dropped).

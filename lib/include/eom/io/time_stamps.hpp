@@ -50,6 +50,9 @@ class TableTime {
   /// origin + `offset` seconds with every digit, as append_seconds writes a stamp: the time of a
   /// simulation `offset` seconds after the origin stamp. False as append_seconds.
   bool append_after_origin(std::string& out, double offset) const;
+  /// -1, 0 or 1 as the stamp read last is before, the same as or after the one read before it,
+  /// exactly as written (steps a double cannot resolve included); 1 for the first.
+  int step_sign() const { return has_previous_ ? compare_decimals(stamp_, previous_) : 1; }
   /// The origin in seconds, rounded once (0 before anything is read).
   double origin_seconds() const { return origin_seconds_; }
 
@@ -67,6 +70,8 @@ class TableTime {
   Decimal origin_stamp_;  // in units of the column
   double origin_units_ = 0, origin_seconds_ = 0;
   Decimal stamp_, nanosec_;
+  Decimal previous_;  // the stamp read before stamp_
+  bool has_previous_ = false;
   std::string composed_;
   // scratch, so that reading and writing a row's time allocates nothing once warm
   mutable Decimal in_seconds_, offset_, sum_;

@@ -56,6 +56,7 @@ struct RowOptions {
   int derive_window = 0;          // rows of the derivation's fits; 0 = 4 degree + 1
   std::string derive = "fit";     // how missing derivatives are taken: fit, three-point
   std::string gaps = "split";     // a gap in t: split (derive each segment) or refuse
+  bool drop_duplicates = false;   // rows repeating the stamp of the row before are dropped
   bool quiet = false;             // errors only on stderr
   std::string summary;            // --summary-json FILE
 };

@@ -169,13 +169,18 @@ class OutputTimes {
   OutputTimes() = default;
   OutputTimes(std::vector<double> list) : list_(std::move(list)), size_(list_.size()) {}  // NOLINT
   /// t0 + k step for k = 0, 1, ... up to t0 + duration, and t0 + duration itself when the last
-  /// multiple falls short of it by more than round-off (1e-9 step).
+  /// multiple falls short of it by more than round-off (1e-9 step). When t0 and step are short
+  /// decimals (0.01, not 0.1 + 0.2), each time is the double nearest the exact decimal sum (0.35,
+  /// never 0.35000000000000003 = 35 * 0.01).
   static OutputTimes grid(double t0, double duration, double step);
 
   std::size_t size() const { return size_; }
   double operator[](std::size_t k) const {
     if (!list_.empty()) return list_[k];
-    return k < steps_ ? t0_ + static_cast<double>(k) * step_ : end_;
+    if (k >= steps_) return end_;
+    // integers below 2^53 and a power of ten are exact: one rounding, of the quotient
+    if (units_ > 0) return (t0_units_ + static_cast<double>(k) * step_units_) / units_;
+    return t0_ + static_cast<double>(k) * step_;
   }
   double back() const { return (*this)[size_ - 1]; }
 
@@ -183,6 +188,8 @@ class OutputTimes {
   std::vector<double> list_;
   std::size_t size_ = 0, steps_ = 0;  // steps_: the grid points t0 + k step
   double t0_ = 0, step_ = 0, end_ = 0;
+  // t0 and step as whole numbers of 1 / units_ (a power of ten); units_ 0 when they are not
+  double units_ = 0, t0_units_ = 0, step_units_ = 0;
 };
 
 /// What the simulation reports at each output time: t, q (nq), v (nv), the applied torque tau
