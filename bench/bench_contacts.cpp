@@ -18,19 +18,23 @@ using namespace eom::bench;
 struct Stance {
   Robot robot;
   std::vector<std::string> feet;
+  eom::ContactKind kind = eom::ContactKind::point;
 };
 
 const Stance kStances[] = {
     {kSolo12Floating, {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"}},
     {kAnymalFloating, {"LF_FOOT", "RF_FOOT", "LH_FOOT", "RH_FOOT"}},
-    {kBipedFloating, {"left_sole_link:6d", "right_sole_link:6d"}},
+    {kBipedFloating, {"left_sole_link", "right_sole_link"}, eom::ContactKind::frame},
 };
 
 enum class Work { rnea, aba, id_min_norm, id_min_torque, fd };
 
 void run(benchmark::State& state, const Stance& stance, Work work) {
   const eom::Model model = load(stance.robot);
-  const eom::ContactSet feet = eom::parse_contacts(model, stance.feet, eom::Vec3::UnitZ());
+  eom::ContactSet feet;
+  for (const std::string& foot : stance.feet) {
+    eom::add_contact(model, model.require_frame(foot), stance.kind, eom::Vec3::UnitZ(), feet);
+  }
   eom::Data data(model);
   eom::ContactInverseDynamics min_norm(model, feet, eom::ContactForceRule::min_norm);
   eom::ContactInverseDynamics min_torque(model, feet, eom::ContactForceRule::min_torque);

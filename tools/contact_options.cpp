@@ -1,8 +1,11 @@
 #include "contact_options.hpp"
 
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 
 #include "cli.hpp"
 
@@ -54,6 +57,47 @@ void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool 
         contacts);
 }
 
+void parse_contact(const Model& model, std::string_view text, const Vec3& normal, ContactSet& set) {
+  const std::size_t colon = text.rfind(':');
+  const int frame = model.require_frame(text.substr(0, colon));
+  ContactKind kind = ContactKind::point;
+  if (colon != std::string_view::npos) {
+    const std::string_view name = text.substr(colon + 1);
+    if (name == "1d") {
+      kind = ContactKind::normal;
+    } else if (name == "6d") {
+      kind = ContactKind::frame;
+    } else if (name != "3d") {
+      throw InputError(quote_input(text) + ": unknown contact kind " + quote_input(name) +
+                       " (expected FRAME, FRAME:1d, FRAME:3d or FRAME:6d)");
+    }
+  }
+  try {
+    add_contact(model, frame, kind, normal, set);
+  } catch (const InputError& e) {
+    throw InputError(quote_input(text) + ": " + e.message());
+  }
+}
+
+void parse_contact_weight(const Model& model, std::string_view text, ContactSet& set) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string_view::npos) {
+    throw InputError(quote_input(text) + ": expected FRAME=WEIGHT");
+  }
+  const int k = set.find(model.require_frame(text.substr(0, equals)));
+  if (k < 0) {
+    throw InputError(quote_input(text) + ": " + quote_input(text.substr(0, equals)) +
+                     " is not one of the --contacts");
+  }
+  const std::string number(text.substr(equals + 1));
+  char* end = nullptr;
+  const double weight = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0' || !std::isfinite(weight) || weight <= 0) {
+    throw InputError(quote_input(text) + ": expected a finite weight > 0");
+  }
+  set.contacts[k].weight = weight;
+}
+
 void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains) {
   needs(cmd.add_option("--baumgarte", gains,
                        "KP,KD: hold the contacts' accelerations at -KD J_c v - KP e, e their "
@@ -73,13 +117,13 @@ ContactSet load_contacts(const Model& model, const ContactOptions& opt) {
     normal = unit_contact_normal(given);
   } catch (const InputError& e) {
     std::ostringstream text;
-    text << "--contact-normal " << given.x() << "," << given.y() << "," << given.z() << ": "
-         << e.message();
+    text << "--contact-normal " << number_text(given.x()) << "," << number_text(given.y()) << ","
+         << number_text(given.z()) << ": " << e.message();
     throw InputError(text.str());
   }
   ContactSet set;
   try {
-    set = parse_contacts(model, opt.specs, normal);
+    for (const auto& text : opt.specs) parse_contact(model, text, normal, set);
   } catch (const InputError& e) {
     throw InputError("--contacts: " + e.message());
   }
@@ -91,7 +135,7 @@ ContactSet load_contacts(const Model& model, const ContactOptions& opt) {
     try {
       parse_contact_weight(model, item, set);
     } catch (const InputError& e) {
-      throw InputError("--contact-weights: " + e.phrase());
+      throw InputError("--contact-weights: " + e.message());
     }
   }
   return set;

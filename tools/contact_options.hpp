@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -28,6 +29,14 @@ void add_contact_options(CLI::App& cmd, ContactOptions& opt, bool inverse, bool 
 /// --baumgarte KP,KD (ContactForwardDynamics::set_baumgarte), both >= 0; needs --contacts (added
 /// before it).
 void add_baumgarte_option(CLI::App& cmd, std::vector<double>& gains);
+
+/// One contact from its text, FRAME or FRAME:3d (a point contact), FRAME:6d or FRAME:1d (along
+/// `normal`), appended to `set`. Throws InputError for an unknown frame (naming close matches),
+/// an unknown kind, and what add_contact refuses, after the text.
+void parse_contact(const Model& model, std::string_view text, const Vec3& normal, ContactSet& set);
+/// Sets the weight of the contact named by FRAME=w (w > 0, finite). Throws InputError otherwise,
+/// or when FRAME is no contact of the set.
+void parse_contact_weight(const Model& model, std::string_view text, ContactSet& set);
 
 /// The contacts of the options; throws InputError starting with the option at fault. Empty when
 /// --contacts is not given.

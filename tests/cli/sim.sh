@@ -335,7 +335,7 @@ assert len(events) == 4 and all(e["event"] == "touchdown" for e in events), even
 assert s["event_count"] == 4, s
 assert all(abs(e["t"] - t_star) < 1e-9 for e in events), (events, t_star)
 assert abs(s["impact_energy_loss"] - 2 * 9.81 * 0.2) < 1e-9, s
-lost = sum(float(r["impact.energy"]) for r in rows)
+lost = sum(float(r["impact.energy_loss"]) for r in rows)
 assert abs(lost - 3.924) < 1e-9, lost
 for r in rows:
     t = float(r["t"])
@@ -479,6 +479,32 @@ ground-chatter)
     --contacts FL_FOOT,FR_FOOT,HL_FOOT,HR_FOOT --ground 0 --duration 1.5 -o landed.csv
   stderr_has "simulation stopped at t = 0.00[0-9]* s: the contacts chatter (100 touchdowns and lift-offs within 1e-07 s, the last of '[FH][LR]_FOOT')"
   [ ! -e landed.csv ] || fail "output written"
+  ;;
+friction-pulling)
+  # the box (2 kg) held on its four corners and pushed up with twice its weight: each corner pulls
+  # with 2 x 9.81 / 4 = 4.905 N. No friction coefficient holds a pull: eom id's friction.<frame>
+  # and eom sim's worst ratio both give it as -1 (doc/id.md, doc/sim.md)
+  printf 't,wrench.box.fx,wrench.box.fy,wrench.box.fz,wrench.box.mx,wrench.box.my,wrench.box.mz\n' \
+    > lift.csv
+  printf '0,0,0,39.24,0,0,0\n1,0,0,39.24,0,0,0\n' >> lift.csv
+  expect 0 "$eom" sim "$src/tests/data/urdf/box_corners_centred.urdf" --floating-base \
+    --q0 root.z=0.05 --contacts front_left,front_right,rear_left,rear_right --wrenches lift.csv \
+    --duration 0.1 --output-dt 0.05 --friction-coefficient 0.5 --summary-json lift.json -o held.csv
+  stderr_has "3 rows need more friction than --friction-coefficient 0.5 .* the worst: |f_t| / f_n = -1 (it pulls) at 'front_left', t = 0 s"
+  printf 't,q.root.x,q.root.y,q.root.z,q.root.qx,q.root.qy,q.root.qz,q.root.qw,wrench.box.fx,wrench.box.fy,wrench.box.fz,wrench.box.mx,wrench.box.my,wrench.box.mz\n0,0,0,0.05,0,0,0,1,0,0,39.24,0,0,0\n' > lifted.csv
+  expect 0 "$eom" id "$src/tests/data/urdf/box_corners_centred.urdf" lifted.csv --floating-base \
+    --static --contacts front_left,front_right,rear_left,rear_right --friction-coefficient 0.5 \
+    -o lifted.forces.csv
+  stderr_has "lifted.csv: f.front_left pulls (its normal force is negative) in 1 row"
+  python3 - lift.json lifted.forces.csv <<'EOF' || fail "friction-pulling"
+import csv, json, sys
+f = json.load(open(sys.argv[1]))[0]["contacts"]["friction"]
+assert f["rows"] == 3 and f["worst_ratio"] == -1 and f["worst_frame"] == "front_left", f
+row = next(csv.DictReader(open(sys.argv[2])))
+ratios = [row["friction." + c] for c in ("front_left", "front_right", "rear_left", "rear_right")]
+assert ratios == ["-1"] * 4, ratios
+assert abs(float(row["f.front_left.fz"]) + 4.905) < 1e-12, row
+EOF
   ;;
 contact-changes-bad-input)
   box=$src/tests/data/urdf/box_corners_centred.urdf

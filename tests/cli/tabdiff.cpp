@@ -11,6 +11,7 @@
 #include <string>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/table.hpp>
 
 namespace {

@@ -73,7 +73,7 @@ TEST_CASE("a box dropped flat onto the ground: touchdown, inelastic impact, rest
   // the four corners touch at once, the impact takes all the kinetic energy m g h (4 points hold
   // a rigid body whole: v+ = 0), then it rests, the corners carrying the weight.
   const Model model = load_floating("box_corners_centred.urdf");
-  const ContactSet contacts = parse_contacts(model, kCorners, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, kCorners);
   const double m = 2, h = 0.2, ground = 0.1;
   const double t_star = std::sqrt(2 * h / g);
   const Integrator integrator = GENERATE(Integrator::rk4, Integrator::rk45);
@@ -114,7 +114,7 @@ TEST_CASE("a rod falling flat onto one end: 3v/4 and 3v/(2L) after the impact",
   // m v L/2 = (m L^2 / 3) w, so w = 3 v / (2 L) and the centre falls at w L/2 = 3v/4; the
   // kinetic energy left is 3/4 of it (ETH notes eq. 3.66-3.72, as tests/cli/impact.cmake).
   const Model model = load_floating("rod.urdf");
-  const ContactSet contacts = parse_contacts(model, {"end_right"}, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, {"end_right"});
   const double m = 2, L = 1;
   const double t_star = (-2 + std::sqrt(4 + 2 * g * 0.1)) / g;
   const double v = std::sqrt(4 + 2 * g * 0.1);
@@ -146,7 +146,7 @@ TEST_CASE("lift-off: a box pushed up by a force growing past its weight",
   // each corner carries (m g - F) / 4 until t = 1/2, when all let go together; then
   // z'' = F / m - g = g (2 t - 1), so z(t) = z0 + g (t - 1/2)^3 / 3: g / 24 at t = 1.
   const Model model = load_floating("box_corners_centred.urdf");
-  const ContactSet contacts = parse_contacts(model, kCorners, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, kCorners);
   const double m = 2;
   const Integrator integrator = GENERATE(Integrator::rk4, Integrator::rk45);
   INFO("integrator " << static_cast<int>(integrator));
@@ -187,7 +187,7 @@ TEST_CASE("a contact schedule: the box hinges on two corners, then all four stop
   // (T + V constant); at t = 0.4 the four close again, an impact that stops it (four points
   // hold a rigid body whole), taking all its kinetic energy.
   const Model model = load_floating("box_corners_centred.urdf");
-  const ContactSet contacts = parse_contacts(model, kCorners, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, kCorners);
   ContactSchedule schedule;
   schedule.times = {0, 0.2, 0.4};
   schedule.active = {{1, 1, 1, 1}, {1, 0, 1, 0}, {1, 1, 1, 1}};
@@ -228,7 +228,7 @@ TEST_CASE("Baumgarte stabilisation keeps held contacts where they were",
   // 1e-5 m); with Baumgarte (kp, kd) their error obeys e'' + kd e' + kp e = (integration error)
   // and stays several times smaller.
   const Model model = TestModel{"solo12", kRobotsDir + "/solo12.urdf", true}.load();
-  const ContactSet contacts = parse_contacts(model, kFeet, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, kFeet);
   const Eigen::VectorXd q0 = solo12_standing(model, 0.2229);
   auto drift = [&](double kp, double kd) {
     SimulationOptions options;
@@ -266,7 +266,7 @@ TEST_CASE("a quadruped landing: closed contacts press, open ones stay above the 
   // foot's normal force does not pull, an open foot is not below the ground (events are located
   // within 1e-12 s, so it sinks at most its speed times that).
   const Model model = TestModel{"solo12", kRobotsDir + "/solo12.urdf", true}.load();
-  const ContactSet contacts = parse_contacts(model, kFeet, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, kFeet);
   const Eigen::VectorXd q0 = solo12_standing(model, 0.26);
   PD pd(model, set_point(q0), Eigen::VectorXd::Constant(model.nv, 5),
         Eigen::VectorXd::Constant(model.nv, 0.1), true);
@@ -333,7 +333,7 @@ TEST_CASE("the stand controller shares the load over the closed feet only",
   // horizontal forces, which sum to zero, take no share of the moments about x and y): the
   // barycentric coordinates of the centre of mass in the triangle of the feet, times m g.
   const Model model = TestModel{"solo12", kRobotsDir + "/solo12.urdf", true}.load();
-  const ContactSet contacts = parse_contacts(model, kFeet, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, kFeet);
   const Eigen::VectorXd q0 = solo12_standing(model, 0.2229);
   ContactSchedule schedule;
   schedule.times = {0, 0.1, 0.3};

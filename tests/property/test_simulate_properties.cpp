@@ -167,7 +167,7 @@ TEST_CASE("held contacts: the frames stay, no work is done", "[property][simulat
                           Case{"robots/anymal.urdf", {"LF_FOOT", "RF_FOOT", "LH_FOOT", "RH_FOOT"}});
   INFO(c.file);
   const Model model = load(c.file, true);
-  const ContactSet contacts = parse_contacts(model, c.feet, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, c.feet);
   SimulationOptions options;
   options.integrator = Integrator::rk45;
   options.rtol = 1e-10;

@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 
-#include <eom/algorithm/contact_set_text.hpp>
+#include <eom/algorithm/contact_set.hpp>
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/multibody/model.hpp>
@@ -24,8 +24,7 @@ inline Eigen::VectorXd base_pose(const Model& model, double z, double angle = 0,
 }
 
 inline ContactSet corners(const Model& model) {
-  return parse_contacts(model, {"front_left", "front_right", "rear_left", "rear_right"},
-                        Vec3::UnitZ());
+  return point_contacts(model, {"front_left", "front_right", "rear_left", "rear_right"});
 }
 
 // the generalized force a static pose needs: gravity only

@@ -10,6 +10,7 @@
 
 #include "command_line.hpp"
 #include "contact_options.hpp"
+#include "models.hpp"
 #include "paths.hpp"
 
 using eom::test::refusal;
@@ -80,4 +81,54 @@ TEST_CASE("contacts: --contact-forces names a rule, the set is the library's",
   opt.specs = {"nowhere"};
   CHECK_THROWS_AS(cli::load_contacts(model, opt), InputError);
   CHECK(cli::load_contacts(model, cli::ContactOptions{}).contacts.empty());
+}
+
+TEST_CASE("contacts: the texts FRAME[:1d|:3d|:6d] and FRAME=WEIGHT, and what is refused",
+          "[tools][contacts]") {
+  using namespace eom;
+  const Model box = test::load_floating_test_urdf("box_corners_centred.urdf");
+  const Vec3 tilted(0, 0.6, 0.8);
+  ContactSet set;
+  for (const char* text : {"front_left", "front_right:1d", "rear_left:6d", "rear_right:3d"}) {
+    cli::parse_contact(box, text, tilted, set);
+  }
+  REQUIRE(set.contacts.size() == 4);
+  CHECK(set.contacts[0].kind == ContactKind::point);
+  CHECK(set.contacts[1].kind == ContactKind::normal);
+  CHECK(set.contacts[1].normal.isApprox(tilted));
+  CHECK(set.contacts[2].kind == ContactKind::frame);
+  CHECK(set.contacts[3].kind == ContactKind::point);
+  CHECK(set.find(box.require_frame("rear_left")) == 2);
+
+  auto refused = [&](const std::vector<std::string>& texts, const Vec3& normal) {
+    ContactSet contacts;
+    try {
+      for (const auto& text : texts) cli::parse_contact(box, text, normal, contacts);
+    } catch (const InputError& e) {
+      return e.message();
+    }
+    return std::string();
+  };
+  CHECK_THAT(refused({"front_lft"}, Vec3::UnitZ()), Catch::Contains("did you mean 'front_left'"));
+  CHECK(refused({"front_left:2d"}, Vec3::UnitZ()) ==
+        "'front_left:2d': unknown contact kind '2d' (expected FRAME, FRAME:1d, FRAME:3d or "
+        "FRAME:6d)");
+  CHECK(refused({"front_left:1d"}, Vec3(0, 0, 2)) ==
+        "'front_left:1d': its normal: expected a unit vector (its norm is 2)");
+  CHECK(refused({"front_left", "front_left:6d"}, Vec3::UnitZ()) ==
+        "'front_left:6d': frame 'front_left' is given twice");
+  // the normal matters only to 1d contacts
+  CHECK(refused({"front_left"}, Vec3::Zero()).empty());
+
+  ContactSet weighted = point_contacts(box, {"front_left", "rear_right"});
+  cli::parse_contact_weight(box, "rear_right=2.5", weighted);
+  CHECK(weighted.contacts[1].weight == 2.5);
+  for (const char* bad : {"rear_right=0", "rear_right=x", "rear_right=", "rear_right=inf"}) {
+    CHECK_THROWS_WITH(cli::parse_contact_weight(box, bad, weighted),
+                      Catch::EndsWith(": expected a finite weight > 0"));
+  }
+  CHECK_THROWS_WITH(cli::parse_contact_weight(box, "rear_right", weighted),
+                    Catch::Equals("'rear_right': expected FRAME=WEIGHT"));
+  CHECK_THROWS_WITH(cli::parse_contact_weight(box, "box=1", weighted),
+                    Catch::Equals("'box=1': 'box' is not one of the --contacts"));
 }

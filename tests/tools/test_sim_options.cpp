@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <eom/io/column_names.hpp>
+#include <eom/parsers/load_model.hpp>
+
 #include "command_line.hpp"
 #include "paths.hpp"
 #include "sim/sim_setup.hpp"
@@ -96,4 +99,30 @@ TEST_CASE("sim: the names of the integrators, controllers and interpolations", "
     CHECK(name_of(kControllers, value) == name);
   }
   CHECK(app.get_option("--integrator")->get_type_name() == "TEXT:{euler,semi-implicit,rk4,rk45}");
+}
+
+TEST_CASE("sim: the output's contact and energy columns are the column contract's",
+          "[tools][sim]") {
+  eom::LoadOptions load;
+  load.floating_base = true;
+  const eom::Model box =
+      eom::load_model(eom::test::kDataDir + "/urdf/box_corners_centred.urdf", load);
+  eom::cli::SimOptions opt;
+  opt.contacts.specs = {"front_left", "rear_right"};
+  opt.ground = 0;
+  opt.forces_out = opt.energy = true;
+  const eom::ContactSet contacts = eom::cli::load_contacts(box, opt.contacts);
+  const std::vector<std::string> names = eom::cli::output_header(opt, box, contacts).names;
+  // t, q (7), v (6), then the forces, the activity, the impacts' loss and the energy
+  std::vector<std::string> expected = eom::rows::contact_force_columns(box, contacts);
+  expected.push_back(eom::contact_activity_column("front_left"));
+  expected.push_back(eom::contact_activity_column("rear_right"));
+  expected.push_back(eom::kImpactEnergyLossColumn);
+  for (const std::string& name : eom::energy_columns()) expected.push_back(name);
+  REQUIRE(names.size() == 14 + expected.size());
+  CHECK(std::vector<std::string>(names.begin() + 14, names.end()) == expected);
+  // and spelled as doc/sim.md gives them
+  CHECK(names[14] == "f.front_left.fx");
+  CHECK(names[20] == "contact.front_left");
+  CHECK(names[22] == "impact.energy_loss");
 }

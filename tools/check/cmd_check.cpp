@@ -1,7 +1,6 @@
 // eom check: validate URDF files; every error and warning with its line, one summary per file.
 
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -11,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/parsers/json_model.hpp>
 #include <eom/parsers/load_model.hpp>
 #include <eom/parsers/mjcf.hpp>
@@ -117,13 +117,11 @@ std::string summary(const FileReport& r) {
     if (!r.warnings.empty()) s += ", " + counted(r.warnings.size(), "warning");
     return s;
   }
-  char mass[32];
-  std::snprintf(mass, sizeof mass, "%.6g", r.total_mass);
   std::string s = r.file + ": ok";
   if (!r.warnings.empty()) s += ", " + counted(r.warnings.size(), "warning");
   if (!r.notes.empty()) s += ", " + counted(r.notes.size(), "note");
   return s + " (" + counted(r.moving_joints, "moving joint") + ", " + counted(r.links, "link") +
-         ", total mass " + mass + " kg)";
+         ", total mass " + number_text(r.total_mass) + " kg)";
 }
 
 void print_diagnostic(std::ostream& out, const std::string& file, const Diagnostic& d) {

@@ -91,7 +91,7 @@ class IdTask final : public RowTask {
       out = contact_rows_->compute(s, data_, tau_, out);
       limits_.observe(contact_rows_->torques(), s.t, s.line);
     } else {
-      out = write_torques(s, v, a, out);
+      out = write_torques(v, a, out);
       limits_.observe(tau_, s.t, s.line);
     }
     if (residuals_) out = residuals_->observe(s.row, tau_, s.t, s.line, out);
@@ -138,7 +138,7 @@ class IdTask final : public RowTask {
   }
 
   // tau, its terms and power: the columns without contacts
-  double* write_torques(const Sample& s, ConstVec v, ConstVec a, double* out) {
+  double* write_torques(ConstVec v, ConstVec a, double* out) {
     const int nv = model_.nv;
     auto put = [&](const Eigen::VectorXd& x) {
       for (int i = 0; i < nv; ++i) *out++ = x[i];

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 
@@ -17,10 +18,11 @@ namespace eom::cli {
 
 namespace {
 
-const char* const kResidualComponents[] = {"fx", "fy", "fz", "mx", "my", "mz"};
-
 // below this a residual is round-off of a balanced row (N and N m)
 constexpr double kResidualReported = 1e-6;
+
+// a force below this part of the row's largest is the round-off of a contact that carries nothing
+constexpr double kForceRoundOff = 1e-9;
 }  // namespace
 
 ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
@@ -37,7 +39,9 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
       slipping_(contacts.contacts.size()),
       pulling_(contacts.contacts.size()) {
   const int unactuated = model.floating_base ? 6 : 0;
-  for (int k = unactuated; k < model.nv; ++k) columns_.push_back("tau." + model.tau_names[k]);
+  for (int k = unactuated; k < model.nv; ++k) {
+    columns_.push_back(column_name("tau", model.tau_names[k]));
+  }
   const std::vector<std::string> forces = contact_force_columns(model, contacts);
   append(columns_, forces);
   inputs_ = activity_.inputs();
@@ -45,19 +49,15 @@ ContactIdRows::ContactIdRows(const Model& model, const ContactSet& contacts,
     measured_ = bind_columns(header, forces, file);
     inputs_.insert(inputs_.end(), measured_.begin(), measured_.end());
   }
-  for (const char* component : kResidualComponents) {
-    columns_.push_back(column_name("residual", component));
-  }
-  columns_.push_back("residual.norm");
+  append(columns_, residual_columns());
   for (const Contact& contact : contacts.contacts) {
     if (contact.kind != ContactKind::normal) {
-      columns_.push_back("friction." + model.frames[contact.frame].name);
+      columns_.push_back(friction_ratio_column(model.frames[contact.frame].name));
     }
   }
   for (const Contact& contact : contacts.contacts) {
-    if (contact.kind != ContactKind::frame) continue;
-    for (const char* axis : {"x", "y"}) {
-      columns_.push_back(column_name(column_name("cop", model.frames[contact.frame].name), axis));
+    if (contact.kind == ContactKind::frame) {
+      append(columns_, center_of_pressure_columns(model.frames[contact.frame].name));
     }
   }
 }
@@ -79,7 +79,6 @@ double* ContactIdRows::compute(const Sample& s, const Data& placed, ConstVec b, 
   for (int k = 0; k < 6; ++k) *out++ = residual[k];
   const double norm = residual.norm();
   *out++ = norm;
-  // a force below 1e-9 of the row's largest is the round-off of a contact that carries nothing
   double largest = 0;
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
     const int row = set.offset(static_cast<int>(k));
@@ -90,19 +89,15 @@ double* ContactIdRows::compute(const Sample& s, const Data& placed, ConstVec b, 
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
     const int row = set.offset(static_cast<int>(k));
     if (set.contacts[k].kind == ContactKind::normal) {
-      if (f[row] < -1e-9 * largest) pulling_[k].count(s.t, s.line);
+      if (f[row] < -kForceRoundOff * largest) pulling_[k].count(s.t, s.line);
       continue;
     }
-    // along --contact-normal: |tangential| / normal, the friction coefficient the contact needs;
-    // 0 when it carries nothing, -1 when it pulls or carries no normal force (no friction
-    // coefficient holds it)
+    // along --contact-normal (friction_ratio); 0 when it carries nothing
     const Vec3 force = f.segment<3>(row);
-    const double normal = force.dot(normal_);
-    const double tangential = (force - normal * normal_).norm();
-    double needed = 0;
-    if (force.norm() > 1e-9 * largest) needed = normal > 0 ? tangential / normal : -1.0;
+    const double needed =
+        force.norm() > kForceRoundOff * largest ? friction_ratio(force, normal_) : 0.0;
     *out++ = needed;
-    if (needed < 0) {
+    if (needed == kPullingFrictionRatio) {
       pulling_[k].count(s.t, s.line);
     } else if (opt_.friction_coefficient > 0 && needed > opt_.friction_coefficient) {
       slipping_[k].add(needed, s.t, s.line);
@@ -138,15 +133,16 @@ int ContactIdRows::finish(const Notes& notes) const {
       std::ostringstream line;
       line << file_ << ": friction." << frame << " exceeds --friction-coefficient "
            << number_text(opt_.friction_coefficient) << " in " << slip.rows
-           << (slip.rows == 1 ? " row" : " rows") << ": first at t=" << slip.first_t << " (line "
-           << slip.first_line << "), worst " << number_text(slip.worst) << " at t=" << slip.worst_t;
+           << (slip.rows == 1 ? " row" : " rows") << ": first at t=" << number_text(slip.first_t)
+           << " (line " << slip.first_line << "), worst " << number_text(slip.worst)
+           << " at t=" << number_text(slip.worst_t);
       notes.warning(line.str());
     }
     if (pull.rows > 0) {
       std::ostringstream line;
       line << file_ << ": f." << frame << " pulls (its normal force is negative) in " << pull.rows
-           << (pull.rows == 1 ? " row" : " rows") << ": first at t=" << pull.first_t << " (line "
-           << pull.first_line << ")";
+           << (pull.rows == 1 ? " row" : " rows") << ": first at t=" << number_text(pull.first_t)
+           << " (line " << pull.first_line << ")";
       notes.warning(line.str());
     }
   }
@@ -155,7 +151,8 @@ int ContactIdRows::finish(const Notes& notes) const {
   std::ostringstream line;
   line << file_ << ": the contacts cannot supply the base's wrench in " << residual_rows_
        << (residual_rows_ == 1 ? " row" : " rows") << ": worst residual.norm "
-       << number_text(worst_) << " at t=" << worst_t_ << " (line " << worst_line_ << ")";
+       << number_text(worst_) << " at t=" << number_text(worst_t_) << " (line " << worst_line_
+       << ")";
   if (failing) {
     line << ", over --fail-on-residual " << number_text(opt_.fail_on_residual);
     notes.error(line.str());

@@ -3,10 +3,10 @@
 // With --velocity, the velocity level instead (ik_velocity.cpp).
 
 #include <algorithm>
-#include <iomanip>
 #include <sstream>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/solvers/ik_path.hpp>
 #include <eom/solvers/ik_target.hpp>
 
@@ -95,15 +95,15 @@ class IkTask final : public RowTask {
       line << file_ << ": normalised the target rotation of " << normalised.rows
            << rows_word(normalised.rows)
            << " (a quaternion not of unit norm, or a matrix not quite orthonormal; first at line "
-           << normalised.first_line << ", largest deviation " << normalised.worst << " at line "
-           << normalised.worst_line << "; beyond " << kQuaternionTolerance
-           << " a target is refused)";
+           << normalised.first_line << ", largest deviation " << number_text(normalised.worst)
+           << " at line " << normalised.worst_line << "; beyond "
+           << number_text(kQuaternionTolerance) << " a target is refused)";
       print(false);
     }
     if (s.jumps.rows > 0) {
-      line << file_ << ": the joint path jumps by more than " << opt_.jump_threshold
+      line << file_ << ": the joint path jumps by more than " << number_text(opt_.jump_threshold)
            << " (--jump-threshold) in " << s.jumps.rows << rows_word(s.jumps.rows)
-           << ": first at line " << s.jumps.first_line << ", largest " << s.jumps.worst
+           << ": first at line " << s.jumps.first_line << ", largest " << number_text(s.jumps.worst)
            << " at line " << s.jumps.worst_line;
       print(false);
     }
@@ -118,17 +118,18 @@ class IkTask final : public RowTask {
     if (s.failures.rows > 0) {
       line << file_ << ": " << s.failures.rows << " of " << s.rows << rows_word(s.rows)
            << " did not converge (first at line " << s.failures.first_line << ": best residual "
-           << s.first_failure_position_error << " m, " << s.first_failure_orientation_error
-           << " rad; largest position error " << s.failures.worst << " m at line "
-           << s.failures.worst_line << "); their q is the best residual found, with ik.status 0"
+           << number_text(s.first_failure_position_error) << " m, "
+           << number_text(s.first_failure_orientation_error) << " rad; largest position error "
+           << number_text(s.failures.worst) << " m at line " << s.failures.worst_line
+           << "); their q is the best residual found, with ik.status 0"
            << (failing ? " (--allow-failures writes them)" : "");
       print(failing);
     }
     if (!notes.quiet && s.rows > 0 && (opt_.summary || s.failures.rows > 0)) {
-      line << std::fixed << std::setprecision(1) << "eom ik: " << file_ << ": " << s.converged
-           << " of " << s.rows << " rows converged (" << 100.0 * s.converged / s.rows
-           << "%); solve time median " << s.solve_time_us.median() << " us, slowest "
-           << s.solve_time_us.largest() << " us\n";
+      line << "eom ik: " << file_ << ": " << s.converged << " of " << s.rows << " rows converged ("
+           << fixed_text(100.0 * s.converged / s.rows, 1) << "%); solve time median "
+           << fixed_text(s.solve_time_us.median(), 1) << " us, slowest "
+           << fixed_text(s.solve_time_us.largest(), 1) << " us\n";
       notes.out << line.str();
     }
     return failing ? kExitFailure : kExitOk;
@@ -204,6 +205,37 @@ int run_ik(IkCliOptions& opt, Streams& io) {
   return run_rows(opt.rows, model, command, io);
 }
 
+// the solver's budget and tolerances: what decides when a row has converged or failed
+void add_solver_options(CLI::App& cmd, IkOptions& solver) {
+  cmd.add_option("--position-tolerance", solver.position_tolerance,
+                 "Converged when the position error is at most this (m; default 1e-6)")
+      ->check(kPositive);
+  cmd.add_option("--orientation-tolerance", solver.orientation_tolerance,
+                 "... and the orientation error at most this (rad; default 1e-6)")
+      ->check(kPositive);
+  cmd.add_option("--max-iterations", solver.max_iterations,
+                 "Iterations per attempt (the seed, then each restart; default 50)")
+      ->check(kPositive);
+  cmd.add_option("--max-total-iterations", solver.max_total_iterations,
+                 "Iterations per row over all attempts (default 5000): the budget that decides, "
+                 "so that output is reproducible")
+      ->check(kPositive);
+  cmd.add_option("--max-restarts", solver.max_restarts,
+                 "Random restarts within the limits per row (default 200)")
+      ->check(kNonNegative);
+  cmd.add_option("--timeout", solver.timeout,
+                 "Wall-clock cap per row in seconds (default 0.5), a safety net above the "
+                 "iteration budget; rows it stops are reported (their results depend on the "
+                 "machine); 0 disables it")
+      ->check(kNonNegative);
+  cmd.add_option("--solutions", solver.solutions,
+                 "Converged solutions to collect per row; the one nearest the seed is written "
+                 "(default 1)")
+      ->check(kPositive);
+  cmd.add_option("--seed", solver.random_seed,
+                 "Seed of the random restarts (default 0); the same seed gives the same output");
+}
+
 }  // namespace
 
 void register_ik(CLI::App& app, Dispatch& dispatch) {
@@ -256,33 +288,7 @@ void register_ik(CLI::App& app, Dispatch& dispatch) {
                   "near the seed), centre (joints to the middle of their limits), NAME=VALUE,... "
                   "(a posture; other coordinates as --q0), none (default)")
       ->delimiter(',');
-  cmd->add_option("--position-tolerance", opt->solver.position_tolerance,
-                  "Converged when the position error is at most this (m; default 1e-6)")
-      ->check(kPositive);
-  cmd->add_option("--orientation-tolerance", opt->solver.orientation_tolerance,
-                  "... and the orientation error at most this (rad; default 1e-6)")
-      ->check(kPositive);
-  cmd->add_option("--max-iterations", opt->solver.max_iterations,
-                  "Iterations per attempt (the seed, then each restart; default 50)")
-      ->check(kPositive);
-  cmd->add_option("--max-total-iterations", opt->solver.max_total_iterations,
-                  "Iterations per row over all attempts (default 5000): the budget that decides, "
-                  "so that output is reproducible")
-      ->check(kPositive);
-  cmd->add_option("--max-restarts", opt->solver.max_restarts,
-                  "Random restarts within the limits per row (default 200)")
-      ->check(kNonNegative);
-  cmd->add_option("--timeout", opt->solver.timeout,
-                  "Wall-clock cap per row in seconds (default 0.5), a safety net above the "
-                  "iteration budget; rows it stops are reported (their results depend on the "
-                  "machine); 0 disables it")
-      ->check(kNonNegative);
-  cmd->add_option("--solutions", opt->solver.solutions,
-                  "Converged solutions to collect per row; the one nearest the seed is written "
-                  "(default 1)")
-      ->check(kPositive);
-  cmd->add_option("--seed", opt->solver.random_seed,
-                  "Seed of the random restarts (default 0); the same seed gives the same output");
+  add_solver_options(*cmd, opt->solver);
   cmd->add_option("--jump-threshold", opt->jump_threshold,
                   "Report rows of a path whose joints move more than this from the previous "
                   "row's solution (rad or m; default 0.3)")

@@ -84,7 +84,7 @@ ParsedTask parse_task(const Model& model, const std::string& text) {
                          "' (`eom info` lists them)");
       }
       indices.push_back(static_cast<int>(it - model.v_names.begin()));
-      task.columns.push_back("vref." + name);
+      task.columns.push_back(column_name("vref", name));
     }
     if (indices.empty()) throw InputError(option + ": the task selects no joint");
     task.spec = VelocityTaskSpec::joint_velocity(std::move(indices));
@@ -114,7 +114,7 @@ class IkVelocityTask final : public RowTask {
     }
     for (auto& n : coordinate_columns(model, "v", Space::v)) columns.push_back(std::move(n));
     for (size_t i = 0; i < tasks.size(); ++i)
-      columns.push_back("ik.residual." + std::to_string(i + 1));
+      columns.push_back(column_name("ik.residual", std::to_string(i + 1)));
   }
 
   void compute(const Sample& s, double* out) override {

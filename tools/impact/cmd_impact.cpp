@@ -22,17 +22,6 @@ struct ImpactOptions {
   double restitution = 0;
 };
 
-// p.<frame>.<component>: the impulses, named as the forces are
-std::vector<std::string> impulse_columns(const Model& model, const ContactSet& contacts) {
-  std::vector<std::string> columns;
-  for (const Contact& contact : contacts.contacts) {
-    for (const auto& component : contact_force_components(contact.kind)) {
-      columns.push_back(column_name(column_name("p", model.frames[contact.frame].name), component));
-    }
-  }
-  return columns;
-}
-
 class ImpactTask final : public RowTask {
  public:
   ImpactTask(const Model& model, const ContactSet& contacts, const ImpactOptions& opt,
@@ -45,8 +34,8 @@ class ImpactTask final : public RowTask {
     // the state after the impact, so that the output is the input of what follows
     append(columns, coordinate_columns(model, "q", Space::q));
     append(columns, coordinate_columns(model, "v", Space::v));
-    append(columns, impulse_columns(model, contacts));
-    columns.push_back("impact.energy_loss");
+    append(columns, contact_force_columns(model, contacts, kContactImpulsePrefix));
+    columns.push_back(kImpactEnergyLossColumn);
     inputs = activity_.inputs();
   }
 

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <eom/core/number_text.hpp>
 #include <eom/io/model_dot.hpp>
 
 #include <nlohmann/json.hpp>
@@ -35,18 +35,16 @@ nlohmann::ordered_json finite_or_null(double x) {
 
 std::string cell_text(double x) {
   if (!std::isfinite(x)) return "-";
-  std::ostringstream s;
-  s << std::setprecision(6) << x;
-  return s.str();
+  return number_text(x);
 }
 
 std::string axis_text(const Joint& j) {
   if (has_quaternion(j)) return "-";  // free and ball joints turn about every axis
-  std::ostringstream s;
-  s << std::setprecision(4) << j.axis.x() << ' ' << j.axis.y() << ' ' << j.axis.z();
+  std::string s = number_text(j.axis.x(), 4) + ' ' + number_text(j.axis.y(), 4) + ' ' +
+                  number_text(j.axis.z(), 4);
   // a JSON model's scaled screw axis: the motion per unit of q
-  if (j.scale != 1) s << " x" << std::setprecision(6) << j.scale;
-  return s.str();
+  if (j.scale != 1) s += " x" + number_text(j.scale);
+  return s;
 }
 
 double moving_mass(const Model& model) {
@@ -163,8 +161,8 @@ void info_text(const Model& model, const std::string& file, std::ostream& out) {
       << "  frames: " << model.frames.size() << "\n";
   out << "mass: " << cell_text(model.total_mass) << " kg in all, " << cell_text(moving_mass(model))
       << " kg moving\n";
-  out << "gravity: " << model.gravity.x() << " " << model.gravity.y() << " " << model.gravity.z()
-      << "\n";
+  out << "gravity: " << number_text(model.gravity.x()) << " " << number_text(model.gravity.y())
+      << " " << number_text(model.gravity.z()) << "\n";
   if (!model.locked.empty()) {
     out << "locked (--lock):";
     for (const LockedJoint& locked : model.locked) {

@@ -11,6 +11,7 @@
 
 #include <eom/algorithm/singular.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 
 #include "cli.hpp"
 #include "contact_options.hpp"
@@ -42,7 +43,7 @@ TaskRows parse_task(const std::string& text) {
 void check_positive(const char* option, double value) {
   if (!(value > 0) || !std::isfinite(value)) {
     std::ostringstream text;
-    text << option << ' ' << value << ": must be a positive number";
+    text << option << ' ' << number_text(value) << ": must be a positive number";
     throw InputError(text.str());
   }
 }
@@ -120,7 +121,8 @@ int run_sample(const JacOptions& opt, const JacSettings& s, const Model& model, 
   auto quantiles = [&](const std::vector<double>& values) {
     std::ostringstream text;
     for (size_t k = 0; k < values.size(); ++k) {
-      text << (k ? ", " : "") << result.probabilities[k] * 100 << "%: " << values[k];
+      text << (k ? ", " : "") << number_text(result.probabilities[k] * 100)
+           << "%: " << number_text(values[k]);
     }
     return text.str();
   };
@@ -192,6 +194,32 @@ int run_jac(const JacOptions& opt, Streams& io) {
   return run_rows(opt.rows, model, command, io);
 }
 
+// the report of the intervals near singularities (stderr, --summary-json) and its exit code
+void add_singularity_options(CLI::App& cmd, JacOptions& opt) {
+  cmd.add_option("--threshold", opt.threshold,
+                 "Report the intervals where the measure is below this (default: where the "
+                 "rank is below m)");
+  add_choice(cmd, "--measure", opt.measure, kMeasures,
+             "sigma (the smallest singular value, default) or manipulability");
+  cmd.add_option("--summary", opt.rows.summary,
+                 "The former name of --summary-json: the intervals (or the --sample report) are "
+                 "in its objects")
+      ->excludes("--summary-json");
+  cmd.add_flag("--fail-on-singular", opt.fail_on_singular,
+               "Exit 1, writing no output table, when an interval is found");
+}
+
+// workspace sampling instead of a table
+void add_sample_options(CLI::App& cmd, JacOptions& opt) {
+  cmd.add_option("--sample", opt.sample,
+                 "Draw N configurations within the limits instead of reading TABLE; writes the "
+                 "worst (q.*, manipulability, inverse_condition, rank), quantiles on stderr")
+      ->check(kPositive);
+  cmd.add_option("--seed", opt.seed, "Seed of --sample (default 1)");
+  cmd.add_option("--worst", opt.worst, "Configurations --sample writes (default 5)")
+      ->check(kPositive);
+}
+
 }  // namespace
 
 void register_jac(CLI::App& app, Dispatch& dispatch) {
@@ -246,17 +274,7 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--nullspace", opt->nullspace,
                 "Write an orthonormal null-space basis null.<k>.<coordinate>, k = 1..nv; "
                 "columns past the nullity are 0");
-  cmd->add_option("--threshold", opt->threshold,
-                  "Report the intervals where the measure is below this (default: where the "
-                  "rank is below m)");
-  add_choice(*cmd, "--measure", opt->measure, kMeasures,
-             "sigma (the smallest singular value, default) or manipulability");
-  cmd->add_option("--summary", opt->rows.summary,
-                  "The former name of --summary-json: the intervals (or the --sample report) are "
-                  "in its objects")
-      ->excludes("--summary-json");
-  cmd->add_flag("--fail-on-singular", opt->fail_on_singular,
-                "Exit 1, writing no output table, when an interval is found");
+  add_singularity_options(*cmd, *opt);
   cmd->add_flag("--dynamics", opt->dynamics,
                 "Task-space dynamics (reads v): Lambda.<row>.<row> = (J M^-1 J^T)^-1, mu.<row> "
                 "(Coriolis), p.<row> (gravity), Jbar.<coordinate>.<row> = M^-1 J^T Lambda and "
@@ -264,13 +282,7 @@ void register_jac(CLI::App& app, Dispatch& dispatch) {
   add_choice(*cmd, "--inverse", opt->inverse, kInverses,
              "How Lambda is inverted near singularities: truncated (default) or damped, "
              "threshold max(0, 1e-12 * the largest eigenvalue of J M^-1 J^T)");
-  cmd->add_option("--sample", opt->sample,
-                  "Draw N configurations within the limits instead of reading TABLE; writes the "
-                  "worst (q.*, manipulability, inverse_condition, rank), quantiles on stderr")
-      ->check(kPositive);
-  cmd->add_option("--seed", opt->seed, "Seed of --sample (default 1)");
-  cmd->add_option("--worst", opt->worst, "Configurations --sample writes (default 5)")
-      ->check(kPositive);
+  add_sample_options(*cmd, *opt);
   for (const char* name : {"--jacobian", "--reference", "--jdot", "--analytical", "--task",
                            "--nullspace", "--threshold", "--measure", "--fail-on-singular",
                            "--dynamics", "--inverse", "--sample", "--seed", "--worst"}) {

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/trajectory/row_statistics.hpp>
 
 #include <eom/rows/contacts.hpp>
@@ -156,8 +158,8 @@ class JacTask final : public RowTask {
   void add(const std::string& prefix, const std::vector<std::string>& rows,
            const std::vector<std::string>& cols = {}) {
     for (const auto& r : rows) {
-      if (cols.empty()) columns.push_back(prefix + "." + r);
-      for (const auto& c : cols) columns.push_back(prefix + "." + r + "." + c);
+      if (cols.empty()) columns.push_back(column_name(prefix, r));
+      for (const auto& c : cols) columns.push_back(matrix_column(prefix, r, c));
     }
   }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/column_units.hpp>
 
 #include "cli.hpp"

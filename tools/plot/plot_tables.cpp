@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <eom/core/errors.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/io/column_units.hpp>
 #include <eom/io/table.hpp>
 
@@ -17,6 +18,11 @@ bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;
 }
 
+// contact.<frame>: whether a contact holds, drawn as the contact band
+bool is_contact_activity(const std::string& column) {
+  return !contact_activity_frame(column).empty();
+}
+
 // The columns --y selects (in the table's order), and which of them it named exactly
 std::vector<int> select_columns(const Header& header, int x, const PlotSelection& selection,
                                 const std::string& file, std::vector<bool>& named) {
@@ -24,7 +30,7 @@ std::vector<int> select_columns(const Header& header, int x, const PlotSelection
   std::vector<bool> chosen(header.size(), false);
   for (int c = 0; c < header.size(); ++c) {
     // contact.<frame> columns are the contact band, not curves, unless asked for
-    if (c != x && !starts_with(header.names[c], "contact.")) candidates.push_back(header.names[c]);
+    if (c != x && !is_contact_activity(header.names[c])) candidates.push_back(header.names[c]);
   }
   named.assign(header.size(), false);
   for (const auto& pattern : selection.y) {
@@ -32,7 +38,7 @@ std::vector<int> select_columns(const Header& header, int x, const PlotSelection
     for (int c = 0; c < header.size(); ++c) {
       if (c == x) continue;
       const bool by_glob = is_glob(pattern) && glob_match(pattern, header.names[c]) &&
-                           !starts_with(header.names[c], "contact.");
+                           !is_contact_activity(header.names[c]);
       if (by_glob || pattern == header.names[c]) {
         chosen[c] = matched = true;
         if (!is_glob(pattern)) named[c] = true;
@@ -49,8 +55,7 @@ std::vector<int> select_columns(const Header& header, int x, const PlotSelection
   }
   std::vector<int> columns;
   for (int c = 0; c < header.size(); ++c) {
-    const bool by_default =
-        selection.y.empty() && c != x && !starts_with(header.names[c], "contact.");
+    const bool by_default = selection.y.empty() && c != x && !is_contact_activity(header.names[c]);
     if (chosen[c] || by_default) columns.push_back(c);
   }
   return columns;
@@ -93,10 +98,11 @@ ContactColumns contact_columns(const Header& header) {
   };
   for (int c = 0; c < header.size(); ++c) {
     const std::string& name = header.names[c];
-    if (starts_with(name, "contact.")) {
-      out.flag[frame_at(name.substr(8))] = c;
-    } else if (starts_with(name, "f.") && column_group(name).size() > 2) {
-      out.forces[frame_at(column_group(name).substr(2))].push_back(c);
+    const std::string force_prefix = column_name(kContactForcePrefix, "");
+    if (is_contact_activity(name)) {
+      out.flag[frame_at(std::string(contact_activity_frame(name)))] = c;
+    } else if (starts_with(name, force_prefix) && column_group(name).size() > force_prefix.size()) {
+      out.forces[frame_at(column_group(name).substr(force_prefix.size()))].push_back(c);
     }
   }
   return out;
@@ -150,9 +156,9 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
   }
   // a eom jac output: sigma.1 .. sigma.m and rank
   int m = 0;
-  while (header.index("sigma." + std::to_string(m + 1)) >= 0) ++m;
+  while (header.index(column_name("sigma", std::to_string(m + 1))) >= 0) ++m;
   const int rank = header.index("rank");
-  const int smallest = m > 0 ? header.index("sigma." + std::to_string(m)) : -1;
+  const int smallest = m > 0 ? header.index(column_name("sigma", std::to_string(m))) : -1;
   table.jacobian = m > 0 && rank >= 0;
   const ContactColumns contacts = contact_columns(header);
   table.contacts = contacts.frames;

@@ -12,6 +12,7 @@
 
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/column_names.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/solvers/simulate.hpp>

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include <eom/core/number_text.hpp>
 #include <eom/io/column_names.hpp>
 
 namespace eom::cli {
@@ -51,10 +52,11 @@ void report_contacts(const SimOptions& opt, const Model& model, const ContactSet
            << ", kinetic energy lost: " << number_text(stats.impact_energy_loss) << " J\n";
   }
   if (stats.friction_outputs > 0) {
+    const bool pulls = stats.worst_friction == kPullingFrictionRatio;
     notes.warning(std::to_string(stats.friction_outputs) + " rows need more friction than " +
                   "--friction-coefficient " + number_text(opt.contacts.friction_coefficient) +
                   " (the contacts stick; slip is not simulated); the worst: |f_t| / f_n = " +
-                  number_text(stats.worst_friction) + " at '" +
+                  number_text(stats.worst_friction) + (pulls ? " (it pulls)" : "") + " at '" +
                   frame_name(model, contacts, stats.worst_friction_contact) +
                   "', t = " + number_text(t0 + stats.worst_friction_t) + " s");
   }
@@ -81,10 +83,7 @@ void summarize_contacts(const SimOptions& opt, const Model& model, const Contact
     friction = {
         {"coefficient", opt.contacts.friction_coefficient},
         {"rows", stats.friction_outputs},
-        {"worst_ratio", worst && std::isfinite(stats.worst_friction)
-                            ? nlohmann::json(stats.worst_friction)
-                        : worst ? nlohmann::json("inf")
-                                : nlohmann::json()},
+        {"worst_ratio", worst ? nlohmann::json(stats.worst_friction) : nlohmann::json()},
         {"worst_frame",
          worst ? nlohmann::json(frame_name(model, contacts, stats.worst_friction_contact))
                : nlohmann::json()},
@@ -160,8 +159,8 @@ nlohmann::json sim_summary(const SimOptions& opt, const Model& model, const Cont
   nlohmann::json per_joint = nlohmann::json::array();
   for (int k = 0; k < model.nv; ++k) {
     if (stats.saturated_per_joint[k] > 0) {
-      per_joint.push_back(
-          {{"column", "tau." + model.tau_names[k]}, {"steps", stats.saturated_per_joint[k]}});
+      per_joint.push_back({{"column", column_name("tau", model.tau_names[k])},
+                           {"steps", stats.saturated_per_joint[k]}});
     }
   }
   s["saturation"] = {

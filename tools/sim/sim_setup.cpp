@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/multibody/configuration.hpp>
@@ -29,6 +30,10 @@ const NamedValues<Interpolation> kInterpolations = {{"hold", Interpolation::hold
                                                     {"linear", Interpolation::linear}};
 
 namespace {
+
+// a unit quaternion off by more than float round-off: not what its writer meant (the row
+// input's warning on a table's quaternions)
+constexpr double kQuaternionNormWarned = 1e-6;
 
 // one value for every coordinate, or one per coordinate
 Eigen::VectorXd given_gains(const std::string& option, const std::vector<double>& values,
@@ -64,35 +69,19 @@ namespace {
 void read_contact_schedule(const SimOptions& opt, const Model& model, const ContactSet& contacts,
                            const SimStart& start, ContactSchedule& schedule) {
   const std::string& path = opt.contact_schedule;
-  const TimeTable table = read_time_table(path, {"contact"}, opt.time, start.clock);
-  std::vector<int> column_of(contacts.contacts.size(), -1);
-  for (std::size_t c = 0; c < table.header.names.size(); ++c) {
-    const std::string& name = table.header.names[c];
-    if (name.rfind("contact.", 0) != 0) continue;
-    const int frame = model.frame_index(name.substr(8));
-    const int k = frame < 0 ? -1 : contacts.find(frame);
-    if (k < 0) {
-      throw InputError(path, 1, table.columns[c] + 1,
-                       "column " + shown_input(name) + ": " + quote_input(name.substr(8)) +
-                           " is not one of the --contacts");
-    }
-    column_of[k] = static_cast<int>(c);
-  }
-  if (std::all_of(column_of.begin(), column_of.end(), [](int c) { return c < 0; })) {
+  const TimeTable table = read_time_table(path, {kContactActivityPrefix}, opt.time, start.clock);
+  const ContactActivity activity(model, contacts, table.header, path, table.columns);
+  if (activity.inputs().empty()) {
     throw InputError(path, 1, 0, "no contact.<frame> column of the --contacts");
   }
+  std::vector<double> values(table.header.names.size());
   for (int r = 0; r < table.series.rows(); ++r) {
+    for (std::size_t c = 0; c < values.size(); ++c)
+      values[c] = table.series.at(r, static_cast<int>(c));
     schedule.times.push_back(table.series.time(r));
     std::vector<char>& row = schedule.active.emplace_back(contacts.contacts.size(), 1);
-    for (std::size_t k = 0; k < column_of.size(); ++k) {
-      const int c = column_of[k];
-      const double value = c < 0 ? 1.0 : table.series.at(r, c);
-      if (value != 0 && value != 1) {
-        throw InputError(path, table.lines[r], table.columns[c] + 1,
-                         "column " + table.header.names[c] + ": " + number_text(value) +
-                             " is neither 1 (active) nor 0 (inactive)");
-      }
-      row[k] = value == 1 ? 1 : 0;
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      row[k] = activity.active(k, values.data(), table.lines[r]) ? 1 : 0;
     }
   }
 }
@@ -146,11 +135,11 @@ Header output_header(const SimOptions& opt, const Model& model, const ContactSet
   if (opt.forces_out) append(contact_force_columns(model, contacts));
   if (opt.forces_out && (!std::isnan(opt.ground) || !opt.contact_schedule.empty())) {
     for (const Contact& contact : contacts.contacts) {
-      header.names.push_back("contact." + model.frames[contact.frame].name);
+      header.names.push_back(contact_activity_column(model.frames[contact.frame].name));
     }
-    header.names.push_back("impact.energy");
+    header.names.push_back(kImpactEnergyLossColumn);
   }
-  if (opt.energy) append({"energy.kinetic", "energy.potential", "energy.total"});
+  if (opt.energy) append(energy_columns());
   return header;
 }
 
@@ -200,7 +189,7 @@ SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& n
   if (!opt.q0.empty()) assign_coordinates("--q0", opt.q0, model, model.q_names, start.q);
   if (!opt.v0.empty()) assign_coordinates("--v0", opt.v0, model, model.v_names, start.v);
   const double off = normalize(model, start.q);  // throws for a quaternion of zero norm
-  if (off > 1e-6) {
+  if (off > kQuaternionNormWarned) {
     notes.warning("the initial floating-base quaternion was not unit (off by " + number_text(off) +
                   "): normalised");
   }

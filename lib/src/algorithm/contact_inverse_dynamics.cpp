@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "linalg/pseudo_inverse.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -136,8 +137,9 @@ bool ContactInverseDynamics::project_regular(ConstVec b) {
   const Mat6 K = Mat6::Identity() - Pu_.topRows<6>();
   base_ldlt_.compute(K);
   const auto pivots = base_ldlt_.vectorD();
-  // as the normal equations of PseudoInverseSolver: pivots above 1e-8 of the largest
-  if (!(base_ldlt_.info() == Eigen::Success && pivots.minCoeff() > 1e-8 * pivots.maxCoeff())) {
+  // as the normal equations of PseudoInverseSolver
+  if (!(base_ldlt_.info() == Eigen::Success &&
+        pivots.minCoeff() > detail::kGramPivotTolerance * pivots.maxCoeff())) {
     return false;
   }
   const Vec6 y = base_ldlt_.solve(Vec6(Pb_.head<6>()));

@@ -12,6 +12,12 @@ std::optional<Eigen::Vector2d> center_of_pressure(const SE3& oMf, const Vec6& wr
   return Eigen::Vector2d(-moment.y() / force.z(), moment.x() / force.z());
 }
 
+double friction_ratio(const Vec3& force, const Vec3& normal) {
+  const double along = normal.dot(force);
+  if (along > 0) return (force - along * normal).norm() / along;
+  return force.squaredNorm() > 0.0 ? kPullingFrictionRatio : 0.0;
+}
+
 ContactJacobian::ContactJacobian(const Model& model, const ContactSet& contacts)
     : model_(model),
       contacts_(contacts),

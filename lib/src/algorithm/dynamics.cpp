@@ -11,11 +11,13 @@
 
 #include "eom/multibody/configuration.hpp"
 #include "eom/algorithm/kinematics.hpp"
+#include "eom/core/number_text.hpp"
 #include "algorithm/newton_euler.hpp"
 #include "algorithm/singular_mass_matrix.hpp"
 #include "linalg/mass_matrix_factor.hpp"
 #include "core/pivot.hpp"
 #include "core/sizes.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -506,9 +508,9 @@ void throw_singular_mass_matrix(const Model& model, ConstVec q, int joint) {
   const Eigen::VectorXd x = eigen.eigenvectors().col(0) / eigen.eigenvectors()(largest, 0);
   std::string motion;
   for (int k = 0; k < model.nv; ++k) {
-    if (std::abs(x[k]) < 1e-6) continue;
+    if (std::abs(x[k]) < kNullMotionShown) continue;
     std::ostringstream term;
-    term << (motion.empty() ? "" : ", ") << "v." << model.v_names[k] << " = " << x[k];
+    term << (motion.empty() ? "" : ", ") << "v." << model.v_names[k] << " = " << number_text(x[k]);
     motion += term.str();
   }
   throw NumericalError(

@@ -6,6 +6,7 @@
 #include "eom/core/errors.hpp"
 #include "core/constants.hpp"
 #include "core/sizes.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -223,7 +224,7 @@ Eigen::Matrix<double, 4, 3> orientation_rate_map(OrientationParametrization para
       // omega = E chi_dot with E = [e_z, Rz(z) e_y, Rz(z) Ry(y) e_x] (lecture notes 2.5.1)
       const double cz = std::cos(chi[0]), sz = std::sin(chi[0]);
       const double cy = std::cos(chi[1]), sy = std::sin(chi[1]);
-      if (std::abs(cy) < 1e-9) {
+      if (std::abs(cy) < detail::kEulerSingular) {
         throw NumericalError("Euler ZYX angles are singular at pitch +-90 degrees");
       }
       Mat3 E;
@@ -235,7 +236,7 @@ Eigen::Matrix<double, 4, 3> orientation_rate_map(OrientationParametrization para
       // E = [e_x, Rx(x) e_y, Rx(x) Ry(y) e_z]
       const double cx = std::cos(chi[0]), sx = std::sin(chi[0]);
       const double cy = std::cos(chi[1]), sy = std::sin(chi[1]);
-      if (std::abs(cy) < 1e-9) {
+      if (std::abs(cy) < detail::kEulerSingular) {
         throw NumericalError("Euler XYZ angles are singular at y = +-90 degrees");
       }
       Mat3 E;
@@ -255,13 +256,14 @@ Eigen::Matrix<double, 4, 3> orientation_rate_map(OrientationParametrization para
       // omega = J_l(phi) phi_dot (left Jacobian of SO(3)); its inverse in closed form
       const Vec3 phi = chi.head<3>();
       const double theta = phi.norm();
-      if (theta > kPi - 1e-6) {
+      if (theta > kPi - detail::kRotationVectorSingular) {
         throw NumericalError("the rotation vector is singular at a rotation of 180 degrees");
       }
       // 1/theta^2 - (1 + cos) / (2 theta sin), which tends to 1/12 at theta = 0
-      const double c = theta < 1e-4 ? 1.0 / 12 + theta * theta / 720
-                                    : 1 / (theta * theta) -
-                                          (1 + std::cos(theta)) / (2 * theta * std::sin(theta));
+      const double c =
+          theta < detail::kSeriesAngle
+              ? 1.0 / 12 + theta * theta / 720
+              : 1 / (theta * theta) - (1 + std::cos(theta)) / (2 * theta * std::sin(theta));
       const Mat3 P = skew(phi);
       map.topRows<3>() = Mat3::Identity() - 0.5 * P + c * P * P;
       break;

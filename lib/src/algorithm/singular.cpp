@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -10,8 +9,10 @@
 #include "eom/multibody/configuration.hpp"
 #include "eom/multibody/data.hpp"
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "core/sizes.hpp"
 #include "linalg/symmetric_eigenvalues.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -35,7 +36,7 @@ AxisDescription describe_axis(const Vec3& x, const Mat3& R) {
   const double aw = world.cwiseAbs().maxCoeff(&kw);
   const double af = frame.cwiseAbs().maxCoeff(&kf);
   // the world on ties: a frame axis must be clearly closer
-  const bool use_frame = af > aw + 1e-9;
+  const bool use_frame = af > aw + detail::kAxisTie;
   out.basis = use_frame ? AxisBasis::frame : AxisBasis::world;
   out.axis = static_cast<int>(use_frame ? kf : kw);
   out.alignment = use_frame ? af : aw;
@@ -46,29 +47,20 @@ AxisDescription describe_axis(const Vec3& x, const Mat3& R) {
 }
 
 std::string axis_text(const AxisDescription& a, std::string_view frame_name, bool rotation) {
-  const char* axes = "xyz";
-  char buf[160];
-  const char* prep = rotation ? "about" : "along";
+  const std::string prep = rotation ? "about" : "along";
+  const std::string frame(frame_name);
   if (a.alignment >= 0.99) {
-    if (a.basis == AxisBasis::world) {
-      std::snprintf(buf, sizeof buf, "%s world %c", prep, axes[a.axis]);
-    } else {
-      std::snprintf(buf, sizeof buf, "%s the %.*s %c axis", prep,
-                    static_cast<int>(frame_name.size()), frame_name.data(), axes[a.axis]);
-    }
-  } else {
-    const Vec3& d = a.direction;
-    auto clean = [](double x) { return std::abs(x) < 5e-4 ? 0.0 : x; };
-    if (a.basis == AxisBasis::world) {
-      std::snprintf(buf, sizeof buf, "%s world (%.3g, %.3g, %.3g)", prep, clean(d.x()),
-                    clean(d.y()), clean(d.z()));
-    } else {
-      std::snprintf(buf, sizeof buf, "%s (%.3g, %.3g, %.3g) in %.*s axes", prep, clean(d.x()),
-                    clean(d.y()), clean(d.z()), static_cast<int>(frame_name.size()),
-                    frame_name.data());
-    }
+    const char axis = "xyz"[a.axis];
+    return a.basis == AxisBasis::world ? prep + " world " + axis
+                                       : prep + " the " + frame + " " + axis + " axis";
   }
-  return buf;
+  // three significant digits, a component below round-off of the third shown as 0
+  auto shown = [](double x) { return number_text(std::abs(x) < 5e-4 ? 0.0 : x, 3); };
+  const Vec3& d = a.direction;
+  const std::string direction =
+      "(" + shown(d.x()) + ", " + shown(d.y()) + ", " + shown(d.z()) + ")";
+  return a.basis == AxisBasis::world ? prep + " world " + direction
+                                     : prep + " " + direction + " in " + frame + " axes";
 }
 
 }  // namespace
@@ -129,10 +121,9 @@ std::string to_string(const DirectionDescription& d, std::string_view frame_name
     case MotionKind::rotation:
       return "rotation " + axis_text(d.angular, frame_name, true);
     case MotionKind::mixed: {
-      char pct[16];
-      std::snprintf(pct, sizeof pct, "%.0f%%", 100 * d.linear_fraction);
-      return "mixed: linear motion " + axis_text(d.linear, frame_name, false) + " (" + pct +
-             ") with rotation " + axis_text(d.angular, frame_name, true);
+      return "mixed: linear motion " + axis_text(d.linear, frame_name, false) + " (" +
+             fixed_text(100 * d.linear_fraction, 0) + "%) with rotation " +
+             axis_text(d.angular, frame_name, true);
     }
   }
   return {};
@@ -249,7 +240,7 @@ void SingularityAnalysis::align_lost_directions(ReferenceFrame reference, const 
     double best_norm = -1;
     for (int c = 0; c < 12; ++c) {
       const double n = (B.leftCols(r).transpose() * task_candidates.col(c)).norm();
-      if (n > best_norm + 1e-12) {
+      if (n > best_norm + detail::kCandidateTie) {
         best_norm = n;
         best = c;
       }
@@ -267,7 +258,7 @@ void SingularityAnalysis::align_lost_directions(ReferenceFrame reference, const 
     w[0] -= 1;
     const double wn = w.norm();
     Small BH = B.leftCols(r);
-    if (wn > 1e-14) {
+    if (wn > detail::kReflectionNegligible) {
       w /= wn;
       const SmallVec Bw = BH * w;
       BH.noalias() -= 2 * Bw * w.transpose();

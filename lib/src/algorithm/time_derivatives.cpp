@@ -320,6 +320,87 @@ void rnea_time_derivatives(const Model& model, TimeDerivativeData& data, ConstVe
   for (int k = 0; k <= K; ++k) out.col(k).noalias() += model.armature.cwiseProduct(dq.col(k + 1));
 }
 
+namespace {
+
+// Body i's inertia in world axes Y and B(Y, V) = (V x* Y - Y V x + (Y V) x-bar*) / 2 to order K,
+// from its twist series (dY/dt = V x* Y - Y V x, with V x* = -(V x)^T; B is bilinear in Y and V,
+// so both follow by Leibniz's rule)
+void body_inertia_series(const Model& model, TimeDerivativeData& data, int i, int K) {
+  const int n = data.stride;
+  const Motion* Vi = data.V.data() + i * n;
+  Mat6* X = data.Vcross.data();
+  Mat6* Y = data.Ycrb.data() + i * n;
+  Mat6* B = data.Bcrb.data() + i * n;
+  for (int k = 0; k <= K; ++k) X[k] = motion_cross_matrix(Vi[k]);
+  Y[0] = world_inertia(model.inertia[i], data.oMi[i]);
+  for (int k = 0; k < K; ++k) {
+    Mat6 next = Mat6::Zero();
+    for (int m = 0; m <= k; ++m) {
+      next.noalias() -= data.choose(k, m) * (X[m].transpose() * Y[k - m] + Y[k - m] * X[m]);
+    }
+    Y[k + 1] = next;
+  }
+  for (int k = 0; k <= K; ++k) {
+    Mat6 P = Mat6::Zero();
+    Vec6 h = Vec6::Zero();
+    for (int m = 0; m <= k; ++m) {
+      P.noalias() += data.choose(k, m) * (Y[m] * X[k - m]);
+      h.noalias() += data.choose(k, m) * (Y[m] * Vi[k - m].vector());
+    }
+    B[k] = 0.5 * (-P.transpose() - P + force_cross_bar_matrix(Force::from(h)));
+  }
+}
+
+// For column `col` of joint i, with Y and B of i's subtree: the series of F = Y dS_c/dt + B S_c,
+// G1 = Y S_c and G2 = B^T S_c (into data.column) and of g_c = S_c . (Y (-a_g)) (into data.g)
+void column_series(TimeDerivativeData& data, int i, int col, int K) {
+  const int n = data.stride;
+  const Mat6* Y = data.Ycrb.data() + i * n;
+  const Mat6* B = data.Bcrb.data() + i * n;
+  const Motion* Sc = data.S.data() + col * n;
+  Vec6* F = data.column.data();
+  Vec6* G1 = F + n;
+  Vec6* G2 = F + 2 * n;
+  const Vec6* weight = F + 3 * n;
+  for (int k = 0; k <= K; ++k) {
+    F[k].setZero();
+    G1[k].setZero();
+    G2[k].setZero();
+    double gravity = 0;
+    for (int m = 0; m <= k; ++m) {
+      const double w = data.choose(k, m);
+      F[k].noalias() += w * (Y[m] * Sc[k - m + 1].vector() + B[m] * Sc[k - m].vector());
+      G1[k].noalias() += w * (Y[m] * Sc[k - m].vector());
+      G2[k].noalias() += w * (B[m].transpose() * Sc[k - m].vector());
+      gravity += w * Sc[m].vector().dot(weight[k - m]);
+    }
+    data.g(col, k) = gravity;
+  }
+}
+
+// M_rc, C_rc and, for r of a strict ancestor (`ancestor`), C_cr to order K, from column_series
+void matrix_entry_series(TimeDerivativeData& data, int row, int col, bool ancestor, int K) {
+  const int n = data.stride;
+  const Motion* Sr = data.S.data() + row * n;
+  const Vec6* F = data.column.data();
+  const Vec6* G1 = F + n;
+  const Vec6* G2 = F + 2 * n;
+  for (int k = 0; k <= K; ++k) {
+    double mass = 0, coriolis = 0, transposed = 0;
+    for (int m = 0; m <= k; ++m) {
+      const double w = data.choose(k, m);
+      mass += w * Sr[m].vector().dot(G1[k - m]);
+      coriolis += w * Sr[m].vector().dot(F[k - m]);
+      transposed += w * (G1[m].dot(Sr[k - m + 1].vector()) + G2[m].dot(Sr[k - m].vector()));
+    }
+    data.M[k](row, col) = data.M[k](col, row) = mass;
+    data.C[k](row, col) = coriolis;
+    if (ancestor) data.C[k](col, row) = transposed;
+  }
+}
+
+}  // namespace
+
 void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeData& data,
                                             ConstVec q, const Eigen::Ref<const Eigen::MatrixXd>& dq,
                                             int order) {
@@ -334,41 +415,17 @@ void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeDa
   const int K = order, n = data.stride;
   Motion* V = data.V.data();
   for (int k = 0; k <= K; ++k) V[k] = Motion::Zero();
-  Mat6* X = data.Vcross.data();
   // forward pass: twists to order K, columns of S to K + 1 (C has dS/dt), and each body's
   // inertia Y (dY/dt = V x* Y - Y V x, with V x* = -(V x)^T) and B(Y, V) = (V x* Y - Y V x +
   // (Y V) x-bar*) / 2, bilinear in Y and V, to order K
   for (int i = 1; i < model.njoints; ++i) {
     propagate_motion(model, data, i, q, dq, K, K + 1);
-    const Motion* Vi = V + i * n;
-    Mat6* Y = data.Ycrb.data() + i * n;
-    Mat6* B = data.Bcrb.data() + i * n;
-    for (int k = 0; k <= K; ++k) X[k] = motion_cross_matrix(Vi[k]);
-    Y[0] = world_inertia(model.inertia[i], data.oMi[i]);
-    for (int k = 0; k < K; ++k) {
-      Mat6 next = Mat6::Zero();
-      for (int m = 0; m <= k; ++m) {
-        next.noalias() -= data.choose(k, m) * (X[m].transpose() * Y[k - m] + Y[k - m] * X[m]);
-      }
-      Y[k + 1] = next;
-    }
-    for (int k = 0; k <= K; ++k) {
-      Mat6 P = Mat6::Zero();
-      Vec6 h = Vec6::Zero();
-      for (int m = 0; m <= k; ++m) {
-        P.noalias() += data.choose(k, m) * (Y[m] * X[k - m]);
-        h.noalias() += data.choose(k, m) * (Y[m] * Vi[k - m].vector());
-      }
-      B[k] = 0.5 * (-P.transpose() - P + force_cross_bar_matrix(Force::from(h)));
-    }
+    body_inertia_series(model, data, i, K);
   }
   // backward pass over subtrees: for each column c of joint i and each column r of i or an
   // ancestor, the Leibniz sums of M_rc = S_r . (Y S_c), C_rc = S_r . (Y dS_c/dt + B S_c) and,
   // r of a strict ancestor, C_cr = (Y S_c) . dS_r/dt + (B^T S_c) . S_r; g_c = S_c . (Y (-a_g))
-  Vec6* F = data.column.data();  // d^k/dt^k of Y dS_c/dt + B S_c
-  Vec6* G1 = F + n;              // of Y S_c
-  Vec6* G2 = F + 2 * n;          // of B^T S_c
-  Vec6* weight = F + 3 * n;      // of Y (-a_g), the subtree's weight at the world origin
+  Vec6* weight = data.column.data() + 3 * n;  // of Y (-a_g), the subtree's weight at the origin
   const Vec6 lift = (Vec6() << -model.gravity, Vec3::Zero()).finished();
   for (int k = 0; k <= K; ++k) {
     data.M[k].setZero();
@@ -381,38 +438,11 @@ void mass_coriolis_gravity_time_derivatives(const Model& model, TimeDerivativeDa
     for (int k = 0; k <= K; ++k) weight[k].noalias() = Y[k] * lift;
     for (int c = 0; c < joint.nv; ++c) {
       const int col = joint.idx_v + c;
-      const Motion* Sc = data.S.data() + col * n;
-      for (int k = 0; k <= K; ++k) {
-        F[k].setZero();
-        G1[k].setZero();
-        G2[k].setZero();
-        double gravity = 0;
-        for (int m = 0; m <= k; ++m) {
-          const double w = data.choose(k, m);
-          F[k].noalias() += w * (Y[m] * Sc[k - m + 1].vector() + B[m] * Sc[k - m].vector());
-          G1[k].noalias() += w * (Y[m] * Sc[k - m].vector());
-          G2[k].noalias() += w * (B[m].transpose() * Sc[k - m].vector());
-          gravity += w * Sc[m].vector().dot(weight[k - m]);
-        }
-        data.g(col, k) = gravity;
-      }
+      column_series(data, i, col, K);
       for (int up = i; up > 0; up = model.parent[up]) {
         const Joint& ancestor = model.joints[up];
         for (int r = 0; r < ancestor.nv; ++r) {
-          const int row = ancestor.idx_v + r;
-          const Motion* Sr = data.S.data() + row * n;
-          for (int k = 0; k <= K; ++k) {
-            double mass = 0, coriolis = 0, transposed = 0;
-            for (int m = 0; m <= k; ++m) {
-              const double w = data.choose(k, m);
-              mass += w * Sr[m].vector().dot(G1[k - m]);
-              coriolis += w * Sr[m].vector().dot(F[k - m]);
-              transposed += w * (G1[m].dot(Sr[k - m + 1].vector()) + G2[m].dot(Sr[k - m].vector()));
-            }
-            data.M[k](row, col) = data.M[k](col, row) = mass;
-            data.C[k](row, col) = coriolis;
-            if (up != i) data.C[k](col, row) = transposed;
-          }
+          matrix_entry_series(data, ancestor.idx_v + r, col, up != i, K);
         }
       }
     }

@@ -4,11 +4,9 @@
 // the model check's S^T I S of a leaf body) asks it with this rule.
 #pragma once
 
-namespace eom::detail {
+#include "core/tolerances.hpp"
 
-/// Round-off allowed in a pivot, relative to the size of the entries of the matrix it is a pivot
-/// of: about 1e4 times the double precision of a sum of a few products.
-constexpr double kPivotTolerance = 1e-12;
+namespace eom::detail {
 
 /// Whether a pivot (a diagonal entry left to factor, in the units of the matrix's diagonal) is
 /// positive beyond round-off, for a matrix whose entries are of size `scale`.

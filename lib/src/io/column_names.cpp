@@ -73,10 +73,52 @@ std::vector<std::string> pose_columns(std::string_view frame) {
 
 std::vector<std::string> wrench_columns(std::string_view prefix, std::string_view frame) {
   std::vector<std::string> out;
-  for (const char* component : kWrenchComponents) {
-    out.push_back(column_name(column_name(prefix, frame), component));
-  }
+  for (const char* component : kWrenchComponents)
+    out.push_back(frame_column(prefix, frame, component));
   return out;
+}
+
+std::string frame_column(std::string_view prefix, std::string_view frame,
+                         std::string_view component) {
+  return column_name(column_name(prefix, frame), component);
+}
+
+std::string contact_activity_column(std::string_view frame) {
+  return column_name(kContactActivityPrefix, frame);
+}
+
+std::string_view contact_activity_frame(std::string_view column) {
+  const std::string_view prefix = kContactActivityPrefix;
+  if (column.size() <= prefix.size() + 1 || column.compare(0, prefix.size(), prefix) != 0 ||
+      column[prefix.size()] != '.') {
+    return {};
+  }
+  return column.substr(prefix.size() + 1);
+}
+
+const std::vector<std::string>& contact_rank_columns() {
+  static const std::vector<std::string> names{
+      column_name(kContactActivityPrefix, "rank"), column_name(kContactActivityPrefix, "base_rank"),
+      column_name(kContactActivityPrefix, "internal"), column_name(kContactActivityPrefix, "full")};
+  return names;
+}
+
+std::string friction_ratio_column(std::string_view frame) { return column_name("friction", frame); }
+
+std::vector<std::string> center_of_pressure_columns(std::string_view frame) {
+  return {frame_column("cop", frame, "x"), frame_column("cop", frame, "y")};
+}
+
+std::vector<std::string> residual_columns() {
+  std::vector<std::string> out;
+  for (const char* component : kWrenchComponents) out.push_back(column_name("residual", component));
+  out.push_back(column_name("residual", "norm"));
+  return out;
+}
+
+std::vector<std::string> energy_columns() {
+  return {column_name("energy", "kinetic"), column_name("energy", "potential"),
+          column_name("energy", "total")};
 }
 
 }  // namespace eom

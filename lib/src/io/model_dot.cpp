@@ -1,3 +1,4 @@
+#include "eom/core/number_text.hpp"
 #include "eom/io/model_dot.hpp"
 
 #include <map>

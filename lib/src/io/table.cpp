@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "eom/io/decimal.hpp"
 #include "io/csv.hpp"
 #include "io/input.hpp"
@@ -148,12 +149,6 @@ Table read_table(const std::string& path, Format format) {
   std::vector<double> row;
   while (reader->next(row)) table.values.insert(table.values.end(), row.begin(), row.end());
   return table;
-}
-
-void append_number(std::string& out, double value) {
-  char text[32];  // the longest shortest form of a double has 24 characters
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  out.append(text, result.ptr);
 }
 
 void append_number_text(std::string& out, std::string_view text) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "eom/io/table.hpp"
 #include "io/csv.hpp"
 #include "io/json.hpp"
@@ -98,7 +99,7 @@ class Writer final : public TableWriter {
       if (!std::isfinite(values[c])) {
         throw NumericalError("row " + std::to_string(rows_ + 1) + ", column " +
                              shown_input(header_.names[c]) + ": cannot write " +
-                             std::to_string(values[c]) + ", tables hold finite numbers only");
+                             fixed_text(values[c], 6) + ", tables hold finite numbers only");
       }
       buffer_ += prefixes_[c];
       append_number(buffer_, values[c]);

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 
 namespace eom {
 namespace {
@@ -115,9 +116,9 @@ bool TableTime::append_after_origin(std::string& out, double offset) const {
   if (!shift_) return false;
   in_seconds_ = origin_stamp_;
   if (!in_seconds_.digits.empty()) in_seconds_.exponent += power_;
-  char buffer[32];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, offset).ptr;
-  parse_decimal(std::string_view(buffer, end - buffer), offset_);  // the double's shortest form
+  text_.clear();
+  append_number(text_, offset);
+  parse_decimal(text_, offset_);  // the double's shortest form
   add_decimals(in_seconds_, offset_, sum_);
   text_.clear();
   append_decimal(text_, sum_);

@@ -19,11 +19,13 @@ int PseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
                                Eigen::VectorXd& x) {
   if (A.rows() <= A.cols() && A.rows() > 0) {
     // the normal equations square the condition number: only for A well away from singular
-    // (pivots of A A^T above 1e-8 of the largest), where they lose no more than 1e-8 relative
+    // (pivots of A A^T above kGramPivotTolerance of the largest), where they lose no more than
+    // that relative
     gram_matrix_.noalias() = A * A.transpose();
     gram_.compute(gram_matrix_);
     const auto pivots = gram_.vectorD();
-    if (gram_.info() == Eigen::Success && pivots.minCoeff() > 1e-8 * pivots.maxCoeff()) {
+    if (gram_.info() == Eigen::Success &&
+        pivots.minCoeff() > detail::kGramPivotTolerance * pivots.maxCoeff()) {
       gram_rhs_.noalias() = gram_.solve(b);
       x.noalias() = A.transpose() * gram_rhs_;
       rank_ = static_cast<int>(A.rows());
@@ -126,7 +128,8 @@ int SymmetricPseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::V
   ldlt_.compute(A);
   const auto pivots = ldlt_.vectorD();
   const Eigen::Index n = pivots.size();
-  if (n > 0 && ldlt_.info() == Eigen::Success && pivots.minCoeff() > 1e-9 * pivots.maxCoeff()) {
+  if (n > 0 && ldlt_.info() == Eigen::Success &&
+      pivots.minCoeff() > kRankTolerance * pivots.maxCoeff()) {
     x.noalias() = ldlt_.solve(b);
     return static_cast<int>(n);
   }

@@ -9,12 +9,13 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
+#include "core/tolerances.hpp"
+
 namespace eom::linalg {
 
-// Singular values (and pivots of column-pivoted QR) below 1e-9 of the largest are round-off of a
-// rank-deficient matrix (dependent contact constraints leave about 1e-16 of the largest): counting
-// them would produce forces of the order of 1 / round-off.
-constexpr double kRankTolerance = 1e-9;
+// Singular values and pivots below kRankTolerance of the largest count as zero
+// (core/tolerances.hpp).
+using detail::kRankTolerance;
 
 /// x = A^+ b, the least-squares solution of least norm, with singular values below 1e-9 of the
 /// largest counted as zero. A clearly of full row rank (every pivot of the LDLT factor of A A^T

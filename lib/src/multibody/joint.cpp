@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "eom/multibody/component_names.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -229,7 +230,7 @@ void joint_integrate(const Joint& j, ConstVec q, ConstVec v, VecRef q_out) {
       // constant child-frame twist (vx e1 + vy e2, w n): the SE(2) exponential
       const double x = v[iv], y = v[iv + 1], w = v[iv + 2], theta = q[iq + 2];
       double a = 1, b = 0;  // sin(w)/w, (1 - cos(w))/w
-      if (std::abs(w) > 1e-8) {
+      if (std::abs(w) > detail::kSmallTurn) {
         a = std::sin(w) / w;
         b = (1 - std::cos(w)) / w;
       } else {
@@ -279,7 +280,7 @@ void joint_difference(const Joint& j, ConstVec q0, ConstVec q1, VecRef v_out) {
       const double dx = c * ex + s * ey, dy = -s * ex + c * ey;  // in the q0 frame
       // invert the SE(2) exponential's [a -b; b a]
       double a = 1, b = 0;
-      if (std::abs(w) > 1e-8) {
+      if (std::abs(w) > detail::kSmallTurn) {
         a = std::sin(w) / w;
         b = (1 - std::cos(w)) / w;
       } else {
@@ -315,7 +316,7 @@ bool joint_normalize(const Joint& j, VecRef q) {
   if (!has_quaternion(j)) return true;
   const int i = j.idx_q + quaternion_offset(j);
   const double n = q.segment<4>(i).norm();
-  if (!(n > 1e-12) || !std::isfinite(n)) return false;
+  if (!(n > detail::kZeroQuaternion) || !std::isfinite(n)) return false;
   q.segment<4>(i) /= n;
   return true;
 }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/tolerances.hpp"
+
 namespace eom {
 
 PoseVector pose_vector(const SE3& M) {
@@ -64,7 +66,7 @@ Mat3 exp3(const Vec3& w) {
   const Mat3 W = skew(w);
   // Rodrigues: R = I + sin(t)/t W + (1 - cos(t))/t^2 W^2, Taylor series near t = 0
   double a, b;
-  if (theta < 1e-4) {
+  if (theta < detail::kSeriesAngle) {
     a = 1 - theta2 / 6;
     b = 0.5 - theta2 / 24;
   } else {
@@ -86,7 +88,7 @@ Mat3 left_jacobian3(const Vec3& w) {
   const double theta = std::sqrt(theta2);
   const Mat3 W = skew(w);
   double b, c;
-  if (theta < 1e-4) {
+  if (theta < detail::kSeriesAngle) {
     b = 0.5 - theta2 / 24;
     c = 1.0 / 6 - theta2 / 120;
   } else {

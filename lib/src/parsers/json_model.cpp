@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "eom/core/errors.hpp"
+#include "core/tolerances.hpp"
 #include "eom/multibody/component_names.hpp"
 #include "parsers/index_coordinates.hpp"
 
@@ -25,12 +26,12 @@ namespace {
 
 using nlohmann::json;
 
-// a relative tolerance for what the file's decimals cannot say exactly: a rotation's
-// orthonormality, a spatial inertia's symmetry and structure, a screw axis's pitch
-constexpr double kRoundOff = 1e-9;
+// what the file's decimals cannot say exactly: a rotation's orthonormality, a spatial inertia's
+// symmetry and structure, a screw axis's pitch
+using detail::kModelRoundOff;
 
-// shortest round-trip spelling, as JSON writes numbers
-std::string number_text(double x) { return json(x).dump(); }
+// a number as the JSON writer spells it ("2.0", "1e-05"): these messages quote the model's JSON
+std::string json_number_text(double x) { return json(x).dump(); }
 
 // Reads fields by JSON path and throws ModelError("file: path: what") for anything unexpected.
 class Reader {
@@ -116,11 +117,11 @@ class Reader {
     }
     const Mat3 R = T.topLeftCorner<3, 3>();
     const double off = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
-    if (off > kRoundOff || R.determinant() < 0) {
+    if (off > kModelRoundOff || R.determinant() < 0) {
       fail(path,
            "not a rigid placement: the rotation block is not orthonormal with determinant "
            "1 (|R^T R - 1| = " +
-               number_text(off) + ")");
+               json_number_text(off) + ")");
     }
     return {R, T.topRightCorner<3, 1>()};
   }
@@ -195,18 +196,18 @@ void read_limits(Reader& in, const json& joint, const std::string& path, JointIn
   const bool lower = optional("lower", info.lower), upper = optional("upper", info.upper);
   if (lower != upper) in.fail(path, "give both \"lower\" and \"upper\", or neither");
   if (lower && !(info.lower <= info.upper)) {
-    in.fail(path + ".lower",
-            "lower " + number_text(info.lower) + " is above upper " + number_text(info.upper));
+    in.fail(path + ".lower", "lower " + json_number_text(info.lower) + " is above upper " +
+                                 json_number_text(info.upper));
   }
   info.has_limit = lower;
   for (const char* key : {"effort", "velocity"}) {
     double& out = std::string(key) == "effort" ? info.effort : info.velocity;
     if (optional(key, out) && !(out > 0)) {
-      in.fail(path + "." + key, "must be positive, not " + number_text(out));
+      in.fail(path + "." + key, "must be positive, not " + json_number_text(out));
     }
   }
   if (optional("armature", info.armature) && !(info.armature >= 0)) {
-    in.fail(path + ".armature", "must be non-negative, not " + number_text(info.armature));
+    in.fail(path + ".armature", "must be non-negative, not " + json_number_text(info.armature));
   }
 }
 
@@ -232,21 +233,21 @@ Inertia spatial_inertia(Reader& in, const json& value, const std::string& path) 
   using Mat6d = Eigen::Matrix<double, 6, 6>;
   const Mat6d G = in.matrix<6, 6>(value, path);
   const double size = G.cwiseAbs().maxCoeff();
-  if ((G - G.transpose()).cwiseAbs().maxCoeff() > kRoundOff * size) {
+  if ((G - G.transpose()).cwiseAbs().maxCoeff() > kModelRoundOff * size) {
     in.fail(path, "not symmetric");
   }
   const Eigen::SelfAdjointEigenSolver<Mat6d> eig(G);
   if (!(eig.eigenvalues().minCoeff() > 0)) {
     in.fail(path, "not positive definite (smallest eigenvalue " +
-                      number_text(eig.eigenvalues().minCoeff()) + ")");
+                      json_number_text(eig.eigenvalues().minCoeff()) + ")");
   }
   const double m = G(3, 3);
   if ((G.bottomRightCorner<3, 3>() - m * Mat3::Identity()).cwiseAbs().maxCoeff() >
-      kRoundOff * size) {
+      kModelRoundOff * size) {
     in.fail(path, "not a rigid body's: the linear block must be m times the identity");
   }
   const Mat3 mc = G.topRightCorner<3, 3>();  // m [c]
-  if ((mc + mc.transpose()).cwiseAbs().maxCoeff() > kRoundOff * size) {
+  if ((mc + mc.transpose()).cwiseAbs().maxCoeff() > kModelRoundOff * size) {
     in.fail(path, "not a rigid body's: the coupling block must be skew-symmetric (m [c])");
   }
   const Vec3 c = Vec3(mc(2, 1), mc(0, 2), mc(1, 0)) / m;
@@ -273,6 +274,48 @@ Inertia spatial_inertia(Reader& in, const json& value, const std::string& path) 
 //   liMi = B_{i-1} M_{i-1,i} T(r_i),   inertia_i = G_i moved by B_i,   frame {i} = B_i in J_i,
 // and the end-effector frame {n+1} sits at B_n M_{n,n+1} on the last body. A nonzero pitch (a
 // helical joint) has no eom joint: refused.
+// Joint i's kind, unit axis and scale from its space-frame screw axis S (angular first) at the
+// home placement M_i of frame {i}, checked against its declared type; returns T(r), the joint's
+// frame J_i in {i} (a revolute axis passes through r = w x v / |w|^2, from v = -w x r).
+SE3 read_screw_axis(Reader& in, const json& value, const std::string& path, const SE3& M_i,
+                    JointKind type, ChainJoint& c, std::vector<Diagnostic>* warnings) {
+  const Vec6 S = in.vector<6>(value, path);
+  const Motion A = M_i.act_inv(Motion{S.tail<3>(), S.head<3>()});
+  const double w = A.ang.norm(), speed = A.lin.norm();
+  SE3 joint_in_i;
+  if (w > 0) {
+    c.kind = JointKind::revolute;
+    c.axis = A.ang / w;
+    c.scale = w;
+    if (std::abs(c.axis.dot(A.lin)) > kModelRoundOff * (1 + speed)) {
+      in.fail(path, "a screw axis with pitch " + json_number_text(c.axis.dot(A.lin) / w) +
+                        " (w . v != 0): eom has no helical joint");
+    }
+    joint_in_i.p = c.axis.cross(A.lin / w);
+  } else if (speed > 0) {
+    c.kind = JointKind::prismatic;
+    c.axis = A.lin / speed;
+    c.scale = speed;
+  } else {
+    in.fail(path, "a zero screw axis moves nothing");
+  }
+  if (c.kind != type) {
+    in.fail(path, std::string("a ") + (c.kind == JointKind::revolute ? "rotating" : "sliding") +
+                      " screw axis for " + quote_input(c.name) + ", which is " +
+                      (type == JointKind::revolute ? "revolute" : "prismatic") +
+                      " (a zero angular part makes it prismatic)");
+  }
+  if (std::abs(c.scale - 1) > kModelRoundOff && warnings) {
+    warnings->push_back({Diagnostic::Severity::warning, 0,
+                         path + ": the " + (w > 0 ? "angular" : "linear") + " part has norm " +
+                             json_number_text(c.scale) +
+                             ", not 1: taken as a scaled twist (joint " + quote_input(c.name) +
+                             " moves " + json_number_text(c.scale) + " per unit of q)",
+                         true});
+  }
+  return joint_in_i;
+}
+
 Model build_poe(Reader& in, const json& doc, const std::string& name, const LoadOptions& options,
                 std::vector<Diagnostic>* warnings) {
   in.only(doc, "", {"format", "name", "joints", "M", "S", "G", "links"});
@@ -321,41 +364,7 @@ Model build_poe(Reader& in, const json& doc, const std::string& name, const Load
 
     const SE3 M_step = in.placement(Ms[i], at("M", i));
     M_i = M_i * M_step;
-    const Vec6 S = in.vector<6>(Ss[i], at("S", i));  // angular first
-    const Motion A = M_i.act_inv(Motion{S.tail<3>(), S.head<3>()});
-    const double w = A.ang.norm(), speed = A.lin.norm();
-    SE3 joint_in_i;  // T(r): J_i in {i}
-    if (w > 0) {
-      c.kind = JointKind::revolute;
-      c.axis = A.ang / w;
-      c.scale = w;
-      if (std::abs(c.axis.dot(A.lin)) > kRoundOff * (1 + speed)) {
-        in.fail(at("S", i), "a screw axis with pitch " + number_text(c.axis.dot(A.lin) / w) +
-                                " (w . v != 0): eom has no helical joint");
-      }
-      joint_in_i.p = c.axis.cross(A.lin / w);
-    } else if (speed > 0) {
-      c.kind = JointKind::prismatic;
-      c.axis = A.lin / speed;
-      c.scale = speed;
-    } else {
-      in.fail(at("S", i), "a zero screw axis moves nothing");
-    }
-    if (c.kind != type) {
-      in.fail(at("S", i), std::string("a ") +
-                              (c.kind == JointKind::revolute ? "rotating" : "sliding") +
-                              " screw axis for " + quote_input(c.name) + ", which is " +
-                              (type == JointKind::revolute ? "revolute" : "prismatic") +
-                              " (a zero angular part makes it prismatic)");
-    }
-    if (std::abs(c.scale - 1) > kRoundOff && warnings) {
-      warnings->push_back({Diagnostic::Severity::warning, 0,
-                           at("S", i) + ": the " + (w > 0 ? "angular" : "linear") +
-                               " part has norm " + number_text(c.scale) +
-                               ", not 1: taken as a scaled twist (joint " + quote_input(c.name) +
-                               " moves " + number_text(c.scale) + " per unit of q)",
-                           true});
-    }
+    const SE3 joint_in_i = read_screw_axis(in, Ss[i], at("S", i), M_i, type, c, warnings);
     const SE3 B_i = joint_in_i.inverse();
     c.placement = B_previous * M_step * joint_in_i;
     c.inertia = spatial_inertia(in, Gs[i], at("G", i)).transformed(B_i);
@@ -420,9 +429,10 @@ Model build_dh(Reader& in, const json& doc, const std::string& name, bool modifi
                  mass = number("mass");
     const Vec3 com = in.vector<3>(in.field(joint, path, "com"), path + ".com");
     const Mat3 inertia = in.matrix<3, 3>(in.field(joint, path, "inertia"), path + ".inertia");
-    if (!(mass >= 0)) in.fail(path + ".mass", "must not be negative, not " + number_text(mass));
+    if (!(mass >= 0))
+      in.fail(path + ".mass", "must not be negative, not " + json_number_text(mass));
     if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() >
-        kRoundOff * inertia.cwiseAbs().maxCoeff()) {
+        kModelRoundOff * inertia.cwiseAbs().maxCoeff()) {
       in.fail(path + ".inertia", "not symmetric");
     }
     if (Eigen::SelfAdjointEigenSolver<Mat3>(inertia).eigenvalues().minCoeff() < 0) {

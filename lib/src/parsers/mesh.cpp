@@ -15,6 +15,7 @@
 
 #include "eom/core/errors.hpp"
 #include "eom/parsers/urdf.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom::detail {
 namespace {
@@ -319,7 +320,7 @@ MeshInertia mesh_inertia(const std::vector<Triangle>& triangles, bool exact) {
     area += a;
     surface_centroid += a * (t[0] + t[1] + t[2]) / 3;
   }
-  if (!(area > 1e-15)) throw InputError("the mesh has no area");
+  if (!(area > kZeroMeshMeasure)) throw InputError("the mesh has no area");
   surface_centroid /= area;
   // the centre of mass: of the tetrahedra from the origin with signed volumes (exact), or of the
   // pyramids from the surface centroid with unsigned volumes (MuJoCo 2.2's legacy rule), each
@@ -334,15 +335,15 @@ MeshInertia mesh_inertia(const std::vector<Triangle>& triangles, bool exact) {
     volume += v;
     moment += v * (t[0] + t[1] + t[2] + apex) / 4;
   }
-  if (!(volume > 1e-15)) {
+  if (!(volume > kZeroMeshMeasure)) {
     throw InputError("the mesh encloses no volume (is it closed, its faces outward?)");
   }
   out.com = moment / volume;
   // (exact: the signs were the origin's, and the question moot)
-  out.star_shaped = exact || negative <= 1e-9 * volume;
+  out.star_shaped = exact || negative <= kMeshVolumeRoundOff * volume;
   // the inertia about the centre of mass, from tetrahedra with their apex there
   const Mat3 I = inertia_tensor(triangles, out.com, exact, volume);
-  if (!(volume > 1e-15)) throw InputError("the mesh encloses no volume");
+  if (!(volume > kZeroMeshMeasure)) throw InputError("the mesh encloses no volume");
   const Vec3 e = Eigen::SelfAdjointEigenSolver<Mat3>(I, Eigen::EigenvaluesOnly).eigenvalues();
   check_rigid(e);
   out.inertia_per_mass = I / volume;

@@ -16,6 +16,7 @@
 
 #include "eom/core/errors.hpp"
 #include "eom/multibody/component_names.hpp"
+#include "core/tolerances.hpp"
 #include "parsers/index_coordinates.hpp"
 #include "parsers/mjcf_attributes.hpp"
 #include "parsers/mjcf_inertia.hpp"
@@ -470,7 +471,7 @@ class MjcfReader : MjcfAttributes {
     }
     const Vec3 pos = fixed<3>(e, "pos", cls, Vec3::Zero());
     const Vec3 axis = ball ? Vec3::UnitZ() : fixed<3>(e, "axis", cls, Vec3::UnitZ());
-    if (axis.norm() < 1e-10) fail(e, "<joint axis>: zero axis");
+    if (axis.norm() < kZeroLength) fail(e, "<joint axis>: zero axis");
     // MuJoCo reads ref for slide and hinge joints only: a ball joint's qpos0 is the identity
     const double ref = ball    ? 0
                        : hinge ? angle(number(e, "ref", cls, 0))
@@ -530,7 +531,7 @@ class MjcfReader : MjcfAttributes {
     if (!(info.lower < info.upper)) {
       fail(e, "<joint range>: the lower limit must be below the upper");
     }
-    if (hinge && !settings.degrees && info.upper - info.lower > 2 * kPi + 1e-9) {
+    if (hinge && !settings.degrees && info.upper - info.lower > 2 * kPi + kFullTurnRoundOff) {
       range_warnings_.push_back(e);
     }
   }

@@ -10,6 +10,7 @@
 #include <Eigen/Geometry>
 
 #include "eom/core/errors.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom::detail {
 
@@ -28,7 +29,7 @@ Mat3 z_to(const Vec3& z) {
   const Vec3 n = z.normalized();
   Vec3 axis = Vec3::UnitZ().cross(n);
   const double s = axis.norm();
-  if (s < 1e-10) axis = Vec3::UnitX();
+  if (s < kZeroLength) axis = Vec3::UnitX();
   return rotation(axis, std::atan2(s, n.z()));
 }
 
@@ -154,18 +155,19 @@ Mat3 MjcfAttributes::orientation(const XMLElement* e, const std::string& cls) co
   const std::string kind = chosen;
   if (kind == "quat") {
     const Eigen::Vector4d w = required<4>(e, "quat", cls);  // MuJoCo's order: w x y z
-    if (w.norm() < 1e-10) fail(e, "<" + std::string(e->Name()) + " quat>: a zero quaternion");
+    if (w.norm() < kZeroLength) fail(e, "<" + std::string(e->Name()) + " quat>: a zero quaternion");
     return Eigen::Quaterniond(w[0], w[1], w[2], w[3]).normalized().toRotationMatrix();
   }
   if (kind == "axisangle") {
     const Eigen::Vector4d a = required<4>(e, "axisangle", cls);
-    if (a.head<3>().norm() < 1e-10) fail(e, "<" + std::string(e->Name()) + "axisangle>: zero axis");
+    if (a.head<3>().norm() < kZeroLength)
+      fail(e, "<" + std::string(e->Name()) + "axisangle>: zero axis");
     return rotation(a.head<3>(), angle(a[3]));
   }
   if (kind == "euler") return euler(e, cls);
   if (kind == "xyaxes") return xyaxes(e, cls);
   const Vec3 z = required<3>(e, "zaxis", cls);
-  if (z.norm() < 1e-10) fail(e, std::string("<") + e->Name() + " zaxis>: zero axis");
+  if (z.norm() < kZeroLength) fail(e, std::string("<") + e->Name() + " zaxis>: zero axis");
   return z_to(z);
 }
 
@@ -186,10 +188,10 @@ Mat3 MjcfAttributes::euler(const XMLElement* e, const std::string& cls) const {
 Mat3 MjcfAttributes::xyaxes(const XMLElement* e, const std::string& cls) const {
   const Eigen::Matrix<double, 6, 1> a = required<6>(e, "xyaxes", cls);
   Vec3 x = a.head<3>(), y = a.tail<3>();
-  if (x.norm() < 1e-10) fail(e, std::string("<") + e->Name() + " xyaxes>: zero x axis");
+  if (x.norm() < kZeroLength) fail(e, std::string("<") + e->Name() + " xyaxes>: zero x axis");
   x.normalize();
   y -= x * x.dot(y);
-  if (y.norm() < 1e-10) {
+  if (y.norm() < kZeroLength) {
     fail(e, std::string("<") + e->Name() + " xyaxes>: the y axis is parallel to x");
   }
   y.normalize();
@@ -203,7 +205,7 @@ SE3 MjcfAttributes::pose(const XMLElement* e, const std::string& cls) const {
   if (get(e, "fromto", cls)) {
     const Eigen::Matrix<double, 6, 1> s = required<6>(e, "fromto", cls);
     const Vec3 d = s.tail<3>() - s.head<3>();
-    if (d.norm() < 1e-10) fail(e, std::string("<") + e->Name() + " fromto>: zero length");
+    if (d.norm() < kZeroLength) fail(e, std::string("<") + e->Name() + " fromto>: zero length");
     M.p = (s.head<3>() + s.tail<3>()) / 2;
     M.R = z_to(d);
     return M;

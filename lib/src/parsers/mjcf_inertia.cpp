@@ -10,6 +10,7 @@
 #include <Eigen/Geometry>
 
 #include "core/constants.hpp"
+#include "core/tolerances.hpp"
 #include "eom/core/errors.hpp"
 
 namespace eom::detail {
@@ -105,7 +106,8 @@ Inertia MjcfInertia::explicit_inertia(const XMLElement* e) const {
   }
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
   const Vec3 d = eig.eigenvalues();
-  if (d.minCoeff() < -1e-12 * std::max(1.0, d.maxCoeff()) || d[0] + d[1] < d[2] * (1 - 1e-9)) {
+  if (d.minCoeff() < -kEigenvalueRoundOff * std::max(1.0, d.maxCoeff()) ||
+      d[0] + d[1] < d[2] * (1 - kModelRoundOff)) {
     a_.fail(e,
             "<inertial>: the inertia is not a rigid body's (positive, and each principal "
             "moment at most the sum of the other two)");
@@ -234,7 +236,7 @@ MeshInertia MjcfInertia::read_mesh_asset(const XMLElement* e) const {
   if (scale.prod() == 0) a_.fail(e, "<mesh scale> has a zero factor");
   const Vec3 refpos = a_.fixed<3>(e, "refpos", cls, Vec3::Zero());
   const Eigen::Vector4d refquat = a_.fixed<4>(e, "refquat", cls, Eigen::Vector4d(1, 0, 0, 0));
-  if (refquat.norm() < 1e-10) a_.fail(e, "<mesh refquat>: a zero quaternion");
+  if (refquat.norm() < kZeroLength) a_.fail(e, "<mesh refquat>: a zero quaternion");
   const Mat3 R =
       Eigen::Quaterniond(refquat[0], refquat[1], refquat[2], refquat[3]).normalized().matrix();
   const std::string where = "<mesh file=\"" + shown_input(file) + "\">: ";

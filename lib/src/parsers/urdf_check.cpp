@@ -7,14 +7,13 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "eom/multibody/component_names.hpp"
 
 namespace eom {
@@ -40,19 +39,11 @@ using namespace check_text;
 namespace check_text {
 
 // numbers from the file, in shortest round-trip form so the message shows what was written
-std::string exact(double x) {
-  char buf[32];
-  const auto result = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, result.ptr);
-}
+std::string exact(double x) { return shortest_text(x); }
 std::string exact(const Vec3& v) { return exact(v.x()) + " " + exact(v.y()) + " " + exact(v.z()); }
 
 // computed numbers (eigenvalues, masses): round-off digits would only hide the point
-std::string approx(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
+std::string approx(double x) { return number_text(x); }
 
 std::string named_at(const std::string& name, int line) {
   return quote_input(name) + " (line " + std::to_string(line) + ")";

@@ -14,6 +14,7 @@
 #include "eom/core/errors.hpp"
 #include "eom/multibody/component_names.hpp"
 #include "core/pivot.hpp"
+#include "core/tolerances.hpp"
 #include "parsers/fixed_joints.hpp"
 #include "parsers/urdf_check.hpp"
 
@@ -24,9 +25,6 @@ using namespace check_text;
 
 bool is_moving(const std::string& type) { return type != "fixed"; }
 
-// relative round-off of principal moments (URDF numbers carry 6 to 9 significant digits)
-constexpr double kMomentRoundOff = 1e-9;
-
 Vec3 principal_moments(const Mat3& inertia) {
   const Eigen::SelfAdjointEigenSolver<Mat3> solver(inertia, Eigen::EigenvaluesOnly);
   if (solver.info() != Eigen::Success) return Vec3::Constant(NAN);
@@ -35,12 +33,12 @@ Vec3 principal_moments(const Mat3& inertia) {
 
 // The scale against which round-off is judged: the largest principal moment of the link and
 // of its body, and the body's mass spread over a millimetre (so that a point mass's
-// numerically zero tensor stays zero); 1e-12 kg m^2 at least.
+// numerically zero tensor stays zero); kSmallestInertiaScale at least.
 double body_scale(const Vec3& lambda, const Body* body) {
-  double scale = std::max(1e-12, lambda.cwiseAbs().maxCoeff());
+  double scale = std::max(kSmallestInertiaScale, lambda.cwiseAbs().maxCoeff());
   if (body) {
     scale = std::max(scale, principal_moments(body->inertia.I_c).cwiseAbs().maxCoeff());
-    scale = std::max(scale, body->inertia.m * 1e-6);
+    scale = std::max(scale, body->inertia.m * kSquareMillimetre);
   }
   return scale;
 }
@@ -146,7 +144,7 @@ void UrdfChecker::check_inertia(int index, const Body* body) {
   const UrdfLink& link = urdf_.links[index];
   const Vec3 lambda = principal_moments(link.inertia);
   if (!lambda.allFinite()) return;
-  const double tolerance = kMomentRoundOff * body_scale(lambda, body);
+  const double tolerance = kModelRoundOff * body_scale(lambda, body);
   const bool definite = lambda[0] >= -tolerance;
   // sorted, so a + b >= c is the only inequality that can fail
   const bool triangle = lambda[0] + lambda[1] >= lambda[2] - tolerance;
@@ -171,7 +169,7 @@ void UrdfChecker::check_inertia(int index, const Body* body) {
   }
   // an indefinite link merged into a moving body: the body is what the dynamics use
   const Vec3 combined = principal_moments(body->inertia.I_c);
-  const double body_tolerance = kMomentRoundOff * body_scale(combined, body);
+  const double body_tolerance = kModelRoundOff * body_scale(combined, body);
   if (combined[0] < -body_tolerance) {
     error(line, who + defect + ", and so is the body it is merged by fixed joints into (" +
                     body_name(*body) + "; eigenvalues " + moments(combined, body_tolerance) + ")");

@@ -1,12 +1,12 @@
 #include "eom/parsers/urdf_writer.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <string_view>
 #include <unordered_set>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "eom/multibody/component_names.hpp"
 #include "eom/multibody/joint.hpp"
 #include "eom/multibody/spatial.hpp"
@@ -16,8 +16,7 @@ namespace {
 
 std::string number(double x) {
   if (x == 0) x = 0;  // -0 (a pitch of atan2(-0, 1)) is written as 0
-  char buffer[32];
-  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, x).ptr);
+  return shortest_text(x);
 }
 
 std::string numbers(const Vec3& x) {
@@ -72,7 +71,7 @@ void refuse_unwritable_joints(const Model& model) {
   for (int i = 1; i < model.njoints; ++i) {
     if (model.joints[i].scale != 1) {
       throw InputError("joint '" + model.joint_names[i] + "' moves " +
-                       std::to_string(model.joints[i].scale) +
+                       fixed_text(model.joints[i].scale, 6) +
                        " per unit of q (a scaled screw axis): a URDF joint moves 1, so the model "
                        "cannot be written as URDF");
     }

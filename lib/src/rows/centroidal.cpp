@@ -1,3 +1,4 @@
+#include "eom/core/number_text.hpp"
 #include "eom/rows/centroidal.hpp"
 
 #include <optional>

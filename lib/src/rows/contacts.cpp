@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 
@@ -12,56 +13,62 @@
 
 namespace eom::rows {
 
-std::vector<std::string> contact_force_columns(const Model& model, const ContactSet& contacts) {
+std::vector<std::string> contact_force_columns(const Model& model, const ContactSet& contacts,
+                                               std::string_view prefix) {
   std::vector<std::string> columns;
   for (const Contact& contact : contacts.contacts) {
     const std::string& frame = model.frames[contact.frame].name;
     for (const auto& component : contact_force_components(contact.kind)) {
-      columns.push_back(column_name(column_name("f", frame), component));
+      columns.push_back(frame_column(prefix, frame, component));
     }
   }
   return columns;
 }
 
 ContactActivity::ContactActivity(const Model& model, const ContactSet& contacts,
-                                 const Header& header, const std::string& file)
-    : model_(model), file_(file) {
+                                 const Header& header, const std::string& file,
+                                 std::vector<int> file_columns)
+    : file_(file), file_columns_(std::move(file_columns)) {
+  if (file_columns_.empty()) {
+    for (int c = 0; c < header.size(); ++c) file_columns_.push_back(c);
+  }
   for (const Contact& contact : contacts.contacts) {
-    const int c = header.index("contact." + model.frames[contact.frame].name);
+    names_.push_back(contact_activity_column(model.frames[contact.frame].name));
+    const int c = header.index(names_.back());
     columns_.push_back(c);
     if (c >= 0) inputs_.push_back(c);
   }
   const std::vector<std::string>& ranks = contact_rank_columns();
-  for (const auto& name : header.names) {
-    if (name.rfind("contact.", 0) != 0) continue;
-    const int frame = model.frame_index(name.substr(8));
+  for (int c = 0; c < header.size(); ++c) {
+    const std::string& name = header.names[c];
+    const std::string_view frame_name = contact_activity_frame(name);
+    if (frame_name.empty()) continue;
+    const int frame = model.frame_index(frame_name);
     if (frame < 0 && std::find(ranks.begin(), ranks.end(), name) != ranks.end()) continue;
     if (frame < 0 || contacts.find(frame) < 0) {
-      throw InputError(file, 1, header.index(name) + 1,
-                       "column " + shown_input(name) + ": " + quote_input(name.substr(8)) +
+      throw InputError(file, 1, file_columns_[c] + 1,
+                       "column " + shown_input(name) + ": " + quote_input(frame_name) +
                            " is not one of the " + Setting::contacts);
     }
   }
 }
 
-void ContactActivity::apply(const Sample& s, ContactJacobian& jacobian) const {
-  for (std::size_t k = 0; k < columns_.size(); ++k) {
-    const int c = columns_[k];
-    const double value = c < 0 ? 1.0 : s.row[c];
-    if (value != 0 && value != 1) {
-      throw InputError(file_, s.line, c + 1,
-                       "column contact." +
-                           model_.frames[jacobian.contacts().contacts[k].frame].name + ": " +
-                           number_text(value) + " is neither 1 (active) nor 0 (inactive)");
-    }
-    jacobian.set_active(static_cast<int>(k), value == 1);
+bool ContactActivity::active(std::size_t k, const double* values, int line) const {
+  const int c = columns_[k];
+  if (c < 0) return true;
+  const double value = values[c];
+  if (value != 0 && value != 1) {
+    throw InputError(file_, line, file_columns_[c] + 1,
+                     "column " + names_[k] + ": " + number_text(value) +
+                         " is neither 1 (active) nor 0 (inactive)");
   }
+  return value == 1;
 }
 
-const std::vector<std::string>& contact_rank_columns() {
-  static const std::vector<std::string> names{"contact.rank", "contact.base_rank",
-                                              "contact.internal", "contact.full"};
-  return names;
+void ContactActivity::apply(const Sample& s, ContactJacobian& jacobian) const {
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    jacobian.set_active(static_cast<int>(k), active(k, s.row.data(), s.line));
+  }
 }
 
 void RedundancyTally::count(int rank, int constraints, int line) {

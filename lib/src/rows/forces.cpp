@@ -68,10 +68,6 @@ Friction read_friction(const Model& model, std::istream& in, const std::string& 
   return friction;
 }
 
-namespace {
-const char* const kWrenchSuffixes[] = {"fx", "fy", "fz", "mx", "my", "mz"};
-}  // namespace
-
 ExternalWrenches::ExternalWrenches(const Model& model, const Header& header,
                                    const std::string& file, const ForceOptions& opt)
     : reference_(opt.wrench_frame == "local" ? ReferenceFrame::local
@@ -106,9 +102,9 @@ std::vector<int> ExternalWrenches::series_columns(const Model& model, const Head
   std::vector<std::string> names;
   for (int k = 1; k <= order; ++k) {
     for (const int f : frames_) {
-      for (const char* suffix : kWrenchSuffixes) {
-        names.push_back("d" + std::to_string(k) + "wrench." + model.frames[f].name + "." + suffix);
-      }
+      const std::vector<std::string> wrench =
+          wrench_columns(time_derivative_prefix("wrench", k), model.frames[f].name);
+      names.insert(names.end(), wrench.begin(), wrench.end());
     }
   }
   std::vector<int> columns = columns_;

@@ -4,12 +4,15 @@
 #include <cmath>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/multibody/configuration.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include "core/constants.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom::rows {
 
@@ -57,7 +60,7 @@ void bind_order(const Model& model, const Header& header, const std::string& fil
     const auto& names = coordinate_names(model, order);
     int present = 0;
     for (int k = begin; k < begin + size; ++k) {
-      column[k] = header.index(prefix + "." + names[k]);
+      column[k] = header.index(column_name(prefix, names[k]));
       present += column[k] >= 0;
     }
     if (present == size) continue;
@@ -74,7 +77,7 @@ void bind_order(const Model& model, const Header& header, const std::string& fil
     }
     for (int k = begin; k < begin + size; ++k) {
       if (column[k] < 0) {
-        required.push_back(prefix + "." + names[k]);
+        required.push_back(column_name(prefix, names[k]));
         required_at.push_back(k);
       }
     }
@@ -318,7 +321,7 @@ class TableSource final : public SampleSource {
       throw InputError(in_.name(), s.line, 0, e.phrase());
     }
     // more than float round-off: the data is not what its writer thought
-    if (deviation > 1e-6 && quaternion_rows_++ == 0) {
+    if (deviation > detail::kGivenUnitNorm && quaternion_rows_++ == 0) {
       quaternion_line_ = s.line;
       quaternion_deviation_ = deviation;
     }

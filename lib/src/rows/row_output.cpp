@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/output_file.hpp>
 
 #include <nlohmann/json.hpp>
@@ -224,17 +225,19 @@ void Progress::tick() {
   std::lock_guard<std::mutex> lock(s.mutex);
   s.next = now + std::chrono::milliseconds(250);
   const double seconds = std::chrono::duration<double>(now - s.start).count();
-  std::fprintf(stderr, "\r\033[Keom %s: %ld rows, %.0f rows/s", s.command.c_str(), s.rows.load(),
-               s.rows / seconds);
+  const long rows = s.rows.load();
+  std::string line = "\r\033[Keom " + s.command + ": " + std::to_string(rows) + " rows, " +
+                     fixed_text(rows / seconds, 0) + " rows/s";
   if (s.files > 1) {
     const size_t done = s.files_done;
-    std::fprintf(stderr, ", %zu/%zu files", done, s.files);
-    if (done > 0) std::fprintf(stderr, ", %.0f s left", seconds / done * (s.files - done));
+    line += ", " + std::to_string(done) + "/" + std::to_string(s.files) + " files";
+    if (done > 0) line += ", " + fixed_text(seconds / done * (s.files - done), 0) + " s left";
   } else if (s.total > 0 && s.done > 0) {
     const double done = s.done;
-    std::fprintf(stderr, ", %.0f%%, %.0f s left", 100 * done / s.total,
-                 seconds * (s.total - done) / done);
+    line += ", " + fixed_text(100 * done / s.total, 0) + "%, " +
+            fixed_text(seconds * (s.total - done) / done, 0) + " s left";
   }
+  std::fputs(line.c_str(), stderr);
   std::fflush(stderr);
   s.shown = true;
 }

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <optional>
 #include <ostream>
-#include <sstream>
 
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/multibody/component_names.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
@@ -217,12 +217,6 @@ void assign_coordinates(const std::string& option, const std::vector<std::string
     }
     out[it - names.begin()] = *value;
   }
-}
-
-std::string number_text(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
 }
 
 int require_frame_option(const Model& model, const std::string& option, const std::string& name) {

@@ -2,6 +2,9 @@
 
 #include <sstream>
 
+#include <eom/core/number_text.hpp>
+#include <eom/io/column_names.hpp>
+
 namespace eom::rows {
 
 void report_limits(const EffortLimitScan& scan, const Model& model, const std::string& file,
@@ -18,9 +21,10 @@ void report_limits(const EffortLimitScan& scan, const Model& model, const std::s
     ++shown;
     std::ostringstream line;
     line << file << ": tau." << model.tau_names[k] << " exceeds its effort limit "
-         << model.effort_limit[k] << " in " << e.rows << (e.rows == 1 ? " row" : " rows")
-         << ": first at t=" << e.first_t << " (line " << e.first_line << "), worst " << e.worst
-         << " at t=" << e.worst_t;
+         << number_text(model.effort_limit[k]) << " in " << e.rows
+         << (e.rows == 1 ? " row" : " rows") << ": first at t=" << number_text(e.first_t)
+         << " (line " << e.first_line << "), worst " << number_text(e.worst)
+         << " at t=" << number_text(e.worst_t);
     failing ? notes.error(line.str()) : notes.warning(line.str());
   }
   if (more > 0) {
@@ -35,7 +39,7 @@ nlohmann::json limits_json(const EffortLimitScan& scan, const Model& model) {
   for (int k = 0; k < model.nv; ++k) {
     const RowTally& e = scan.excesses()[k];
     if (e.rows == 0) continue;
-    out.push_back({{"column", "tau." + model.tau_names[k]},
+    out.push_back({{"column", column_name("tau", model.tau_names[k])},
                    {"limit", model.effort_limit[k]},
                    {"rows", e.rows},
                    {"first_t", e.first_t},
@@ -72,9 +76,9 @@ bool report_check(const TimeDerivativeCheck& check, const std::string& file, con
       continue;
     }
     ok = ok && c.pass;
-    out << "  " << what << ": worst " << c.relative << " relative (" << check.residual(k).worst
-        << " absolute, line " << check.residual(k).worst_line << ")"
-        << (c.pass ? "" : ", over the tolerance") << "\n";
+    out << "  " << what << ": worst " << number_text(c.relative) << " relative ("
+        << number_text(check.residual(k).worst) << " absolute, line "
+        << check.residual(k).worst_line << ")" << (c.pass ? "" : ", over the tolerance") << "\n";
   }
   notes.out << out.str();
   return ok;

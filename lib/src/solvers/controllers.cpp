@@ -31,49 +31,44 @@ ReferenceFunction set_point(Eigen::VectorXd q_ref) {
   };
 }
 
-namespace {
-void check_gains(const Model& model, const Eigen::VectorXd& kp, const Eigen::VectorXd& kd) {
-  detail::check_size(kp.size(), model.nv, "Kp");
-  detail::check_size(kd.size(), model.nv, "Kd");
-}
-}  // namespace
-
-PD::PD(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp, Eigen::VectorXd kd,
-       bool gravity_compensation)
+TrackingError::TrackingError(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
+                             Eigen::VectorXd kd)
     : reference_(std::move(reference)),
       kp_(std::move(kp)),
       kd_(std::move(kd)),
       q_ref_(model.nq),
       v_ref_(model.nv),
       a_ref_(model.nv),
-      e_(model.nv),
-      gravity_compensation_(gravity_compensation) {
-  check_gains(model, kp_, kd_);
+      e_(model.nv) {
+  detail::check_size(kp_.size(), model.nv, "Kp");
+  detail::check_size(kd_.size(), model.nv, "Kd");
 }
 
-void PD::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v, VecRef tau) {
+void TrackingError::update(const Model& model, double t, ConstVec q) {
   reference_(t, q_ref_, v_ref_, a_ref_);
   difference(model, q, q_ref_, e_);  // e = q_ref (-) q
-  tau = kp_.cwiseProduct(e_) + kd_.cwiseProduct(v_ref_ - v);
+}
+
+PD::PD(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp, Eigen::VectorXd kd,
+       bool gravity_compensation)
+    : tracking_(model, std::move(reference), std::move(kp), std::move(kd)),
+      gravity_compensation_(gravity_compensation) {}
+
+void PD::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v, VecRef tau) {
+  tracking_.update(model, t, q);
+  const TrackingError& x = tracking_;
+  tau = x.kp().cwiseProduct(x.e()) + x.kd().cwiseProduct(x.v_ref() - v);
   if (gravity_compensation_) tau += gravity_torque(model, data, q);
 }
 
 void PD::feedback(const Model&, Data&, double, ConstVec, Eigen::MatrixXd& K, Eigen::MatrixXd& D) {
-  K = kp_.asDiagonal();
-  D = kd_.asDiagonal();
+  K = tracking_.kp().asDiagonal();
+  D = tracking_.kd().asDiagonal();
 }
 
 ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
                                Eigen::VectorXd kd, const ContactSet* contacts)
-    : reference_(std::move(reference)),
-      kp_(std::move(kp)),
-      kd_(std::move(kd)),
-      q_ref_(model.nq),
-      v_ref_(model.nv),
-      a_ref_(model.nv),
-      e_(model.nv),
-      command_(model.nv) {
-  check_gains(model, kp_, kd_);
+    : tracking_(model, std::move(reference), std::move(kp), std::move(kd)), command_(model.nv) {
   if (contacts) {
     contacts_.emplace(model, *contacts, ContactForceRule::min_norm);
     closed_.assign(contacts->contacts.size(), 1);
@@ -82,10 +77,10 @@ ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, 
 
 void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q, ConstVec v,
                             VecRef tau) {
-  reference_(t, q_ref_, v_ref_, a_ref_);
-  difference(model, q, q_ref_, e_);
+  tracking_.update(model, t, q);
+  const TrackingError& x = tracking_;
   // the commanded acceleration, then tau = M command + nle (ETH Robot Dynamics notes, section 3.8)
-  command_ = a_ref_ + kd_.cwiseProduct(v_ref_ - v) + kp_.cwiseProduct(e_);
+  command_ = x.a_ref() + x.kd().cwiseProduct(x.v_ref() - v) + x.kp().cwiseProduct(x.e());
   if (!contacts_) {
     crba(model, data, q);
     tau.noalias() = data.M * command_;
@@ -122,8 +117,8 @@ const Eigen::VectorXd& ComputedTorque::contact_forces() const {
 void ComputedTorque::feedback(const Model& model, Data& data, double, ConstVec q,
                               Eigen::MatrixXd& K, Eigen::MatrixXd& D) {
   const Eigen::MatrixXd& M = crba(model, data, q);
-  K = M * kp_.asDiagonal();
-  D = M * kd_.asDiagonal();
+  K = M * tracking_.kp().asDiagonal();
+  D = M * tracking_.kd().asDiagonal();
 }
 
 }  // namespace eom

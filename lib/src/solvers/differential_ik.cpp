@@ -11,6 +11,7 @@
 
 #include "eom/core/errors.hpp"
 #include "core/sizes.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -64,7 +65,8 @@ VelocityTask joint_velocity_task(const Model& model, const std::vector<int>& ind
 }
 
 // The damped pseudo-inverse of matrices of one size, by an SVD allocated once: singular values s
-// become s / (s^2 + lambda^2), or with lambda = 0, 1 / s above 1e-10 s_max and 0 below.
+// become s / (s^2 + lambda^2), or with lambda = 0, 1 / s above kTaskRankTolerance s_max and 0
+// below.
 class DifferentialIk::PseudoInverse {
  public:
   PseudoInverse(int rows, int cols)
@@ -81,7 +83,7 @@ class DifferentialIk::PseudoInverse {
   void compute(double damping) {
     svd_.compute(input_);
     const Eigen::VectorXd& s = svd_.singularValues();
-    const double cutoff = 1e-10 * (s.size() ? s[0] : 0.0);
+    const double cutoff = detail::kTaskRankTolerance * (s.size() ? s[0] : 0.0);
     for (int k = 0; k < s.size(); ++k) {
       inverse_[k] =
           damping > 0 ? s[k] / (s[k] * s[k] + damping * damping) : (s[k] > cutoff ? 1 / s[k] : 0.0);

@@ -8,6 +8,7 @@
 #include "eom/core/errors.hpp"
 #include "core/sizes.hpp"
 #include "solvers/time_text.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -47,15 +48,15 @@ void HybridContacts::start(const SimulationOptions& options, Controller& control
 }
 
 // Held contacts start at rest: the constrained dynamics keep J_c v where it starts (they hold
-// J_c a + drift = 0), so a contact moving at the start would slide through the run. 1e-9 m/s
-// (or rad/s) per unit of the largest speed is round-off.
+// J_c a + drift = 0), so a contact moving at the start would slide through the run (beyond the
+// round-off kContactAtRest).
 void HybridContacts::check_at_rest(ConstVec q0, ConstVec v0) {
   ContactJacobian& contacts = dynamics_->jacobian();
   contacts.compute(q0);
   const Eigen::VectorXd moving = contacts.jacobian() * v0;
   Eigen::Index worst = 0;
-  if (moving.size() == 0 ||
-      moving.cwiseAbs().maxCoeff(&worst) <= 1e-9 * std::max(1.0, v0.cwiseAbs().maxCoeff())) {
+  if (moving.size() == 0 || moving.cwiseAbs().maxCoeff(&worst) <=
+                                detail::kContactAtRest * std::max(1.0, v0.cwiseAbs().maxCoeff())) {
     return;
   }
   const ContactSet& set = contacts.contacts();
@@ -154,7 +155,7 @@ void HybridContacts::ground_event(double t, ConstVec q, Eigen::VectorXd& v) {
 bool HybridContacts::touchdown(ConstVec q, ConstVec v) {
   const ContactSet& set = *options_->contacts;
   heights(q, heights0_);
-  const double still = 1e-9 * std::max(1.0, v.cwiseAbs().maxCoeff());
+  const double still = detail::kContactAtRest * std::max(1.0, v.cwiseAbs().maxCoeff());
   bool any = false;
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
     closing_[k] = 0;
@@ -201,14 +202,14 @@ void HybridContacts::release(double t, ConstVec q, ConstVec v) {
 }
 
 // Opens the closed contacts whose normal force (world z) in f pulls most (most_pulling) and
-// those pulling as much to within 1e-9 of the forces' size: ties, such as the corners of a
+// those pulling as much to within kForceTie of the forces' size: ties, such as the corners of a
 // symmetric box, open together. A lift-off is recorded for each but those `closing` at this
 // event (they stay open).
 bool HybridContacts::open_most_pulling(const Eigen::VectorXd& f, double scale, double t) {
   const int worst = most_pulling(f, scale);
   if (worst < 0) return false;
   const ContactSet& set = *options_->contacts;
-  const double tie = f[set.offset(worst) + 2] + 1e-9 * (scale + f.cwiseAbs().sum());
+  const double tie = f[set.offset(worst) + 2] + detail::kForceTie * (scale + f.cwiseAbs().sum());
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
     const int contact = static_cast<int>(k);
     const double normal = f[set.offset(contact) + 2];
@@ -272,11 +273,10 @@ bool HybridContacts::event_by(double t1, ConstVec q1, ConstVec v1) {
   return most_pulling(dynamics_->forces(), weight_) >= 0;
 }
 
-// Pulling: below -1e-12 of `scale` plus the forces' size (round-off; a force growing by the
-// weight per second crosses it within 1e-12 s of zero).
+// Pulling: below -kPullingForce of `scale` plus the forces' size (round-off).
 int HybridContacts::most_pulling(const Eigen::VectorXd& f, double scale) const {
   const ContactSet& set = *options_->contacts;
-  double least = -1e-12 * (scale + f.cwiseAbs().sum());
+  double least = -detail::kPullingForce * (scale + f.cwiseAbs().sum());
   int worst = -1;
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
     const double normal = f[set.offset(static_cast<int>(k)) + 2];
@@ -322,14 +322,12 @@ void HybridContacts::tally_friction(double t) {
   bool over = false;
   for (std::size_t k = 0; k < set.contacts.size(); ++k) {
     if (!active_[k] || set.contacts[k].kind == ContactKind::normal) continue;
-    const Vec3 force = f.segment<3>(set.offset(static_cast<int>(k)));
-    const double normal = n.dot(force);
-    const double tangential = (force - normal * n).norm();
-    const double ratio = normal > 0                  ? tangential / normal
-                         : force.squaredNorm() > 0.0 ? std::numeric_limits<double>::infinity()
-                                                     : 0.0;
-    over |= ratio > options_->friction_coefficient;
-    if (ratio > stats_.worst_friction) {
+    const double ratio = friction_ratio(f.segment<3>(set.offset(static_cast<int>(k))), n);
+    // a pulling contact is over every coefficient, and the worst of all
+    const bool pulls = ratio == kPullingFrictionRatio;
+    over |= pulls || ratio > options_->friction_coefficient;
+    if (stats_.worst_friction != kPullingFrictionRatio &&
+        (pulls || ratio > stats_.worst_friction)) {
       stats_.worst_friction = ratio;
       stats_.worst_friction_t = t;
       stats_.worst_friction_contact = static_cast<int>(k);

@@ -8,9 +8,11 @@
 #include <Eigen/SVD>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "core/constants.hpp"
 #include "core/sizes.hpp"
 #include "linalg/cholesky.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -23,12 +25,12 @@ Mat3 checked_quaternion(double qx, double qy, double qz, double qw, bool& renorm
                         double tolerance) {
   const double n = std::sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
   if (!std::isfinite(n) || std::abs(n - 1) > tolerance) {
-    throw InputError("the target quaternion (" + std::to_string(qx) + ", " + std::to_string(qy) +
-                     ", " + std::to_string(qz) + ", " + std::to_string(qw) + ") has norm " +
-                     std::to_string(n) + "; a unit quaternion is expected (within " +
-                     std::to_string(tolerance) + ")");
+    throw InputError("the target quaternion (" + fixed_text(qx, 6) + ", " + fixed_text(qy, 6) +
+                     ", " + fixed_text(qz, 6) + ", " + fixed_text(qw, 6) + ") has norm " +
+                     fixed_text(n, 6) + "; a unit quaternion is expected (within " +
+                     fixed_text(tolerance, 6) + ")");
   }
-  renormalised = std::abs(n - 1) > 1e-9;
+  renormalised = std::abs(n - 1) > detail::kRenormalisedRoundOff;
   return Eigen::Quaterniond(qw / n, qx / n, qy / n, qz / n).toRotationMatrix();
 }
 
@@ -38,13 +40,13 @@ Mat3 checked_rotation_matrix(const Mat3& R, bool& renormalised, double tolerance
   const double det = R.determinant();
   if (orthogonality > tolerance || std::abs(det - 1) > tolerance) {
     throw InputError("the target rotation matrix is not a rotation (|R^T R - I| = " +
-                     std::to_string(orthogonality) + ", det R = " + std::to_string(det) +
-                     "; tolerance " + std::to_string(tolerance) + ")");
+                     fixed_text(orthogonality, 6) + ", det R = " + fixed_text(det, 6) +
+                     "; tolerance " + fixed_text(tolerance, 6) + ")");
   }
   // the nearest rotation in the Frobenius norm: U V^T of R = U S V^T
   const Eigen::JacobiSVD<Mat3> svd(R, Eigen::ComputeFullU | Eigen::ComputeFullV);
   const Mat3 out = svd.matrixU() * svd.matrixV().transpose();
-  renormalised = (out - R).cwiseAbs().maxCoeff() > 1e-9;
+  renormalised = (out - R).cwiseAbs().maxCoeff() > detail::kRenormalisedRoundOff;
   return out;
 }
 
@@ -82,8 +84,8 @@ Vec6 ik_mask_weights(std::string_view mask, double position_weight, double orien
   weights << selected.head<3>() * position_weight, selected.tail<3>() * orientation_weight;
   if ((weights.array() == 0).all()) {
     throw InputError("the IK mask selects nothing (mask '" + std::string(mask) +
-                     "' with position weight " + std::to_string(position_weight) +
-                     " and orientation weight " + std::to_string(orientation_weight) + ")");
+                     "' with position weight " + fixed_text(position_weight, 6) +
+                     " and orientation weight " + fixed_text(orientation_weight, 6) + ")");
   }
   return weights;
 }
@@ -430,7 +432,7 @@ void IkSolver::polish(const IkProblem& problem, const IkOptions& options,
   // the secondary objective after the pose converged: a step in the null space of the pose task,
   // eps (J^T W J + eps I)^-1 z = (I - J^+ J) z as eps -> 0, then a few primary iterations to
   // return to the tolerance; a step that cannot return is halved
-  constexpr double eps = 1e-9;
+  constexpr double eps = detail::kNullSpaceRegularisation;
   const int max_total = std::max(1, options.max_total_iterations);
   double gain = options.null_space_gain;
   for (int k = 0; k < options.max_iterations && gain >= 1e-3 * options.null_space_gain; ++k) {
@@ -445,7 +447,8 @@ void IkSolver::polish(const IkProblem& problem, const IkOptions& options,
     for (int c = 0; c < m_; ++c) z_[c] = gain * vfull_[columns_[c]];
     linalg::cholesky_solve(A_, m_, z_);
     for (int c = 0; c < m_; ++c) largest = std::max(largest, std::abs(eps * z_[c]));
-    if (largest < 1e-9) return;  // at the objective's optimum on the solution set
+    // at the objective's optimum on the solution set
+    if (largest < detail::kNullStepNegligible) return;
     const double scale = eps * (largest > options.max_step ? options.max_step / largest : 1.0);
     vfull_.setZero();
     for (int c = 0; c < m_; ++c) vfull_[columns_[c]] = scale * z_[c];

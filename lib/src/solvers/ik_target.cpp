@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "eom/core/errors.hpp"
+#include "eom/io/column_names.hpp"
 #include "eom/io/columns.hpp"
 
 namespace eom {
@@ -22,7 +23,7 @@ const char* const kWeight[] = {"ik.weight.x",  "ik.weight.y",  "ik.weight.z",
 template <size_t N>
 bool any_present(const Header& in, const std::string& frame, const char* const (&suffixes)[N]) {
   return std::any_of(std::begin(suffixes), std::end(suffixes),
-                     [&](const char* s) { return in.index(frame + "." + s) >= 0; });
+                     [&](const char* s) { return in.index(column_name(frame, s)) >= 0; });
 }
 
 // the columns <frame>.<suffix> into index, and onto columns
@@ -30,7 +31,7 @@ template <size_t N>
 void bind(const Header& in, const std::string& frame, const char* const (&suffixes)[N],
           const std::string& file, int* index, std::vector<int>& columns) {
   std::vector<std::string> names;
-  for (const char* s : suffixes) names.push_back(frame + "." + s);
+  for (const char* s : suffixes) names.push_back(column_name(frame, s));
   const std::vector<int> found = bind_columns(in, names, file);  // throws naming the missing
   std::copy(found.begin(), found.end(), index);
   columns.insert(columns.end(), found.begin(), found.end());

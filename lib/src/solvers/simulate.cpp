@@ -13,6 +13,7 @@
 #include "solvers/hybrid_contacts.hpp"
 #include "solvers/runge_kutta.hpp"
 #include "solvers/time_text.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 
@@ -59,13 +60,13 @@ void check_time_resolution(double t0, double t_end, double step) {
 OutputTimes OutputTimes::grid(double t0, double duration, double step) {
   check_time_resolution(t0, t0 + duration, step);
   OutputTimes times;
-  // the relative 1e-12 keeps a whole number of steps whole: 0.3 / 0.1 is 2.9999999999999996
-  times.steps_ = static_cast<std::size_t>(std::floor(duration / step * (1 + 1e-12))) + 1;
+  times.steps_ =
+      static_cast<std::size_t>(std::floor(duration / step * (1 + detail::kStepCountRoundOff))) + 1;
   times.t0_ = t0;
   times.step_ = step;
   times.end_ = t0 + duration;
   const double last = t0 + static_cast<double>(times.steps_ - 1) * step;
-  times.size_ = times.steps_ + (times.end_ - last > 1e-9 * step ? 1 : 0);
+  times.size_ = times.steps_ + (times.end_ - last > detail::kStepGridRoundOff * step ? 1 : 0);
   return times;
 }
 
@@ -480,7 +481,8 @@ const SimulationStats& Simulator::run(Controller& controller, ConstVec q0, Const
   const bool adaptive = options.integrator == Integrator::rk45;
   // times closer than this count as equal (steps landing on output times, the end)
   const double eps =
-      adaptive ? 1e-12 * std::max({1.0, std::abs(t0), std::abs(t_end)}) : 1e-6 * options.dt;
+      adaptive ? detail::kSameTimeAdaptive * std::max({1.0, std::abs(t0), std::abs(t_end)})
+               : detail::kSameTimeFixed * options.dt;
   size_t next = 0;
   while (next < output_times.size() && output_times[next] < t0 - eps) ++next;
   double t = t0;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/tolerances.hpp"
+
 namespace eom {
 
 std::vector<int> coordinates_outside_limits(const Model& model, ConstVec q) {
@@ -14,7 +16,7 @@ std::vector<int> coordinates_outside_limits(const Model& model, ConstVec q) {
 
 bool is_step_multiple(double output_dt, double dt) {
   const double ratio = output_dt / dt;
-  return !(std::abs(ratio - std::round(ratio)) > 1e-9 * ratio);
+  return !(std::abs(ratio - std::round(ratio)) > detail::kStepGridRoundOff * ratio);
 }
 
 void EnergyRecord::add(double kinetic, double potential) {

@@ -8,6 +8,7 @@
 
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/multibody/configuration.hpp"
+#include "core/tolerances.hpp"
 
 namespace eom {
 namespace {
@@ -68,7 +69,8 @@ StepLimit stable_step(Integrator integrator, const Eigen::MatrixXd& M, const Eig
   const Eigen::VectorXcd lambda = modes.eigenvalues();
   const auto stable = [&](double h) {
     if (integrator == Integrator::semi_implicit_euler) {
-      return spectral_radius(step_matrix(integrator, P, Q, A, h)) <= 1 + 1e-6;
+      return spectral_radius(step_matrix(integrator, P, Q, A, h)) <=
+             1 + detail::kSpectralRadiusSlack;
     }
     for (Eigen::Index i = 0; i < lambda.size(); ++i) {
       const std::complex<double> z = h * lambda[i];
@@ -76,7 +78,7 @@ StepLimit stable_step(Integrator integrator, const Eigen::MatrixXd& M, const Eig
           integrator == Integrator::euler
               ? 1.0 + z
               : 1.0 + z * (1.0 + z / 2.0 * (1.0 + z / 3.0 * (1.0 + z / 4.0)));
-      if (std::abs(R) > 1 + 1e-6) return false;
+      if (std::abs(R) > 1 + detail::kSpectralRadiusSlack) return false;
     }
     return true;
   };

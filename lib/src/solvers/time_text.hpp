@@ -1,16 +1,13 @@
-// A time (or any quantity) in the simulator's messages: 9 significant digits (private to libeom).
+// A time (or any quantity) in the simulator's messages: 9 significant digits, enough to tell
+// apart the steps of a long run (private to libeom).
 #pragma once
 
-#include <sstream>
 #include <string>
+
+#include "eom/core/number_text.hpp"
 
 namespace eom {
 
-inline std::string time_string(double t) {
-  std::ostringstream s;
-  s.precision(9);
-  s << t;
-  return s.str();
-}
+inline std::string time_string(double t) { return number_text(t, 9); }
 
 }  // namespace eom

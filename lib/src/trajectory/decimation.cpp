@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 
 namespace eom {
 namespace {
@@ -67,7 +68,7 @@ void MinMaxDecimator::add(double x, const double* y) {
   }
   double index = index_of(x);
   if (!std::isfinite(index)) {
-    throw InputError("x spans more than the largest double: " + std::to_string(x));
+    throw InputError("x spans more than the largest double: " + fixed_text(x, 6));
   }
   if (index < first_ || index >= first_ + buckets_) {
     // the occupied buckets and this x must fit: double the width until they do

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "eom/multibody/configuration.hpp"
 #include "eom/trajectory/finite_difference.hpp"
 
@@ -14,7 +15,8 @@ namespace eom {
 void TimeSeries::append(double t, const double* values) {
   if (!times_.empty() && !(t > times_.back())) {
     std::ostringstream message;
-    message << "t must increase strictly: " << t << " after " << times_.back();
+    message << "t must increase strictly: " << number_text(t) << " after "
+            << number_text(times_.back());
     throw InputError(message.str());
   }
   times_.push_back(t);

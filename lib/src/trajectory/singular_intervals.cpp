@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "eom/core/number_text.hpp"
+
 namespace eom {
 
 SingularIntervalScan::SingularIntervalScan(const SingularScanOptions& options, int full_rank)
@@ -64,13 +66,14 @@ std::string SingularIntervalScan::describe(const SingularInterval& in,
                                            std::string_view frame_name) const {
   std::ostringstream text;
   if (options_.has_threshold()) {
-    text << measure_name() << " below " << options_.threshold;
+    text << measure_name() << " below " << number_text(options_.threshold);
   } else {
     text << "rank-deficient";
   }
-  text << " from t=" << in.start_t << " to t=" << in.end_t << " (lines " << in.start_line << "-"
-       << in.end_line << ", " << in.rows << (in.rows == 1 ? " row" : " rows") << "): worst "
-       << measure_name() << ' ' << in.worst << " at t=" << in.worst_t << " (line " << in.worst_line
+  text << " from t=" << number_text(in.start_t) << " to t=" << number_text(in.end_t) << " (lines "
+       << in.start_line << "-" << in.end_line << ", " << in.rows
+       << (in.rows == 1 ? " row" : " rows") << "): worst " << measure_name() << ' '
+       << number_text(in.worst) << " at t=" << number_text(in.worst_t) << " (line " << in.worst_line
        << "), rank " << in.rank << " of " << full_rank_ << "; " << directions_text(in, frame_name);
   return text.str();
 }

@@ -66,7 +66,7 @@ TEST_CASE("the zero moment point of a box and the centre of pressure of its corn
   // the four corners, on the ground, supply that motion (no residual): the centre of pressure of
   // their forces is the ZMP
   const ContactSet corners =
-      parse_contacts(box, {"front_left", "front_right", "rear_left", "rear_right"}, Vec3::UnitZ());
+      point_contacts(box, {"front_left", "front_right", "rear_left", "rear_right"});
   ContactInverseDynamics id(box, corners, ContactForceRule::min_norm);
   id.solve(q, rnea(box, data, q, zero, a));
   REQUIRE(id.residual().norm() < 1e-12);

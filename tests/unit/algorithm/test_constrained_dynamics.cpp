@@ -35,7 +35,7 @@ TEST_CASE("constrained forward dynamics: the box stays, the hopper's body falls 
   CHECK(held.rank() == 6);
 
   const Model hopper = load_floating_test_urdf("hopper.urdf");
-  const ContactSet foot = parse_contacts(hopper, {"foot"}, Vec3::UnitZ());
+  const ContactSet foot = point_contacts(hopper, {"foot"});
   ContactForwardDynamics fd(hopper, foot);
   const Eigen::VectorXd upright = base_pose(hopper, 0.5);
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(7);
@@ -67,7 +67,7 @@ TEST_CASE("a rod falling flat onto one end: 3v/4, 3v/(2L), a quarter of the ener
   // centre keeps -v (3 - e) / 4 (3v/4 down for e = 0), the rod spins at (1 + e) 3v / (2L), and
   // the energy lost is (1 - e^2) m v^2 / 8 of m v^2 / 2: a quarter for e = 0 (3/4 kept).
   const Model rod = load_floating_test_urdf("rod.urdf");
-  const ContactSet end = parse_contacts(rod, {"end_right"}, Vec3::UnitZ());
+  const ContactSet end = point_contacts(rod, {"end_right"});
   ContactImpact impact(rod, end);
   const double m = 2, L = 1, v = 2;
   Eigen::VectorXd before = Eigen::VectorXd::Zero(6);
@@ -162,8 +162,11 @@ TEST_CASE("contact ranks of a rigid box: points of one body constrain it as a ri
 TEST_CASE("contact Jacobians, dynamics, impacts and ranks allocate nothing per row",
           "[contacts]" EOM_ALLOCATION_TAG) {
   const Model box = load_floating_test_urdf("box_corners_shifted.urdf");
-  ContactSet set = parse_contacts(
-      box, {"front_left:6d", "front_right:1d", "rear_left", "rear_right"}, Vec3::UnitZ());
+  ContactSet set;
+  add_contact(box, box.require_frame("front_left"), ContactKind::frame, Vec3::UnitZ(), set);
+  add_contact(box, box.require_frame("front_right"), ContactKind::normal, Vec3::UnitZ(), set);
+  add_contact(box, box.require_frame("rear_left"), ContactKind::point, Vec3::UnitZ(), set);
+  add_contact(box, box.require_frame("rear_right"), ContactKind::point, Vec3::UnitZ(), set);
   ContactJacobian J(box, set);
   ContactInverseDynamics min_norm(box, set, ContactForceRule::min_norm);
   ContactInverseDynamics min_torque(box, set, ContactForceRule::min_torque);
@@ -179,7 +182,8 @@ TEST_CASE("contact Jacobians, dynamics, impacts and ranks allocate nothing per r
   const Eigen::VectorXd f = Eigen::VectorXd::Ones(set.size());
   // the hopper has actuated joints (the torque rows of min-torque)
   const Model hopper = load_floating_test_urdf("hopper.urdf");
-  const ContactSet foot = parse_contacts(hopper, {"foot:6d"}, Vec3::UnitZ());
+  ContactSet foot;
+  add_contact(hopper, hopper.require_frame("foot"), ContactKind::frame, Vec3::UnitZ(), foot);
   ContactInverseDynamics hopper_torque(hopper, foot, ContactForceRule::min_torque);
   ContactInverseDynamics hopper_norm(hopper, foot, ContactForceRule::min_norm);
   Data hopper_data(hopper);

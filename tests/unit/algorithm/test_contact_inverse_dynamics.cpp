@@ -48,8 +48,8 @@ TEST_CASE("a box on its four corners: a quarter each, the lever rule, shares by 
   // least weighted norm makes f_i / w_i equal: W / 3 on the heavy diagonal, W / 6 on the other
   const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   ContactSet set = corners(box);
-  parse_contact_weight(box, "front_left=2", set);
-  parse_contact_weight(box, "rear_right=2", set);
+  set.contacts[set.find(box.require_frame("front_left"))].weight = 2;
+  set.contacts[set.find(box.require_frame("rear_right"))].weight = 2;
   ContactInverseDynamics weighted(box, set, ContactForceRule::min_norm);
   const Eigen::VectorXd level = base_pose(box, 0.05);
   weighted.solve(level, static_load(box, level));
@@ -67,7 +67,7 @@ TEST_CASE("a box on its four corners: a quarter each, the lever rule, shares by 
 
 TEST_CASE("a one-leg hopper: upright it stands, tilted it cannot", "[contacts]") {
   const Model hopper = load_floating_test_urdf("hopper.urdf");
-  const ContactSet foot = parse_contacts(hopper, {"foot"}, Vec3::UnitZ());
+  const ContactSet foot = point_contacts(hopper, {"foot"});
   const int knee = hopper.joints[hopper.joint_index("knee")].idx_v;
   for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
     ContactInverseDynamics id(hopper, foot, rule);
@@ -101,15 +101,14 @@ TEST_CASE("a fixed-base arm held at its tip: min-torque lets the contact carry t
   const Model arm = load_urdf(kRobotsDir + "/planar_2r.urdf");
   const Eigen::VectorXd q = Eigen::Vector2d(0.3, 0.7);
   const Eigen::VectorXd b = static_load(arm, q);
-  ContactInverseDynamics min_norm(arm, parse_contacts(arm, {"tip"}, Vec3::UnitZ()),
-                                  ContactForceRule::min_norm);
+  ContactInverseDynamics min_norm(arm, point_contacts(arm, {"tip"}), ContactForceRule::min_norm);
   min_norm.solve(q, b);
   // no unactuated equation: no force is needed, the joints hold the arm
   CHECK(min_norm.forces().isZero());
   CHECK_THAT(min_norm.torques(), AllClose(b, 0));
   // two joints, a point held in three directions: J^T has full row rank and the least torques
   // are zero
-  ContactInverseDynamics min_torque(arm, parse_contacts(arm, {"tip"}, Vec3::UnitZ()),
+  ContactInverseDynamics min_torque(arm, point_contacts(arm, {"tip"}),
                                     ContactForceRule::min_torque);
   min_torque.solve(q, b);
   CHECK(min_torque.torques().norm() < 1e-12);

@@ -32,6 +32,20 @@ TEST_CASE("the centre of pressure is where the force alone gives the moment", "[
   CHECK_FALSE(center_of_pressure(oMf, wrench));
 }
 
+TEST_CASE("the friction ratio |f_t| / f_n, and -1 for a contact that pulls", "[contacts]") {
+  const Vec3 up = Vec3::UnitZ();
+  // 3 N sideways and 4 N tangential pressing with 10 N: |f_t| = 5 N
+  CHECK(friction_ratio(Vec3(3, 4, 10), up) == Approx(0.5).epsilon(1e-15));
+  CHECK(friction_ratio(Vec3(0, 0, 10), up) == 0);
+  CHECK(friction_ratio(Vec3::Zero(), up) == 0);  // carries nothing
+  // no friction coefficient holds a pull, nor a tangential force without a normal one
+  CHECK(friction_ratio(Vec3(0, 0, -10), up) == kPullingFrictionRatio);
+  CHECK(friction_ratio(Vec3(1, 0, 0), up) == kPullingFrictionRatio);
+  CHECK(kPullingFrictionRatio == -1);
+  // along a tilted normal: the force (0, 1, 1) pushes along (0, 1, 1) / sqrt(2) only
+  CHECK(friction_ratio(Vec3(0, 1, 1), Vec3(0, 1, 1).normalized()) == Approx(0).margin(1e-15));
+}
+
 TEST_CASE("the drift of a spinning box's corner is its centripetal acceleration", "[contacts]") {
   const Model box = load_floating_test_urdf("box_corners_centred.urdf");
   ContactJacobian J(box, corners(box));

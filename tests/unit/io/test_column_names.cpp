@@ -93,3 +93,25 @@ TEST_CASE("pose and wrench columns of a frame", "[columns]") {
                                                     "d2wrench.foot.my", "d2wrench.foot.mz"});
   CHECK(column_name("tau", "elbow") == "tau.elbow");
 }
+
+TEST_CASE("the contact columns", "[columns]") {
+  CHECK(frame_column(kContactForcePrefix, "foot", "fz") == "f.foot.fz");
+  CHECK(frame_column(kContactImpulsePrefix, "foot", "fn") == "p.foot.fn");
+  CHECK(contact_activity_column("foot") == "contact.foot");
+  CHECK(contact_activity_frame("contact.foot") == "foot");
+  CHECK(contact_activity_frame("contact.rank") == "rank");
+  CHECK(contact_activity_frame("contact.") == "");
+  CHECK(contact_activity_frame("contacts.foot") == "");
+  CHECK(contact_activity_frame("f.foot.fz") == "");
+  CHECK(contact_rank_columns() ==
+        Names{"contact.rank", "contact.base_rank", "contact.internal", "contact.full"});
+  CHECK(friction_ratio_column("foot") == "friction.foot");
+  CHECK(center_of_pressure_columns("foot") == Names{"cop.foot.x", "cop.foot.y"});
+  CHECK(residual_columns() == Names{"residual.fx", "residual.fy", "residual.fz", "residual.mx",
+                                    "residual.my", "residual.mz", "residual.norm"});
+}
+
+TEST_CASE("the energy columns: one name for the energy an impact dissipates", "[columns]") {
+  CHECK(std::string(kImpactEnergyLossColumn) == "impact.energy_loss");
+  CHECK(energy_columns() == Names{"energy.kinetic", "energy.potential", "energy.total"});
+}

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/io/table.hpp>
 
 namespace fs = std::filesystem;

@@ -82,6 +82,26 @@ TEST_CASE("a set-point is a reference at rest", "[controllers]") {
   CHECK(a.isZero(0));
 }
 
+TEST_CASE("the tracking error: e = q_ref - q and e_dot = v_ref - v at the reference's time",
+          "[controllers]") {
+  PlanarArm arm;
+  // a reference moving at constant speed (1, -2) from (1, 0.5): at t = 0.25, q_ref = (1.25, 0)
+  const ReferenceFunction ramp = [](double t, VecRef q, VecRef v, VecRef a) {
+    q << 1 + t, 0.5 - 2 * t;
+    v << 1, -2;
+    a.setZero();
+  };
+  TrackingError tracking(arm.model, ramp, vec2(20, 10), vec2(2, 1));
+  tracking.update(arm.model, 0.25, arm.q);
+  CHECK(tracking.e().isApprox(vec2(1.25 - 0.3, 0 + 0.7), 1e-15));
+  CHECK(tracking.v_ref() == vec2(1, -2));
+  CHECK(tracking.a_ref().isZero(0));
+  CHECK(tracking.kp() == vec2(20, 10));
+  CHECK(tracking.kd() == vec2(2, 1));
+  CHECK_THROWS_WITH(TrackingError(arm.model, ramp, vec2(1, 1), Eigen::VectorXd::Ones(3)),
+                    Catch::Contains("Kd"));
+}
+
 TEST_CASE("PD: tau = Kp e + Kd e_dot (+ g)", "[controllers]") {
   PlanarArm arm;
   const Eigen::Vector2d kp(20, 10), kd(2, 1), goal(1.0, 0.5);
@@ -121,8 +141,8 @@ TEST_CASE("computed torque over contacts makes them carry the weight", "[control
   floating.floating_base = true;
   const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
   Data data(model);
-  const ContactSet contacts = parse_contacts(
-      model, {"front_left", "front_right", "rear_left", "rear_right"}, Vec3::UnitZ());
+  const ContactSet contacts =
+      point_contacts(model, {"front_left", "front_right", "rear_left", "rear_right"});
   Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq), tau(model.nv);
   q[6] = 1;  // level
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(model.nv);

@@ -66,8 +66,8 @@ class FreeFall : public ContactHost {
 
 struct Box {
   Model model = floating_box();
-  ContactSet corners = parse_contacts(
-      model, {"front_left", "front_right", "rear_left", "rear_right"}, Vec3::UnitZ());
+  ContactSet corners =
+      point_contacts(model, {"front_left", "front_right", "rear_left", "rear_right"});
   SimulationStats stats;
   HybridContacts contacts{model, stats};
   ZeroTorque passive;

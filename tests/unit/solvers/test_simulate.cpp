@@ -347,7 +347,7 @@ TEST_CASE("the controller is told which contacts are closed", "[simulate][contac
   LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
-  const ContactSet contacts = parse_contacts(model, kBoxCorners, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, kBoxCorners);
   Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq);
   q0[6] = 1;  // level
   Simulator sim(model);
@@ -399,8 +399,7 @@ TEST_CASE("standing on a contact schedule allocates nothing per step",
   LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kRobotsDir + "/solo12.urdf", floating);
-  const ContactSet contacts =
-      parse_contacts(model, {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"}, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"});
   Rng rng(7);
   const Eigen::VectorXd q0 = random_configuration(model, rng);
   ContactSchedule schedule;
@@ -428,7 +427,7 @@ TEST_CASE("landing on a ground allocates nothing per step",
   LoadOptions floating;
   floating.floating_base = true;
   const Model model = load_urdf(kDataDir + "/urdf/box_corners_centred.urdf", floating);
-  const ContactSet contacts = parse_contacts(model, kBoxCorners, Vec3::UnitZ());
+  const ContactSet contacts = point_contacts(model, kBoxCorners);
   Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq);
   q0[2] = 0.15;
   q0[6] = 1;

@@ -20,6 +20,16 @@ namespace eom {
 /// z axis is not positive (no load presses the surfaces together).
 std::optional<Eigen::Vector2d> center_of_pressure(const SE3& oMf, const Vec6& wrench);
 
+/// The friction ratio a pulling contact is given: no friction coefficient holds a contact whose
+/// normal force is not positive, and tables hold finite numbers only, so the ratio takes a value
+/// that |f_t| / f_n never takes (doc/id.md, doc/sim.md).
+inline constexpr double kPullingFrictionRatio = -1;
+
+/// The friction ratio of a contact force along the unit normal n: |f_t| / f_n, the Coulomb
+/// friction coefficient the contact needs to stick; 0 for a zero force, kPullingFrictionRatio
+/// for a force whose normal component f_n = n . f is not positive.
+double friction_ratio(const Vec3& force, const Vec3& normal);
+
 /// The stacked contact Jacobian and its drift at one state. Sized at construction; compute()
 /// allocates nothing.
 class ContactJacobian {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "eom/multibody/model.hpp"
 #include "eom/multibody/spatial.hpp"
 
 namespace eom {
@@ -45,6 +46,16 @@ struct ContactSet {
   /// The contact on that frame, -1 if none.
   int find(int frame) const;
 };
+
+/// Appends a contact on `frame` of `model` to the set. Throws InputError when no joint moves the
+/// frame (the world, or a link welded to a fixed base: a contact there constrains nothing), when
+/// the frame holds a contact of the set already, and for a 1d contact whose normal is not a unit
+/// vector (unit_contact_normal; the normal of a 3d or 6d contact is not read).
+void add_contact(const Model& model, int frame, ContactKind kind, const Vec3& normal,
+                 ContactSet& set);
+/// Point contacts on the named frames, in their order (Model::require_frame's message for an
+/// unknown name; add_contact's for the others).
+ContactSet point_contacts(const Model& model, const std::vector<std::string>& frame_names);
 
 /// The normal renormalised; throws InputError when its norm is not 1 within 1e-6 (zero included:
 /// a normal is a direction, and a mistyped one is refused rather than silently rescaled).

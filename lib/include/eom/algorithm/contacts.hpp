@@ -7,8 +7,7 @@
 // environment, the opposite sign). With the stacked contact Jacobian J_c, world-aligned at each
 // contact point, the equations of motion read M a + h = S^T tau + J_c^T f.
 //
-// This header gathers the contact headers: the contact set (contact_set.hpp) and its text
-// (contact_set_text.hpp), the contact Jacobian (contact_jacobian.hpp), inverse dynamics with
+// This header gathers the contact headers: the contact set (contact_set.hpp), the contact Jacobian (contact_jacobian.hpp), inverse dynamics with
 // contacts (contact_inverse_dynamics.hpp) and dynamics with contacts held, impacts and ranks
 // (constrained_dynamics.hpp).
 #pragma once
@@ -17,4 +16,3 @@
 #include "eom/algorithm/contact_inverse_dynamics.hpp"
 #include "eom/algorithm/contact_jacobian.hpp"
 #include "eom/algorithm/contact_set.hpp"
-#include "eom/algorithm/contact_set_text.hpp"

@@ -11,6 +11,14 @@
 //   <frame>.x .y .z .qx .qy .qz .qw             a frame's pose
 //   wrench.<frame>.fx .fy .fz .mx .my .mz       a wrench on a frame
 //   J.vx.<coordinate> ... J.wz.<coordinate>     Jacobian rows are twist components
+//   f.<frame>.<component> p.<frame>.<component> a contact's force and impulse (fn; fx fy fz; mx ..)
+//   contact.<frame>                             whether a contact holds on a row: 1 or 0
+//   contact.rank .base_rank .internal .full     the rank of the active contacts
+//   friction.<frame>                            |f_t| / f_n, the friction coefficient it needs
+//   cop.<frame>.x .y                            a 6d contact's centre of pressure
+//   residual.fx ... .mz, residual.norm          the base wrench the contacts cannot supply
+//   impact.energy_loss                          the kinetic energy an impact dissipates (J)
+//   energy.kinetic .potential .total            the robot's energy (J)
 #pragma once
 
 #include <string>
@@ -56,5 +64,41 @@ std::vector<std::string> pose_columns(std::string_view frame);
 
 /// The wrench columns of a frame: <prefix>.<frame>.fx .fy .fz .mx .my .mz.
 std::vector<std::string> wrench_columns(std::string_view prefix, std::string_view frame);
+
+/// "<prefix>.<frame>.<component>": a component of a quantity of a frame (a wrench, a contact
+/// force or impulse, a centre of pressure).
+std::string frame_column(std::string_view prefix, std::string_view frame,
+                         std::string_view component);
+
+/// The prefixes of a contact's columns.
+inline constexpr char kContactForcePrefix[] = "f";           // f.<frame>.<component> (N, N m)
+inline constexpr char kContactImpulsePrefix[] = "p";         // p.<frame>.<component> (N s, N m s)
+inline constexpr char kContactActivityPrefix[] = "contact";  // contact.<frame>: 1 holds, 0 not
+
+/// "contact.<frame>": whether the contact at the frame holds on a row (1) or not (0).
+std::string contact_activity_column(std::string_view frame);
+
+/// The frame of a "contact.<frame>" column, empty for another column.
+std::string_view contact_activity_frame(std::string_view column);
+
+/// contact.rank, contact.base_rank, contact.internal and contact.full: the rank analysis of the
+/// active contacts (eom jac --contacts), which readers of contact.<frame> let pass.
+const std::vector<std::string>& contact_rank_columns();
+
+/// "friction.<frame>": |f_t| / f_n, the friction coefficient a contact needs (doc/id.md).
+std::string friction_ratio_column(std::string_view frame);
+
+/// cop.<frame>.x and .y: a 6d contact's centre of pressure in its frame.
+std::vector<std::string> center_of_pressure_columns(std::string_view frame);
+
+/// residual.fx ... residual.mz and residual.norm: the base wrench the contacts cannot supply.
+std::vector<std::string> residual_columns();
+
+/// The kinetic energy an impact dissipates (J): eom impact's and eom sim's column; the summaries
+/// spell it impact_energy_loss.
+inline constexpr char kImpactEnergyLossColumn[] = "impact.energy_loss";
+
+/// energy.kinetic, energy.potential and energy.total (J).
+std::vector<std::string> energy_columns();
 
 }  // namespace eom

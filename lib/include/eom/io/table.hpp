@@ -177,8 +177,6 @@ void write_table(const Table& table, const std::string& path, Format format);
 /// over the file), devices and fifos directly, "-" to stdout.
 void write_file(const std::string& path, const std::string& contents);
 
-/// Shortest round-trip decimal form of a finite double (std::to_chars), appended to `out`.
-void append_number(std::string& out, double value);
 /// A number as a table spells it (a finite number std::from_chars reads), appended to `out`: in
 /// shortest round-trip form ("+1.50" gives 1.5, "4.9406564584124654e-324" 5e-324), unless it is
 /// a number no double holds, an integer the double does not equal or one of more than 17

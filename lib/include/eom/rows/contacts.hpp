@@ -6,11 +6,13 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include <eom/algorithm/contacts.hpp>
+#include <eom/io/column_names.hpp>
 #include <eom/io/table.hpp>
 #include <eom/multibody/model.hpp>
 
@@ -18,32 +20,37 @@
 
 namespace eom::rows {
 
-/// f.<frame>.<component> of every contact, stacked as ContactSet::offset.
-std::vector<std::string> contact_force_columns(const Model& model, const ContactSet& contacts);
+/// <prefix>.<frame>.<component> of every contact, stacked as ContactSet::offset: the forces
+/// f.<frame>.* (kContactForcePrefix), the impulses p.<frame>.* (kContactImpulsePrefix).
+std::vector<std::string> contact_force_columns(const Model& model, const ContactSet& contacts,
+                                               std::string_view prefix = kContactForcePrefix);
 
-/// The contact.<frame> columns of one table: which contacts hold on each row (absent: all).
+/// The contact.<frame> columns of one table: which contacts hold on each row (a contact without
+/// a column holds on every row). The one reader of these columns, for the tables of id, fd, jac
+/// and impact and for sim's contact schedule; the contact rank columns (contact_rank_columns)
+/// pass, so that a table eom jac wrote can be read again.
 class ContactActivity {
  public:
-  /// Throws InputError naming the file for a contact.<name> column of no contact.
+  /// `file_columns`: per column of `header`, its column in the file (when the header holds only
+  /// some of the file's columns, TimeTable::columns); empty when they are the file's. Throws
+  /// InputError (file, line 1, column) for a contact.<name> column of no contact.
   ContactActivity(const Model& model, const ContactSet& contacts, const Header& header,
-                  const std::string& file);
-  /// The columns read.
+                  const std::string& file, std::vector<int> file_columns = {});
+  /// The columns read (indices into the header).
   const std::vector<int>& inputs() const { return inputs_; }
-  /// Sets the row's active contacts; throws InputError (file, line, column) for a value other
-  /// than 0 and 1.
+  /// Whether the k-th contact holds on the row `values` (indexed as the header), its line `line`
+  /// of the file; throws InputError (file, line, column) for a value other than 0 and 1.
+  bool active(std::size_t k, const double* values, int line) const;
+  /// Sets the row's active contacts (active() of each).
   void apply(const Sample& s, ContactJacobian& jacobian) const;
 
  private:
-  const Model& model_;
   const std::string file_;
-  std::vector<int> columns_;  // per contact, -1 when absent
+  std::vector<int> file_columns_;
+  std::vector<int> columns_;        // per contact, -1 when absent
+  std::vector<std::string> names_;  // per contact, its column's name
   std::vector<int> inputs_;
 };
-
-/// The columns eom jac --contacts writes: contact.rank, contact.base_rank, contact.internal and
-/// contact.full (ContactRankAnalysis). ContactActivity lets them pass as inputs (unless a frame has
-/// that name), so that a table eom jac wrote can be read again.
-const std::vector<std::string>& contact_rank_columns();
 
 /// The rows of a table whose active contacts are redundant (rank of J_c below their constraints),
 /// for eom fd --contacts and eom impact.

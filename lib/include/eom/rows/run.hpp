@@ -55,9 +55,6 @@ int require_frame_option(const Model& model, const std::string& option, const st
 void refuse_singular_mass_matrix(const Model& model, const std::string& context = "",
                                  const std::string& needs = "forward dynamics");
 
-/// A number for messages: the shortest of 6 significant digits ("0.001", "1e+200").
-std::string number_text(double x);
-
 /// Sets out[k] for each NAME=VALUE item, k the index of NAME in names (coordinate names such as
 /// model.q_names); the other entries are untouched. Throws InputError naming the option and the
 /// item for an item that is not NAME=VALUE, an unknown name (with the close ones; a coordinate of

@@ -84,9 +84,28 @@ using ReferenceFunction = std::function<void(double t, VecRef q_ref, VecRef v_re
 /// A constant set-point q_ref with v_ref = a_ref = 0.
 ReferenceFunction set_point(Eigen::VectorXd q_ref);
 
-/// Joint-space PD: tau = Kp e + Kd e_dot (+ g(q) when gravity_compensation), e = q_ref (-) q
-/// (eom::difference, so a floating base's error is a body twist), e_dot = v_ref - v. Gains are
-/// per tangent coordinate (nv).
+/// What PD and computed torque track: the reference at t, the error e = q_ref (-) q
+/// (eom::difference, so a floating base's error is a body twist) and e_dot = v_ref - v, with the
+/// gains Kp and Kd per tangent coordinate (nv; InputError otherwise) and the workspace they need.
+class TrackingError {
+ public:
+  TrackingError(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
+                Eigen::VectorXd kd);
+  /// Evaluates the reference at t and e at q.
+  void update(const Model& model, double t, ConstVec q);
+  const Eigen::VectorXd& kp() const { return kp_; }
+  const Eigen::VectorXd& kd() const { return kd_; }
+  const Eigen::VectorXd& e() const { return e_; }
+  const Eigen::VectorXd& v_ref() const { return v_ref_; }
+  const Eigen::VectorXd& a_ref() const { return a_ref_; }
+
+ private:
+  ReferenceFunction reference_;
+  Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_;
+};
+
+/// Joint-space PD: tau = Kp e + Kd e_dot (+ g(q) when gravity_compensation), e and e_dot those of
+/// TrackingError.
 class PD : public Controller {
  public:
   PD(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp, Eigen::VectorXd kd,
@@ -98,8 +117,7 @@ class PD : public Controller {
                 Eigen::MatrixXd& D) override;
 
  private:
-  ReferenceFunction reference_;
-  Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_;
+  TrackingError tracking_;
   bool gravity_compensation_;
 };
 
@@ -129,8 +147,8 @@ class ComputedTorque : public Controller {
   const Eigen::VectorXd& contact_forces() const;
 
  private:
-  ReferenceFunction reference_;
-  Eigen::VectorXd kp_, kd_, q_ref_, v_ref_, a_ref_, e_, command_, no_forces_;
+  TrackingError tracking_;
+  Eigen::VectorXd command_, no_forces_;
   std::optional<ContactInverseDynamics> contacts_;
   std::vector<char> closed_;  // per contact: closed (contacts_changed)
 };

@@ -138,8 +138,9 @@ struct SimulationStats {
   long impacts = 0;                          // contact closures (several contacts at once: one)
   double impact_energy_loss = 0;             // J, over the impacts
   /// With SimulationOptions::friction_coefficient: the outputs at which some closed contact
-  /// needs more friction, and the worst ratio |f_t| / f_n over all outputs (infinite when a
-  /// contact with a tangential force carries no normal one), its time and contact (-1: none).
+  /// needs more friction, and the worst friction ratio over all outputs (friction_ratio:
+  /// kPullingFrictionRatio, the worst of all, when a contact pulls or carries no normal force),
+  /// its time and contact (-1: none).
   long friction_outputs = 0;
   double worst_friction = 0, worst_friction_t = 0;
   int worst_friction_contact = -1;
