@@ -1,6 +1,7 @@
 #include "eom/algorithm/regressor.hpp"
 
 #include "eom/algorithm/dynamics.hpp"
+#include "eom/core/errors.hpp"
 #include "algorithm/newton_euler.hpp"
 #include "core/sizes.hpp"
 
@@ -131,6 +132,35 @@ Eigen::VectorXd regressor_parameters(const Model& model, const DriveParameters& 
     }
   }
   return pi;
+}
+
+Model model_with_parameters(const Model& model, const DriveParameters& drive,
+                            const Eigen::VectorXd& pi) {
+  detail::check_size(pi.size(), regressor_columns(model, drive), "the parameters");
+  Model out = model;
+  int c = 0;
+  for (int i = 1; i < model.njoints; ++i, c += kInertialParameterCount) {
+    const InertialParameters body = pi.segment<kInertialParameterCount>(c);
+    if (!(body[0] > 0)) {
+      throw InputError("link '" + body_name(model, i) + "': mass " + std::to_string(body[0]) +
+                       " is not positive: no inertia has these parameters");
+    }
+    out.inertia[i] = inertia_from_parameters(body);
+  }
+  for (int i = 1; i < model.njoints; ++i) {
+    if (!driven(model, i)) continue;
+    const Joint& j = model.joints[i];
+    for (int r = j.idx_v; r < j.idx_v + j.nv; ++r) {
+      if (drive.viscous) out.damping[r] = pi[c++];
+      if (drive.coulomb) out.friction[r] = pi[c++];
+      if (drive.offset) ++c;  // a bias no robot file holds
+      if (drive.armature) out.armature[r] = pi[c++];
+    }
+    out.info[i].damping = out.damping[j.idx_v];
+    out.info[i].friction = out.friction[j.idx_v];
+    out.info[i].armature = out.armature[j.idx_v];
+  }
+  return out;
 }
 
 void joint_torque_regressor(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec a,

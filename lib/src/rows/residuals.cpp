@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 
 namespace eom::rows {
@@ -23,7 +24,7 @@ std::vector<std::string> prefixed(const std::vector<std::string>& names,
                                   const std::string& prefix) {
   std::vector<std::string> out;
   out.reserve(names.size());
-  for (const std::string& n : names) out.push_back(prefix + "." + n);
+  for (const std::string& n : names) out.push_back(column_name(prefix, n));
   return out;
 }
 

@@ -61,6 +61,13 @@ std::vector<std::string> regressor_parameter_names(const Model& model,
 /// Y pi = rnea(q, v, a) - armature a.
 Eigen::VectorXd regressor_parameters(const Model& model, const DriveParameters& drive = {});
 
+/// `model` with the parameters pi (in the regressor's column order for `drive`) as its bodies'
+/// inertias (inertia_from_parameters) and its joints' damping, friction and armature (the drive
+/// columns that are on; a joint's first coordinate's in its JointInfo). Throws InputError naming
+/// the link whose mass is not positive (no inertia has it).
+Model model_with_parameters(const Model& model, const DriveParameters& drive,
+                            const Eigen::VectorXd& pi);
+
 /// The joint torque regressor Y (model.nv x regressor_columns) at (q, v, a), into Y: rnea's tau is
 /// linear in the parameters, tau = Y pi. Rows are velocity coordinates. The body of joint k adds
 /// to the rows of the joints that support it: row r of joint j gets S_r^T (jX_k^* F_k), with F_k
