@@ -20,6 +20,7 @@
 #include "paths.hpp"
 
 using namespace eom;
+using eom::test::kRobotsDir;
 
 namespace {
 
