@@ -129,5 +129,6 @@ void register_jac(CLI::App& app, Dispatch& dispatch);
 void register_impact(CLI::App& app, Dispatch& dispatch);
 void register_export(CLI::App& app, Dispatch& dispatch);
 void register_plot(CLI::App& app, Dispatch& dispatch);
+void register_identify(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace eom::cli

@@ -78,3 +78,6 @@ eom_error_matrix(jac ARGS jac @ROBOT@ @TABLE@ --frame @FRAME@ -o @OUT@ ROBOT rob
 eom_error_matrix(plot ARGS plot @TABLE@ --robot @ROBOT@ --y q.joint1,q.joint2 --format svg -o @OUT@
                  ROBOT robots/planar_2r.urdf TABLE trajectories/planar_2r_small.csv DROP q.joint1
                  BAD_OPTION --width=10)
+eom_error_matrix(identify ARGS identify @ROBOT@ @TABLE@ --friction none -o @OUT@
+                 ROBOT robots/planar_2r.urdf TABLE tests/data/id/planar_2r_measured.csv
+                 DROP tau.joint1 BAD_OPTION --max-condition=0)

@@ -44,6 +44,19 @@ eom_cli_test(NAME id-fail-on-limit
              ARGS id robots/planar_2r.urdf tests/data/id/planar_2r_over_limit.csv --fail-on-limit
              RC 1 STDERR_REGEX "exceeds its effort limit")
 
+# --residual: measured torques made from the closed form plus constant offsets (+0.5, -0.25) by
+# hand (the model's tau of the golden: the closed form of robots/planar_2r.urdf's comment), so the
+# residuals are those offsets
+eom_cli_test(NAME id-residual
+             ARGS id robots/planar_2r.urdf tests/data/id/planar_2r_measured.csv --residual -q
+             STDOUT tests/data/id/planar_2r_measured.residual.csv COMPARE numeric ATOL 1e-12)
+eom_cli_test(NAME id-residual-report
+             ARGS id robots/planar_2r.urdf tests/data/id/planar_2r_measured.csv --residual
+             STDERR_REGEX "eom id: tests/data/id/planar_2r_measured.csv: measured - model tau over 5 rows:\n  joint1: RMS 0.5 \\(3.017[0-9]*% of the measured RMS 16.570[0-9]*\\), largest 0.5 at t=[0-9.]+ \\(line [2-6]\\)\n  joint2: RMS 0.25 ")
+eom_cli_test(NAME id-residual-without-tau
+             ARGS id robots/planar_2r.urdf trajectories/planar_2r_small.csv --residual
+             RC 2 STDERR_REGEX "planar_2r_small.csv:1: missing columns tau.joint1, tau.joint2")
+
 # bad input: exit 2, file:line and what was expected, no output left behind
 eom_cli_test(NAME id-bad-number
              ARGS id robots/ur5.urdf tests/data/id/ur5_bad_number.csv -o ${CMAKE_CURRENT_BINARY_DIR}/id_bad_number.csv

@@ -12,9 +12,11 @@
 #include <eom/core/errors.hpp>
 #include <eom/core/number_text.hpp>
 #include <eom/parsers/json_model.hpp>
+#include <eom/parsers/load_model.hpp>
 #include <eom/parsers/mjcf.hpp>
 #include <eom/parsers/urdf.hpp>
 
+#include "check/check_against.hpp"
 #include "cli.hpp"
 #include "options.hpp"
 
@@ -27,6 +29,7 @@ struct CheckOptions {
   std::string format = "text";
   bool floating_base = false;
   bool quiet = false;
+  AgainstOptions against;  // --against LOG...: the model's torques against measured ones
 };
 
 enum class Status { ok, failed, unreadable };
@@ -169,16 +172,31 @@ nlohmann::ordered_json report_json(const FileReport& r) {
 }
 
 int run_check(const CheckOptions& opt, Streams& io) {
+  if (!opt.against.logs.empty() && opt.paths.size() != 1) {
+    throw InputError("--against compares one ROBOT with its logs, not " +
+                     std::to_string(opt.paths.size()));
+  }
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   bool failed = false, unreadable = false;
   for (const std::string& path : opt.paths) {
     const FileReport report = check_file(path, opt);
     failed = failed || report.status == Status::failed;
     unreadable = unreadable || report.status == Status::unreadable;
+    nlohmann::ordered_json logs = nlohmann::ordered_json::array();
+    if (opt.format != "json") print_text(io.out, report, opt);
+    // the logs of a model that loads: its torques with the file's friction and armature
+    if (!opt.against.logs.empty() && report.status != Status::unreadable) {
+      LoadOptions options;
+      options.floating_base = opt.floating_base;
+      const Model model = load_model(path, options);
+      const bool json = opt.format == "json";
+      AgainstOptions against = opt.against;
+      against.quiet = opt.quiet;
+      failed = check_against(model, against, io, json ? &logs : nullptr) != kExitOk || failed;
+    }
     if (opt.format == "json") {
       all.push_back(report_json(report));
-    } else {
-      print_text(io.out, report, opt);
+      if (!opt.against.logs.empty()) all.back()["against"] = logs;
     }
   }
   if (opt.format == "json") io.out << all.dump(2) << '\n';
@@ -202,6 +220,17 @@ void register_check(CLI::App& app, Dispatch& dispatch) {
       ->default_str("text");
   cmd->add_flag("--floating-base", opt->floating_base,
                 "Check as eom would load it with a free-flyer root (the root body moves too)");
+  CLI::Option* against =
+      reads_files(cmd->add_option("--against", opt->against.logs,
+                                  "Logs of the robot (t, q.<joint>, measured tau.<joint>; v and a "
+                                  "derived when absent): report per joint the RMS and largest "
+                                  "residual measured - model and its size relative to the measured "
+                                  "RMS (one ROBOT)"));
+  needs(cmd->add_option("--tolerance", opt->against.tolerance,
+                        "With --against: exit 1 when a joint's RMS residual exceeds this fraction "
+                        "of its measured RMS (e.g. 0.1)")
+            ->check(CLI::PositiveNumber),
+        against, " (the logs whose residuals it bounds)");
   cmd->add_flag("-q,--quiet", opt->quiet,
                 "Print only what makes a file fail: its errors (and warnings under --strict) "
                 "and its summary");
@@ -222,11 +251,18 @@ void register_check(CLI::App& app, Dispatch& dispatch) {
       "--format json: one array, per file {file, status: ok|failed|unreadable, errors,\n"
       "warnings and notes: [{line, message}], links, joints, moving_joints, total_mass}.\n"
       "-q prints no notes; --strict does not fail on them.\n"
+      "--against LOG...: per log, the measured tau.<joint> against the model's (rnea with the\n"
+      "file's friction and armature, as eom id --friction): per joint the RMS residual, its\n"
+      "percentage of the measured RMS and the largest residual; 'over the tolerance' and exit 1\n"
+      "when the relative RMS exceeds --tolerance. JSON: 'against', per log {file, status, rows,\n"
+      "residuals}.\n"
       "Exit: 0 every file passes; 1 a check failed (an error, or a warning under --strict);\n"
       "2 a file cannot be read or parsed (wins over 1), or a usage error.\n"
       "Examples:\n"
       "  eom check robots/*.urdf\n"
-      "  eom check --strict --format json robots/iiwa14.urdf");
+      "  eom check --strict --format json robots/iiwa14.urdf\n"
+      "  eom check robots/planar_2r.urdf --against tests/data/id/planar_2r_measured.csv "
+      "--tolerance 0.1");
 }
 
 }  // namespace eom::cli

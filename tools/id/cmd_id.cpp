@@ -6,6 +6,7 @@
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/algorithm/dynamics_terms.hpp>
 #include <eom/core/errors.hpp>
+#include <eom/rows/residuals.hpp>
 #include <eom/rows/scan_reports.hpp>
 
 #include <optional>
@@ -26,7 +27,8 @@ struct IdOptions {
   bool terms = false;        // also write the decomposition of tau
   ForceOptions forces;
   bool fail_on_limit = false;
-  bool power = false;  // power.<joint> = tau v and power.total
+  bool power = false;     // power.<joint> = tau v and power.total
+  bool residual = false;  // residual.<joint> = measured tau.<joint> - the model's
   ContactOptions contacts;
   CentroidalOptions centroidal;
 };
@@ -59,6 +61,12 @@ class IdTask final : public RowTask {
     } else {
       add_torque_columns(model, opt);
     }
+    if (opt.residual) {
+      residuals_.emplace(model, in, file);
+      append(columns, residuals_->columns());
+      const std::vector<int>& measured = residuals_->inputs();
+      inputs.insert(inputs.end(), measured.begin(), measured.end());
+    }
     if (opt.centroidal.enabled) {
       centroidal_.emplace(model, opt.centroidal.ground, true, true, contact_rows_.has_value());
       append(columns, centroidal_->columns());
@@ -86,6 +94,7 @@ class IdTask final : public RowTask {
       out = write_torques(v, a, out);
       limits_.observe(tau_, s.t, s.line);
     }
+    if (residuals_) out = residuals_->observe(s.row, tau_, s.t, s.line, out);
     if (!centroidal_) return;
     out = centroidal_->dynamics(s.q, v, a, s.t, s.line, out);
     if (contact_rows_) {
@@ -97,6 +106,7 @@ class IdTask final : public RowTask {
     const bool failing = opt_.fail_on_limit && limits_.exceeded();
     report_limits(limits_, model_, file_, notes, failing);
     if (centroidal_) centroidal_->finish(notes, file_);
+    if (residuals_) residuals_->report(notes, file_);
     const int contacts = contact_rows_ ? contact_rows_->finish(notes) : kExitOk;
     return failing ? kExitFailure : contacts;
   }
@@ -105,6 +115,7 @@ class IdTask final : public RowTask {
     table["effort_limits"] = limits_json(limits_, model_);
     table["fail_on_limit"] = opt_.fail_on_limit;
     if (contact_rows_) contact_rows_->summarize(table);
+    if (residuals_) table["residual"] = residuals_->json();
   }
 
  private:
@@ -168,6 +179,7 @@ class IdTask final : public RowTask {
   Eigen::VectorXd tau_, term_, friction_term_, external_term_;
   std::optional<ContactIdRows> contact_rows_;
   std::optional<CentroidalRows> centroidal_;
+  std::optional<TorqueResiduals> residuals_;
 };
 
 int run_id(const IdOptions& opt, Streams& io) {
@@ -210,8 +222,11 @@ void register_id(CLI::App& app, Dispatch& dispatch) {
   cmd->add_flag("--fail-on-limit", opt->fail_on_limit,
                 "Exit 1, writing no output file, when a torque exceeds its effort limit");
   cmd->add_flag("--power", opt->power, "Also write power.<joint> = tau v and power.total");
+  cmd->add_flag("--residual", opt->residual,
+                "Read the measured tau.<joint> of the table and write residual.<joint> = measured "
+                "- model; each joint's RMS residual on stderr");
   add_contact_options(*cmd, opt->contacts, true);
-  for (const char* name : {"--terms", "--power"}) {
+  for (const char* name : {"--terms", "--power", "--residual"}) {
     excludes(cmd->get_option(name), cmd->get_option("--contacts"),
              std::string(name) +
                  " is not available with --contacts (tau there is the actuated joints' only)");

@@ -12,6 +12,7 @@
 #include "eom/multibody/configuration.hpp"
 #include "eom/algorithm/kinematics.hpp"
 #include "eom/core/number_text.hpp"
+#include "algorithm/newton_euler.hpp"
 #include "algorithm/singular_mass_matrix.hpp"
 #include "linalg/mass_matrix_factor.hpp"
 #include "core/pivot.hpp"
@@ -19,14 +20,11 @@
 #include "core/tolerances.hpp"
 
 namespace eom {
-namespace {
 
-using OptionalVec = const Eigen::Ref<const Eigen::VectorXd>*;
+namespace detail {
 
-// Recursive Newton-Euler (Featherstone 2008, Table 5.1) into `tau`; a null v or a means zero, so
-// rnea, nonlinear_effects and gravity_torque share one pass.
-void newton_euler(const Model& model, Data& data, ConstVec q, OptionalVec v, OptionalVec a,
-                  Eigen::VectorXd& tau) {
+void newton_euler_forward(const Model& model, Data& data, ConstVec q, OptionalVec v,
+                          OptionalVec a) {
   // world at rest; gravity enters as an upward acceleration of the base
   data.v[0] = Motion::Zero();
   data.a[0] = Motion{-model.gravity, Vec3::Zero()};
@@ -55,7 +53,19 @@ void newton_euler(const Model& model, Data& data, ConstVec q, OptionalVec v, Opt
     data.a[i] = ai;
     data.f[i] = fi;
   }
+}
 
+}  // namespace detail
+
+namespace {
+
+using detail::OptionalVec;
+
+// Recursive Newton-Euler (Featherstone 2008, Table 5.1) into `tau`; a null v or a means zero, so
+// rnea, nonlinear_effects and gravity_torque share one pass.
+void newton_euler(const Model& model, Data& data, ConstVec q, OptionalVec v, OptionalVec a,
+                  Eigen::VectorXd& tau) {
+  detail::newton_euler_forward(model, data, q, v, a);
   // backward pass: project body forces on the joint axes, pass them to the parent
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& jnt = model.joints[i];
@@ -517,9 +527,8 @@ Friction Friction::from_model(const Model& model) { return {model.damping, model
 void friction_torque(const Friction& friction, ConstVec v, VecRef out) {
   detail::check_size(v.size(), static_cast<int>(friction.viscous.size()), "v");
   for (Eigen::Index k = 0; k < v.size(); ++k) {
-    const double sign = friction.smoothing > 0 ? std::tanh(v[k] / friction.smoothing)
-                                               : double((v[k] > 0) - (v[k] < 0));
-    out[k] = friction.viscous[k] * v[k] + friction.coulomb[k] * sign;
+    out[k] =
+        friction.viscous[k] * v[k] + friction.coulomb[k] * coulomb_sign(v[k], friction.smoothing);
   }
 }
 

@@ -89,6 +89,9 @@ Data::Data(const Model& model)
   dFda.resize(nv);
   dAdx.assign(nv, Eigen::Matrix<double, 2, 9>::Zero());
   dFdx.assign(nv, Eigen::Matrix<double, 2, 6>::Zero());
+  // joint torque regressor (regressor.hpp)
+  regressor_S.resize(nj);
+  body_regressor.assign(nj, Eigen::Matrix<double, 6, 10>::Zero());
   // the coordinate before each on its branch: the previous one of a joint of several, else the
   // last of the nearest ancestor joint that has any; then each one's ancestors, root first
   std::vector<int> dof_parent(nv, -1);

@@ -355,6 +355,7 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
   return table;
 }
 
+<<<<<<< HEAD
 TimeTable stream_time_table(const std::string& path, const std::vector<std::string>& reads,
                             const TimeOptions& time, const TableTime& clock) {
   TimeTable table{path, {}, TimeSeries(0), {}, {}};
@@ -364,6 +365,21 @@ TimeTable stream_time_table(const std::string& path, const std::vector<std::stri
                             [rows](double& t, double* values) { return rows->next(t, values); });
   if (!table.series.reach(0)) throw InputError(path, 1, 0, "the table has no rows");
   return table;
+=======
+int scan_table(const RowOptions& opt, const Model& model, const RowCommand& command,
+               const std::string& path, const Notes& notes) {
+  auto in = open_input(
+      InputOptions{path, opt.from, opt.separator}, [&](const std::string& m) { notes.warning(m); },
+      notes.names);
+  const Binding b = bind(model, in->header(), in->name(), opt, command, notes);
+  const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
+  read_used_columns(*in, b, *task);
+  TableSamples samples(model, *in, b, opt, notes, command.order);
+  Sample s(model, command.order);
+  while (samples.source().next(s)) task->compute(s, nullptr);
+  samples.report();
+  return task->finish(notes);
+>>>>>>> regressor
 }
 
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command) {

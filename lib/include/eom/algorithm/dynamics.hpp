@@ -5,6 +5,7 @@
 // All functions check sizes (InputError) and allocate nothing.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include <Eigen/Core>
@@ -78,6 +79,11 @@ struct Friction {
 
 /// tau_f for velocity v (nv), into out (nv).
 void friction_torque(const Friction& friction, ConstVec v, VecRef out);
+
+/// sgn(v) as friction_torque takes it: tanh(v / smoothing) when smoothing > 0, else -1, 0 or 1.
+inline double coulomb_sign(double v, double smoothing) {
+  return smoothing > 0 ? std::tanh(v / smoothing) : double((v > 0) - (v < 0));
+}
 
 /// Generalized force of external wrenches: out = sum_k J_k(q)^T F_k, F_k = [f; n] applied at the
 /// origin of frame frames[k], in world axes (reference = local_world_aligned) or in the frame's

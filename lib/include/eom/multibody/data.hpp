@@ -95,6 +95,10 @@ struct Data {
   // dAdx = [dA/dq dV/dq.ang; dA/dv J.ang] (lin, ang, ang), dFdx = [dF/dq; dF/dv] (lin, ang)
   std::vector<Eigen::Matrix<double, 2, 9>> dAdx;
   std::vector<Eigen::Matrix<double, 2, 6>> dFdx;
+
+  // joint torque regressor (regressor.hpp), in each joint's own frame                 (njoints)
+  std::vector<Motion> regressor_S;  // one column of a joint's S, in the frame of each descendant
+  std::vector<Eigen::Matrix<double, 6, 10>> body_regressor;  // F_k: f_k = F_k pi_k
 };
 
 }  // namespace eom

@@ -161,6 +161,13 @@ Model load_robot(const RowOptions& opt, Streams& io, const std::string& command)
 /// summary of the tables in input order, unless the run fails with exit 2.
 int run_rows(const RowOptions& opt, const Model& model, const RowCommand& command, Streams& io);
 
+/// Runs `command`'s task over one table for what it gathers (a check, a fit), writing no table:
+/// the rows are read, bound and derived as run_rows reads them and each is given to compute()
+/// with no output (the task writes no columns). Returns the task's finish(); InputError
+/// propagates.
+int scan_table(const RowOptions& opt, const Model& model, const RowCommand& command,
+               const std::string& path, const Notes& notes);
+
 /// columns += names: building a task's output columns.
 inline void append(std::vector<std::string>& columns, const std::vector<std::string>& names) {
   columns.insert(columns.end(), names.begin(), names.end());

@@ -1,0 +1,111 @@
+// Dynamic parameter identification from logs (eom identify): the base (identifiable) parameters
+// of the joint torque regressor, and weighted least squares over any number of rows with memory
+// bounded by the parameter count (Gautier 1990; Gautier and Poignet 2001; Khalil and Dombre 2002,
+// ch. 12).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Householder>
+#include <Eigen/QR>
+
+#include "eom/algorithm/regressor.hpp"
+#include "eom/multibody/model.hpp"
+
+namespace eom {
+
+/// The base parameters of the regressor's columns: the largest set of independent columns and how
+/// every other column depends on them. With Y P = Q [R1 R2] (column-pivoting QR, P a permutation)
+/// the dependent columns are Y_2 = Y_1 K with K = R1^-1 R2, so tau = Y pi = Y_1 b with
+/// b = pi_1 + K pi_2: the base parameters, the only combinations the torques determine
+/// (Gautier 1990, "Numerical calculation of the base inertial parameters of robots").
+struct BaseParameters {
+  std::vector<int> independent;  // the columns of Y_1, ascending (r of them)
+  std::vector<int> dependent;    // the others, ascending
+  std::vector<int> unaffecting;  // columns that are zero at every state: no torque depends on them
+  Eigen::MatrixXd combination;   // (r x columns): b = combination pi; identity on `independent`
+  double tolerance = 0;          // the rank decision: |R_kk| > tolerance |R_00|
+};
+
+/// The relative pivot under which a column counts as dependent (BaseParameters::tolerance).
+inline constexpr double kBaseParameterTolerance = 1e-8;
+
+/// Base parameters from Y stacked at `states` random states (random_configuration, velocities and
+/// accelerations uniform in [-1, 1]; the seed makes them reproducible): generic states find every
+/// dependency the structure of the robot implies, and no other, with probability one.
+BaseParameters base_parameters(const Model& model, const DriveParameters& drive, int states = 0,
+                               std::uint64_t seed = 36, double tolerance = kBaseParameterTolerance);
+
+/// A base parameter in words: "link6.Izz + 0.0064 link6.m - link5.Iyy" (coefficients under
+/// 1e-10 in magnitude dropped, the others to 12 significant digits).
+std::string base_parameter_expression(const BaseParameters& base, int k,
+                                      const std::vector<std::string>& names);
+
+/// The standard parameter set nearest `prior` (the model file's) whose base parameters are b:
+/// prior + C^T (C C^T)^-1 (b - C prior), C = base.combination, so that C result = b and what the
+/// torques cannot tell stays at the prior. Each combination's change is spread over its
+/// parameters (in the least-squares sense), which keeps them near the file's values.
+Eigen::VectorXd standard_from_base(const BaseParameters& base, const Eigen::VectorXd& b,
+                                   const Eigen::VectorXd& prior);
+
+/// Whether base parameter k is one standard parameter alone (no dependent one in its combination):
+/// then the torques determine that parameter itself.
+bool alone(const BaseParameters& base, int k);
+
+/// Least squares A x = y over rows that come one batch at a time, each row belonging to a group
+/// (a joint: its rows weighted alike later), held as one triangular factor per group: T_g, the R
+/// of the QR of [A_g y_g] ((n + 1) x (n + 1): [R, Q^T y; 0, rho] with rho^2 the residual sum of
+/// squares of the group's own fit). Never forms A^T A (which squares the condition number); the
+/// memory is the groups times (n + 1)^2 plus a buffer of rows, whatever the row count. Rows are
+/// buffered and folded into the factor by a Householder QR of [T_g; buffer] when the buffer
+/// fills (the streaming QR of Gentleman 1973 in blocks); add() allocates nothing.
+class StreamingLeastSquares {
+ public:
+  StreamingLeastSquares(int groups, int unknowns);
+
+  /// One row per group: A (groups x unknowns), y (groups).
+  void add(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& y);
+  /// Adds the rows another accumulator (of the same sizes) has seen: the result is that of one
+  /// accumulator over both sets of rows, to round-off.
+  void merge(StreamingLeastSquares& other);
+  /// Folds the buffered rows into the factors (before factor(), or after the last add()).
+  void flush();
+
+  int groups() const { return static_cast<int>(factors_.size()); }
+  int unknowns() const { return unknowns_; }
+  long rows() const { return rows_; }  // per group
+  /// Group g's triangular factor T_g (after flush()).
+  const Eigen::MatrixXd& factor(int g) const { return factors_[g]; }
+  /// Sets group g's factor (read back from a partial fit): T must be (n + 1) square, upper
+  /// triangular; `rows` the rows it stands for.
+  void set_factor(int g, const Eigen::MatrixXd& T, long rows);
+  /// ||A_g x - y_g||^2 over group g's rows, from its factor (after flush()).
+  double residual_squares(int g, const Eigen::Ref<const Eigen::VectorXd>& x) const;
+
+  struct Solution {
+    Eigen::VectorXd x;     // argmin sum_g w_g^2 ||A_g x - y_g||^2
+    Eigen::VectorXd std;   // standard deviations of x: sigma sqrt(diag((R^T R)^-1)) (sigma below)
+    double sigma = 0;      // weighted residual RMS with the degrees of freedom: rho / sqrt(m - n)
+    double condition = 0;  // of the weighted matrix: largest over smallest singular value
+    Eigen::VectorXd singular_values;  // of the weighted matrix, descending
+  };
+  /// The weighted least-squares solution (after flush()). Singular or nearly (condition over
+  /// `max_condition`): Solution::x is empty and `condition` and `singular_values` say why.
+  Solution solve(const Eigen::VectorXd& weights, double max_condition) const;
+
+ private:
+  void fold(int g);  // factors_[g] = the R of stack_
+
+  int unknowns_;
+  long rows_ = 0;
+  int buffered_ = 0;
+  std::vector<Eigen::MatrixXd> factors_;  // per group, (n + 1) x (n + 1)
+  Eigen::MatrixXd stack_;                 // per group in turn: [T_g; its buffered rows]
+  std::vector<Eigen::MatrixXd> buffers_;  // per group, rows x (n + 1)
+  Eigen::HouseholderQR<Eigen::MatrixXd> qr_;
+};
+
+}  // namespace eom

@@ -1,0 +1,175 @@
+#include "eom/trajectory/identification.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/SVD>
+
+#include "eom/core/number_text.hpp"
+#include "eom/multibody/configuration.hpp"
+#include "eom/multibody/data.hpp"
+
+namespace eom {
+BaseParameters base_parameters(const Model& model, const DriveParameters& drive, int states,
+                               std::uint64_t seed, double tolerance) {
+  const int columns = regressor_columns(model, drive);
+  // twice as many rows as columns at least: a generic stack then has the regressor's rank
+  if (states <= 0) states = std::max(20, 2 * columns / std::max(1, model.nv) + 1);
+  Eigen::MatrixXd stack(static_cast<Eigen::Index>(states) * model.nv, columns);
+  Data data(model);
+  Rng rng(seed);
+  for (int s = 0; s < states; ++s) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd v = random_tangent(model, rng);
+    const Eigen::VectorXd a = random_tangent(model, rng);
+    joint_torque_regressor(model, data, q, v, a, stack.middleRows(s * model.nv, model.nv), drive);
+  }
+  BaseParameters base;
+  base.tolerance = tolerance;
+  for (int c = 0; c < columns; ++c) {
+    if (stack.col(c).isZero(0)) base.unaffecting.push_back(c);
+  }
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(stack);
+  const Eigen::MatrixXd R = qr.matrixR().topRows(std::min<Eigen::Index>(stack.rows(), columns));
+  const double largest = R.rows() ? std::abs(R(0, 0)) : 0;
+  int rank = 0;
+  while (rank < R.rows() && std::abs(R(rank, rank)) > tolerance * largest) ++rank;
+  // K = R1^-1 R2: the dependent columns in terms of the independent ones, in pivot order
+  const Eigen::MatrixXd K = R.topLeftCorner(rank, rank)
+                                .triangularView<Eigen::Upper>()
+                                .solve(R.topRightCorner(rank, columns - rank));
+  const auto& p = qr.colsPermutation().indices();
+  std::vector<int> order(rank);  // pivot positions sorted by column
+  for (int k = 0; k < rank; ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](int x, int y) { return p[x] < p[y]; });
+  base.combination = Eigen::MatrixXd::Zero(rank, columns);
+  for (int k = 0; k < rank; ++k) {
+    base.independent.push_back(p[order[k]]);
+    base.combination(k, p[order[k]]) = 1;
+    for (int d = 0; d < columns - rank; ++d) base.combination(k, p[rank + d]) = K(order[k], d);
+  }
+  for (int d = rank; d < columns; ++d) base.dependent.push_back(p[d]);
+  std::sort(base.dependent.begin(), base.dependent.end());
+  return base;
+}
+
+std::string base_parameter_expression(const BaseParameters& base, int k,
+                                      const std::vector<std::string>& names) {
+  std::string text = names[base.independent[k]];
+  for (const int c : base.dependent) {
+    const double coefficient = base.combination(k, c);
+    if (std::abs(coefficient) < 1e-10) continue;
+    text += coefficient < 0 ? " - " : " + ";
+    // 12 digits: the coefficients are lengths and their products, found to round-off
+    const std::string magnitude = number_text(std::abs(coefficient), 12);
+    if (magnitude != "1") text += magnitude + " ";
+    text += names[c];
+  }
+  return text;
+}
+
+Eigen::VectorXd standard_from_base(const BaseParameters& base, const Eigen::VectorXd& b,
+                                   const Eigen::VectorXd& prior) {
+  // the least change of the prior that gives b: prior + C^T (C C^T)^-1 (b - C prior), C the
+  // combination (full row rank); it spreads each combination's change over its parameters
+  const Eigen::MatrixXd& C = base.combination;
+  const Eigen::MatrixXd gram = C * C.transpose();
+  return prior + C.transpose() * gram.ldlt().solve(b - C * prior);
+}
+
+bool alone(const BaseParameters& base, int k) {
+  for (const int d : base.dependent) {
+    if (base.combination(k, d) != 0) return false;
+  }
+  return true;
+}
+
+StreamingLeastSquares::StreamingLeastSquares(int groups, int unknowns)
+    : unknowns_(unknowns),
+      factors_(groups, Eigen::MatrixXd::Zero(unknowns + 1, unknowns + 1)),
+      // a buffer of twice the factor's rows: the QR's cost per row is then within 1.5 times that
+      // of folding rows in one at a time, in Eigen's blocked kernels
+      stack_(3 * (unknowns + 1), unknowns + 1),
+      buffers_(groups, Eigen::MatrixXd::Zero(2 * (unknowns + 1), unknowns + 1)),
+      qr_(3 * (unknowns + 1), unknowns + 1) {}
+
+void StreamingLeastSquares::add(const Eigen::Ref<const Eigen::MatrixXd>& A,
+                                const Eigen::Ref<const Eigen::VectorXd>& y) {
+  for (int g = 0; g < groups(); ++g) {
+    buffers_[g].row(buffered_).head(unknowns_) = A.row(g);
+    buffers_[g](buffered_, unknowns_) = y[g];
+  }
+  ++rows_;
+  if (++buffered_ == buffers_.front().rows()) flush();
+}
+
+void StreamingLeastSquares::fold(int g) {
+  qr_.compute(stack_);
+  factors_[g] = qr_.matrixQR().topRows(unknowns_ + 1).triangularView<Eigen::Upper>();
+}
+
+void StreamingLeastSquares::flush() {
+  if (buffered_ == 0) return;
+  for (int g = 0; g < groups(); ++g) {
+    // rows not filled since the last flush are zero rows: they change no factor
+    buffers_[g].bottomRows(buffers_[g].rows() - buffered_).setZero();
+    stack_.topRows(unknowns_ + 1) = factors_[g];
+    stack_.bottomRows(buffers_[g].rows()) = buffers_[g];
+    fold(g);
+  }
+  buffered_ = 0;
+}
+
+void StreamingLeastSquares::merge(StreamingLeastSquares& other) {
+  flush();
+  other.flush();
+  const int n = unknowns_ + 1;
+  for (int g = 0; g < groups(); ++g) {
+    // [T_g; T_g'] has the R of all the rows the two stand for
+    stack_.setZero();
+    stack_.topRows(n) = factors_[g];
+    stack_.middleRows(n, n) = other.factors_[g];
+    fold(g);
+  }
+  rows_ += other.rows_;
+}
+
+void StreamingLeastSquares::set_factor(int g, const Eigen::MatrixXd& T, long rows) {
+  factors_[g] = T;
+  rows_ = rows;
+}
+
+double StreamingLeastSquares::residual_squares(int g,
+                                               const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  const Eigen::MatrixXd& T = factors_[g];
+  const int n = unknowns_;
+  const double fitted =
+      (T.topLeftCorner(n, n).triangularView<Eigen::Upper>() * x - T.col(n).head(n)).squaredNorm();
+  return fitted + T(n, n) * T(n, n);
+}
+
+StreamingLeastSquares::Solution StreamingLeastSquares::solve(const Eigen::VectorXd& weights,
+                                                             double max_condition) const {
+  const int n = unknowns_ + 1;
+  Eigen::MatrixXd stack(static_cast<Eigen::Index>(groups()) * n, n);
+  for (int g = 0; g < groups(); ++g) stack.middleRows(g * n, n) = weights[g] * factors_[g];
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(stack);
+  const Eigen::MatrixXd T = qr.matrixQR().topRows(n).triangularView<Eigen::Upper>();
+  const int m = unknowns_;
+  const Eigen::MatrixXd R = T.topLeftCorner(m, m);
+  Solution s;
+  s.singular_values = Eigen::JacobiSVD<Eigen::MatrixXd>(R).singularValues();
+  const double smallest = m ? s.singular_values[m - 1] : 1;
+  s.condition = smallest > 0 ? s.singular_values[0] / smallest : INFINITY;
+  if (!(s.condition <= max_condition)) return s;
+  const auto upper = R.triangularView<Eigen::Upper>();
+  s.x = upper.solve(T.col(m).head(m));
+  const long freedom = rows_ * groups() - m;
+  s.sigma = freedom > 0 ? std::abs(T(m, m)) / std::sqrt(static_cast<double>(freedom)) : 0;
+  // diag((R^T R)^-1) = squared row norms of R^-1
+  const Eigen::MatrixXd inverse = upper.solve(Eigen::MatrixXd::Identity(m, m));
+  s.std = s.sigma * inverse.rowwise().norm();
+  return s;
+}
+
+}  // namespace eom

@@ -1,0 +1,57 @@
+# eom identify. tests/data/identify/ur5_log.csv: the torques eom id --friction computes for
+# ur5_true.urdf (scripts/make_identify_data.py: the UR5 with heavier links, moved centres of mass,
+# damping and friction) along a five-harmonic Fourier trajectory.
+set(IDENTIFY_LOG tests/data/identify/ur5_log.csv)
+
+# from the shipped UR5: least squares finds the true robot's base parameters (residuals of
+# round-off), but its standard set nearest the shipped file is not a physical robot: --urdf-out
+# refuses it and writes nothing
+eom_cli_test(NAME identify-ur5-from-shipped
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} -o ${EOM_CLI_OUT}/identify_ur5.csv
+                  --base-parameters ${EOM_CLI_OUT}/identify_ur5_base.csv
+             STDERR_REGEX "eom identify: 800 rows, 48 base parameters of 72; condition number [0-9.]+\n.*\n  shoulder_pan_joint: [0-9.]+, [0-9.]+ \([0-9.]+%\) -> [0-9.]+e-1[3-6] ")
+eom_cli_test(NAME identify-ur5-not-physical
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} -o ${EOM_CLI_OUT}/identify_np.csv
+                  --urdf-out ${EOM_CLI_OUT}/identify_np.urdf
+             RC 2 STDERR_REGEX "not a physical robot.*not positive semi-definite"
+             ABSENT ${EOM_CLI_OUT}/identify_np.urdf)
+# from the true inertias without friction: damping and friction identified, the URDF written back
+# gives the log's torques (eom check --against computes them as eom id --friction) to round-off
+eom_cli_test(NAME identify-ur5-urdf-out
+             ARGS identify tests/data/identify/ur5_no_friction.urdf ${IDENTIFY_LOG} -q
+                  -o ${EOM_CLI_OUT}/identify_ur5_friction.csv
+                  --urdf-out ${EOM_CLI_OUT}/identify_ur5.urdf)
+eom_cli_test(NAME identify-ur5-round-trip
+             ARGS check ${EOM_CLI_OUT}/identify_ur5.urdf --against ${IDENTIFY_LOG} --tolerance 1e-9 -q
+             STDOUT_REGEX "^$")
+set_tests_properties("cli: identify-ur5-urdf-out" PROPERTIES FIXTURES_SETUP identify_ur5)
+set_tests_properties("cli: identify-ur5-round-trip" PROPERTIES FIXTURES_REQUIRED identify_ur5)
+
+# the shipped model is not the robot of the log: against it, the check fails
+eom_cli_test(NAME identify-ur5-prior-fails
+             ARGS check robots/ur5.urdf --against ${IDENTIFY_LOG} --tolerance 0.01 RC 1
+             STDOUT_REGEX "over the tolerance")
+
+# starting from the true robot, every identified parameter is its prior to round-off: the
+# residuals of the file's model and of the identified one are both round-off
+eom_cli_test(NAME identify-ur5-from-truth
+             ARGS identify tests/data/identify/ur5_true.urdf ${IDENTIFY_LOG} -o /dev/null
+             STDERR_REGEX "shoulder_pan_joint: [0-9.e+-]+, [0-9.]+e-1[0-9] \\([0-9.e+-]+%\\) -> [0-9.]+e-1[0-9] ")
+
+# bad input: exit 2, nothing written
+eom_cli_test(NAME identify-without-tau
+             ARGS identify robots/ur5.urdf tests/data/identify/ur5_excite.csv
+                  -o ${EOM_CLI_OUT}/identify_without_tau.csv
+             RC 2 STDERR_REGEX "ur5_excite.csv:1: missing columns tau.shoulder_pan_joint"
+             ABSENT ${EOM_CLI_OUT}/identify_without_tau.csv)
+eom_cli_test(NAME identify-floating-base
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --floating-base RC 2
+             STDERR_REGEX "contact forces")
+# three rows cannot determine 48 base parameters: exit 1, nothing written
+eom_cli_test(NAME identify-not-exciting
+             ARGS identify robots/ur5.urdf tests/data/identify/ur5_three_rows.csv
+                  -o ${EOM_CLI_OUT}/identify_not_exciting.csv RC 1
+             STDERR_REGEX "do not excite every base parameter"
+             ABSENT ${EOM_CLI_OUT}/identify_not_exciting.csv)
+eom_cli_test(NAME identify-unknown-friction ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --friction dry
+             RC 2 STDERR_REGEX "--friction")

@@ -1,0 +1,255 @@
+// eom identify: inertial, friction and drive parameters from logs of measured joint torques, by
+// weighted least squares on the base parameters of the joint torque regressor.
+
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <eom/algorithm/regressor.hpp>
+#include <eom/core/errors.hpp>
+#include <eom/io/column_names.hpp>
+#include <eom/io/columns.hpp>
+#include <eom/multibody/data.hpp>
+#include <eom/parsers/urdf.hpp>
+#include <eom/parsers/urdf_writer.hpp>
+#include <eom/rows/row_input.hpp>
+#include <eom/trajectory/identification.hpp>
+
+#include "cli.hpp"
+#include "options.hpp"
+
+namespace eom::cli {
+namespace {
+
+struct IdentifyOptions {
+  RowOptions rows;                                          // ROBOT, the logs, time and derivation
+  std::vector<std::string> friction{"viscous", "coulomb"};  // or "none"
+  bool armature = false;
+  double friction_smoothing = 0;
+  std::string base_out;  // --base-parameters FILE
+  std::string urdf_out;
+  double max_condition = 1e8;
+};
+
+DriveParameters drive_of(const IdentifyOptions& opt) {
+  DriveParameters drive;
+  for (const std::string& kind : opt.friction) {
+    drive.viscous = drive.viscous || kind == "viscous";
+    drive.coulomb = drive.coulomb || kind == "coulomb";
+    drive.offset = drive.offset || kind == "offset";
+  }
+  drive.armature = opt.armature;
+  drive.smoothing = opt.friction_smoothing;
+  return drive;
+}
+
+// One log's rows into the least squares: per row the base columns of the regressor and the
+// measured tau.<coordinate>.
+class IdentifyTask final : public RowTask {
+ public:
+  IdentifyTask(const Model& model, const DriveParameters& drive, const BaseParameters& base,
+               StreamingLeastSquares& fit, const Header& header, const std::string& file)
+      : model_(model),
+        drive_(drive),
+        base_(base),
+        fit_(fit),
+        data_(model),
+        Y_(model.nv, regressor_columns(model, drive)),
+        base_Y_(model.nv, static_cast<Eigen::Index>(base.independent.size())),
+        tau_(model.nv) {
+    inputs = bind_columns(header, coordinate_columns(model, "tau", Space::tau), file);
+  }
+  void compute(const Sample& s, double*) override {
+    joint_torque_regressor(model_, data_, s.q, s.dq.col(0), s.dq.col(1), Y_, drive_);
+    for (size_t k = 0; k < base_.independent.size(); ++k) {
+      base_Y_.col(static_cast<Eigen::Index>(k)) = Y_.col(base_.independent[k]);
+    }
+    gather(s.row, inputs, tau_);
+    fit_.add(base_Y_, tau_);
+  }
+
+ private:
+  const Model& model_;
+  const DriveParameters& drive_;
+  const BaseParameters& base_;
+  StreamingLeastSquares& fit_;
+  Data data_;
+  Eigen::MatrixXd Y_, base_Y_;
+  Eigen::VectorXd tau_;
+};
+
+// Per coordinate the residual's RMS of the base parameters b over the rows, and the measured
+// torque's RMS (the norm of the factor's last column).
+void report_fit(const Model& model, const StreamingLeastSquares& fit, const Eigen::VectorXd& prior,
+                const Eigen::VectorXd& identified, std::ostream& out) {
+  const double rows = static_cast<double>(fit.rows());
+  out << "  joint: measured RMS, residual RMS of the file's model -> identified (% of measured)\n";
+  for (int g = 0; g < fit.groups(); ++g) {
+    const double measured = fit.factor(g).col(fit.unknowns()).norm() / std::sqrt(rows);
+    const double before = std::sqrt(fit.residual_squares(g, prior) / rows);
+    const double after = std::sqrt(fit.residual_squares(g, identified) / rows);
+    const auto percent = [&](double x) { return measured > 0 ? 100 * x / measured : 0.0; };
+    out << "  " << model.tau_names[g] << ": " << measured << ", " << before << " ("
+        << percent(before) << "%) -> " << after << " (" << percent(after) << "%)\n";
+  }
+}
+
+// A parameter table: its text columns (names, expressions), then its numbers (NaN written empty),
+// finished for the run to commit with its other outputs.
+void write_parameter_table(const OutputOptions& output, const std::vector<std::string>& header,
+                           const std::vector<std::vector<std::string>>& texts,
+                           const std::vector<Eigen::VectorXd>& numbers,
+                           std::vector<std::unique_ptr<TableWriter>>& finished) {
+  auto out = open_output(output, Header{header});
+  std::vector<double> values(header.size());
+  std::vector<Field> fields(header.size());
+  for (size_t r = 0; r < texts.front().size(); ++r) {
+    for (size_t c = 0; c < texts.size(); ++c) fields[c] = Field{FieldKind::text, texts[c][r]};
+    for (size_t c = 0; c < numbers.size(); ++c) {
+      const double x = numbers[c][static_cast<Eigen::Index>(r)];
+      values[texts.size() + c] = x;
+      fields[texts.size() + c] = std::isfinite(x) ? Field{} : Field{FieldKind::empty, ""};
+    }
+    out->write_row(values.data(), fields.data());
+  }
+  out->finish();
+  finished.push_back(std::move(out));
+}
+
+int run_identify(const IdentifyOptions& opt, Streams& io) {
+  check_destinations(io.inputs, {opt.rows.output.path}, "", {opt.base_out, opt.urdf_out});
+  const Model model = load_robot(opt.rows, io, "identify");
+  if (model.floating_base) {
+    throw InputError(
+        "a floating base's torques depend on the contact forces, which identification does not "
+        "read yet: identify a fixed-base robot (or its joints with the base locked in place)");
+  }
+  const Notes notes{io.err, "identify", opt.rows.quiet, nullptr, io.names};
+  const DriveParameters drive = drive_of(opt);
+  const std::vector<std::string> names = regressor_parameter_names(model, drive);
+  const Eigen::VectorXd prior = regressor_parameters(model, drive);
+  const BaseParameters base = base_parameters(model, drive);
+  const int r = static_cast<int>(base.independent.size());
+  if (!base.unaffecting.empty() && !opt.rows.quiet) {
+    std::string list;
+    for (const int c : base.unaffecting) list += (list.empty() ? "" : ", ") + names[c];
+    notes.warning("no torque depends on " + list + ": they keep the file's values");
+  }
+
+  StreamingLeastSquares fit(model.nv, r);
+  const RowCommand command{
+      "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
+        return std::make_unique<IdentifyTask>(model, drive, base, fit, header, file);
+      }};
+  for (const std::string& log : opt.rows.tables) scan_table(opt.rows, model, command, log, notes);
+  fit.flush();
+
+  // two steps (Gautier and Poignet 2001): ordinary least squares, then each joint weighted by
+  // the inverse of its residual's standard deviation
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(model.nv);
+  StreamingLeastSquares::Solution solution = fit.solve(ones, opt.max_condition);
+  std::ostringstream report;
+  report << "eom identify: " << fit.rows() << " rows, " << r << " base parameters of "
+         << names.size() << "; condition number " << solution.condition << "\n";
+  if (solution.x.size() == 0) {
+    io.err << report.str();
+    notes.error("the logs do not excite every base parameter (condition number above " +
+                number(opt.max_condition) + "): nothing written");
+    return kExitFailure;
+  }
+  Eigen::VectorXd weights(model.nv);
+  const double freedom = std::max(1.0, static_cast<double>(fit.rows() - r));
+  for (int g = 0; g < model.nv; ++g) {
+    weights[g] = std::sqrt(fit.residual_squares(g, solution.x) / freedom);
+  }
+  // noise-free torques leave no residual to weight by: the ordinary estimate stands
+  if (weights.minCoeff() > 0) {
+    weights = weights.cwiseInverse();
+    solution = fit.solve(weights, opt.max_condition);
+  }
+  const Eigen::VectorXd base_prior = base.combination * prior;
+  report_fit(model, fit, base_prior, solution.x, report);
+  if (!opt.rows.quiet) io.err << report.str();
+
+  const Eigen::VectorXd value = standard_from_base(base, solution.x, prior);
+  Eigen::VectorXd std = Eigen::VectorXd::Constant(prior.size(), NAN);
+  for (int k = 0; k < r; ++k) {
+    if (alone(base, k)) std[base.independent[k]] = solution.std[k];
+  }
+
+  std::vector<std::unique_ptr<TableWriter>> finished;
+  std::string urdf;
+  if (!opt.urdf_out.empty()) {
+    std::ostringstream text;
+    for (const std::string& what : write_urdf(model_with_parameters(model, drive, value), text)) {
+      notes.warning("not written: " + what);
+    }
+    urdf = text.str();
+    // least squares keeps no body physical: what eom would refuse to load is not written
+    try {
+      build_model(parse_urdf(urdf, opt.urdf_out));
+    } catch (const InputError& e) {
+      throw InputError("the identified parameters are not a physical robot, " + opt.urdf_out +
+                       " not written: " + e.text(io.names));
+    }
+  }
+  write_parameter_table(opt.rows.output, {"parameter", "prior", "value", "std"}, {names},
+                        {prior, value, std}, finished);
+  if (!opt.base_out.empty()) {
+    std::vector<std::string> labels, expressions;
+    for (int k = 0; k < r; ++k) {
+      labels.push_back("b" + std::to_string(k + 1));
+      expressions.push_back(base_parameter_expression(base, k, names));
+    }
+    const Eigen::VectorXd relative = 100 * solution.std.cwiseQuotient(solution.x.cwiseAbs());
+    write_parameter_table(OutputOptions{opt.base_out, opt.rows.output.format},
+                          {"base", "expression", "value", "std", "relative_std"},
+                          {labels, expressions}, {solution.x, solution.std, relative}, finished);
+  }
+  if (!urdf.empty()) write_document(opt.urdf_out, urdf, io.out);
+  for (const auto& table : finished) table->commit();
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_identify(CLI::App& app, Dispatch& dispatch) {
+  auto [opt, cmd] = add_command<IdentifyOptions>(
+      app, dispatch, "identify",
+      "Identify the inertial, friction and drive parameters of a robot from logs of its\n"
+      "measured joint torques: reads t, q.<joint> (v and a derived when absent, as eom id\n"
+      "derives them) and tau.<joint>; weighted least squares on the base parameters of the\n"
+      "joint torque regressor; writes one row per parameter: parameter, prior, value, std.",
+      {"eom identify robots/ur5.urdf tests/data/identify/ur5_log.csv -o params.csv "
+       "--base-parameters base.csv",
+       "eom identify tests/data/identify/ur5_no_friction.urdf tests/data/identify/ur5_log.csv "
+       "--urdf-out ur5_identified.urdf -o params.csv"},
+      run_identify);
+  add_robot_options(*cmd, opt->rows.robot);
+  reads_files(cmd->add_option("LOG", opt->rows.tables, "Logs of the robot (- for stdin)"))
+      ->required();
+  add_output_options(*cmd, opt->rows.output);
+  add_time_options(*cmd, opt->rows.time);
+  cmd->add_option("--friction", opt->friction,
+                  "Friction and drive columns per joint: viscous, coulomb, offset (a list), or "
+                  "none (default viscous,coulomb)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"viscous", "coulomb", "offset", "none"}));
+  cmd->add_flag("--armature", opt->armature, "Identify each joint's armature (rotor inertia) too");
+  cmd->add_option("--friction-smoothing", opt->friction_smoothing,
+                  "Replace sgn(v) by tanh(v / EPS) in the Coulomb columns (as eom id)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--base-parameters", opt->base_out,
+                  "Write the base parameters to FILE: base, expression, value, std, relative_std");
+  cmd->add_option("--urdf-out", opt->urdf_out,
+                  "Write the robot with the identified parameters as URDF to FILE");
+  cmd->add_option("--max-condition", opt->max_condition,
+                  "Refuse (exit 1) when the weighted base regressor's condition number exceeds "
+                  "this (default 1e8)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("-q,--quiet", opt->rows.quiet, "Errors only");
+}
+
+}  // namespace eom::cli
