@@ -355,7 +355,6 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
   return table;
 }
 
-<<<<<<< HEAD
 TimeTable stream_time_table(const std::string& path, const std::vector<std::string>& reads,
                             const TimeOptions& time, const TableTime& clock) {
   TimeTable table{path, {}, TimeSeries(0), {}, {}};
@@ -365,7 +364,8 @@ TimeTable stream_time_table(const std::string& path, const std::vector<std::stri
                             [rows](double& t, double* values) { return rows->next(t, values); });
   if (!table.series.reach(0)) throw InputError(path, 1, 0, "the table has no rows");
   return table;
-=======
+}
+
 int scan_table(const RowOptions& opt, const Model& model, const RowCommand& command,
                const std::string& path, const Notes& notes) {
   auto in = open_input(
@@ -379,7 +379,6 @@ int scan_table(const RowOptions& opt, const Model& model, const RowCommand& comm
   while (samples.source().next(s)) task->compute(s, nullptr);
   samples.report();
   return task->finish(notes);
->>>>>>> regressor
 }
 
 Model load_robot(const RowOptions& opt, Streams& io, const std::string& command) {
