@@ -123,5 +123,5 @@ TEST_CASE("an exported DH or PoE model loads back as the same model", "[property
   // a scaled screw axis (the textbook's S1 = (1, 0, 1, 0, 1, 0)) has no URDF joint
   std::ostringstream urdf;
   CHECK_THROWS_WITH(write_urdf(load_model(kDataDir + "/models/textbook_3link.json"), urdf),
-                    Catch::Contains("joint 'joint1' moves 1.414214 per unit of q"));
+                    Catch::Contains("joint 'joint1' moves 1.41421 per unit of q"));
 }
