@@ -183,8 +183,9 @@ void add_row_options(CLI::App& cmd, RowOptions& opt, bool reads_derivatives) {
                    "--derive-window rows, the default) or three-point (v and a only)")
         ->check(CLI::IsMember({"fit", "three-point"}));
     cmd.add_option("--derive-window", opt.derive_window,
-                   "Rows of the least-squares fits deriving missing derivatives (default "
-                   "4 * degree + 1, at most 63; the degree is the highest order derived + 2)")
+                   "Rows of the least-squares fits deriving missing derivatives (at least "
+                   "the degree + 1, at most 63; the degree is the highest order derived + 2; "
+                   "default: chosen from the first 1000 rows, said on stderr)")
         ->check(CLI::Range(3, PolynomialFit::kMaxSamples));
     cmd.add_option("--gaps", opt.gaps,
                    "A gap in t (a step over 1.5 times the usual one) when deriving: split (derive "

@@ -26,7 +26,7 @@ def keys(obj, expected, what):
     assert got == set(expected), f"{what}: keys {sorted(got)}, expected {sorted(expected)}"
 
 COMMON = {"command", "file", "output", "written", "rows", "exit_code", "warnings", "errors"}
-ROW_ENGINE = COMMON | {"quaternions_renormalised"}
+ROW_ENGINE = COMMON | {"quaternions_renormalised", "derivation"}
 TALLY = {"rows", "first_line", "worst", "worst_line"}
 
 for statement in sys.argv[2:]:
@@ -52,6 +52,7 @@ rows = table("tau.csv")
 assert t["command"] == "id" and t["output"] == "tau.csv" and t["written"] is True
 assert t["rows"] == len(rows) == 3 and t["exit_code"] == 0 and t["errors"] == []
 assert t["quaternions_renormalised"] == {"rows": 0, "first_line": None, "first_deviation": None}
+assert t["derivation"] == []  # v and a given
 assert len(t["effort_limits"]) == 1, t["effort_limits"]
 e = t["effort_limits"][0]
 keys(e, {"column", "limit", "rows", "first_t", "first_line", "worst", "worst_t", "worst_line"}, "excess")
@@ -72,6 +73,28 @@ t = doc[0]
 assert t["exit_code"] == 1 and t["written"] is False and t["fail_on_limit"] is True
 assert t["effort_limits"][0]["rows"] == 2
 assert any("exceeds its effort limit" in m for m in t["errors"]) and any("not written" in m for m in t["errors"])
+'
+  ;;
+id-derivation)
+  # v and a derived from q: the window chosen from the data (a clean 50 Hz log: the narrowest
+  # fit, 5 rows, is the most accurate, doc/tables.md), or given
+  d=$src/tests/data/derivation/planar_2r_50hz.csv
+  expect 0 "$eom" id "$r2" "$d" -o tau.csv --summary-json s.json -q
+  expect 0 "$eom" id "$r2" "$d" -o tau9.csv --derive-window 9 --summary-json s9.json -q
+  check s.json '
+stage = doc[0]["derivation"]
+assert len(stage) == 1, stage
+stage = stage[0]
+keys(stage, {"derived", "from", "method", "degree", "window", "window_chosen", "chosen_from_rows", "noise"}, "stage")
+assert stage["derived"] == ["v", "a"] and stage["from"] == "q" and stage["method"] == "fit"
+assert stage["degree"] == 4 and stage["window"] == 5 and stage["window_chosen"] is True
+assert stage["chosen_from_rows"] == len(table("tau.csv")) == 101
+assert stage["noise"] < 1e-12, stage  # the digits of a clean log
+'
+  check s9.json '
+stage = doc[0]["derivation"][0]
+assert stage["window"] == 9 and stage["window_chosen"] is False
+assert stage["chosen_from_rows"] is None and stage["noise"] is None
 '
   ;;
 fd-renormalised)

@@ -271,6 +271,7 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
     *summary =
         summary_object(command.name, in_path, out_path, rc == kExitOk, sink.rows(), rc, *notes.log);
     (*summary)["quaternions_renormalised"] = samples.renormalised();
+    (*summary)["derivation"] = samples.derivation();
     task->summarize(*summary);
   }
   return rc;

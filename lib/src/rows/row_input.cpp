@@ -13,6 +13,7 @@
 
 #include "core/constants.hpp"
 #include "core/tolerances.hpp"
+#include "rows/derivative_source.hpp"
 
 namespace eom::rows {
 
@@ -102,22 +103,22 @@ void plan(const std::vector<bool>& given, const RowOptions& opt, Binding& b) {
                      Setting::derive + " three-point");
   }
   const int degree = derivation_degree(order);
-  const int window = opt.derive_window > 0 ? opt.derive_window : default_derivation_window(degree);
+  const int window = opt.derive_window;  // 0: chosen from the data, stage by stage
   const bool derives = std::find(given.begin(), given.end(), false) != given.end();
-  if (derives && !three_point && window < degree + 1) {
+  if (derives && !three_point && window > 0 && window < degree + 1) {
     throw InputError(Setting::derive_window +
                      (" " + std::to_string(window) + " is too small for fits of degree " +
                       std::to_string(degree) + ": give at least " + std::to_string(degree + 1) +
                       " rows"));
   }
-  b.stages = plan_derivation(given, window,
-                             three_point ? DerivationMethod::three_point : DerivationMethod::fit);
+  b.method = three_point ? DerivationMethod::three_point : DerivationMethod::fit;
+  b.stages = plan_derivation(given, window, b.method);
   for (const DerivationStage& s : b.stages) {
     std::vector<std::string> names;
     for (int k : s.targets) names.push_back(derivative_prefix(k));
+    // the rows of the fits are said once known (TableSamples::report): the data may choose them
     std::string how = three_point ? "three-point differences"
-                                  : "least-squares fits of degree " + std::to_string(s.degree) +
-                                        " over " + std::to_string(s.window) + " rows";
+                                  : "least-squares fits of degree " + std::to_string(s.degree);
     b.derived.push_back(
         join(names) + " from " +
         (s.source == 0 ? "q (on the configuration manifold)" : derivative_prefix(s.source)) +
@@ -532,73 +533,6 @@ class TableSource final : public SampleSource {
   double quaternion_deviation_ = 0;
 };
 
-// One derivation stage (DerivativeWindow) over the samples of the stage before it.
-class DerivativeSource final : public SampleSource {
- public:
-  DerivativeSource(const Model& model, SampleSource& upstream, const DerivationStage& stage,
-                   const std::string& file, int order)
-      : upstream_(upstream),
-        stage_(stage),
-        file_(file),
-        samples_(DerivativeWindow::slots_needed(stage), Sample(model, order)),
-        window_(model, stage, slots(samples_)) {}
-
-  bool next(Sample& out) override {
-    for (;;) {
-      if (window_.ready()) {
-        out = samples_[window_.slot_to_emit()];
-        window_.derive(out.dq);
-        return true;
-      }
-      if (window_.too_few_rows()) too_few_rows();
-      if (window_.next_segment()) continue;
-      if (window_.ended()) return false;
-      Sample& in = samples_[window_.slot_to_fill()];
-      if (!upstream_.next(in)) {
-        window_.end();
-        continue;
-      }
-      window_.filled(in.segment_start);
-    }
-  }
-
-  long rows_near_gaps() const { return window_.rows_near_gaps(); }
-
- private:
-  static std::vector<DerivativeWindow::Slot> slots(const std::vector<Sample>& samples) {
-    std::vector<DerivativeWindow::Slot> slots;
-    for (const Sample& s : samples) slots.push_back({&s.elapsed, &s.q, &s.dq});
-    return slots;
-  }
-
-  [[noreturn]] void too_few_rows() const {
-    const std::string what = "deriving " + derivative_prefix(stage_.targets.front()) +
-                             " needs at least " + std::to_string(window_.min_rows()) +
-                             " rows (a fit of degree " + std::to_string(stage_.degree) + ")";
-    const long n = window_.segment_rows();
-    if (window_.whole_table()) {
-      // the three-point rule derives v and a from as few as three rows
-      const bool three_rows_do = n >= 3 && stage_.targets.back() <= 2;
-      throw InputError(
-          file_, 0, 0,
-          what + ", the table has " + std::to_string(n) +
-              (three_rows_do ? " (" + Setting::derive + " three-point needs only 3)" : Phrase()));
-    }
-    const int first = samples_[window_.segment_slot(0)].line;
-    const int last = samples_[window_.segment_slot(n - 1)].line;
-    throw InputError(file_, first, 0,
-                     what + ", the segment of lines " + std::to_string(first) + "-" +
-                         std::to_string(last) + " between gaps in t has " + std::to_string(n) +
-                         " (give the derivative columns, or fill or cut out the segment)");
-  }
-
-  SampleSource& upstream_;
-  const DerivationStage& stage_;
-  const std::string& file_;
-  std::vector<Sample> samples_;  // the rows of the window and one read ahead
-  DerivativeWindow window_;
-};
-
 TableSamples::TableSamples(const Model& model, TableReader& in, const Binding& b,
                            const RowOptions& opt, const Notes& notes, int order)
     : table_(std::make_unique<TableSource>(model, in, b, opt, notes)),
@@ -617,12 +551,47 @@ TableSamples::TableSamples(const Model& model, TableReader& in, const Binding& b
 TableSamples::~TableSamples() = default;
 
 void TableSamples::report() const {
-  for (const std::string& how : binding_.derived) {
-    notes_.warning(file_ + ": derived " + how + " (" + Setting::no_derive + " forbids this)");
+  for (size_t k = 0; k < stages_.size(); ++k) {
+    const DerivationStage& stage = stages_[k]->stage();
+    const WindowChoice& choice = stages_[k]->choice();
+    Phrase rows;
+    if (stage.choose_window) {
+      rows = (" over " + std::to_string(stage.window) + " rows (" +
+              (choice.rows > 0 ? "chosen from the first " + std::to_string(choice.rows) +
+                                     " rows, noise " + number_text(choice.noise, 2)
+                               : std::string("too few rows to choose from")) +
+              "; " + Setting::derive_window + " sets them)");
+    } else if (binding_.method == DerivationMethod::fit) {
+      rows = " over " + std::to_string(stage.window) + " rows";
+    }
+    notes_.warning(file_ + ": derived " + binding_.derived[k] + rows + " (" + Setting::no_derive +
+                   " forbids this)");
   }
   table_->report(first_derivation_ ? first_derivation_->rows_near_gaps() : 0);
 }
 
 nlohmann::json TableSamples::renormalised() const { return table_->renormalised(); }
+
+nlohmann::json TableSamples::derivation() const {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const auto& source : stages_) {
+    const DerivationStage& stage = source->stage();
+    const WindowChoice& choice = source->choice();
+    nlohmann::json targets = nlohmann::json::array();
+    for (int k : stage.targets) targets.push_back(derivative_prefix(k));
+    const bool fit = binding_.method == DerivationMethod::fit;
+    stages.push_back(
+        {{"derived", targets},
+         {"from", stage.source == 0 ? std::string("q") : derivative_prefix(stage.source)},
+         {"method", fit ? "fit" : "three-point"},
+         {"degree", stage.degree},
+         {"window", stage.window},
+         {"window_chosen", stage.choose_window},
+         {"chosen_from_rows", stage.choose_window ? nlohmann::json(choice.rows) : nlohmann::json()},
+         {"noise", stage.choose_window && choice.rows > 0 ? nlohmann::json(choice.noise)
+                                                          : nlohmann::json()}});
+  }
+  return stages;
+}
 
 }  // namespace eom::rows

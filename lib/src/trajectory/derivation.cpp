@@ -34,7 +34,8 @@ std::vector<DerivationStage> plan_derivation(const std::vector<bool>& given, int
     }
     if (!three_point) {
       s.degree = derivation_degree(order);
-      s.window = window;
+      s.choose_window = window == 0;
+      s.window = window == 0 ? default_derivation_window(s.degree) : window;
     }
     for (int k : s.targets) present[k] = true;
     stages.push_back(std::move(s));

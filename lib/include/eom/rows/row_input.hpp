@@ -24,6 +24,7 @@ struct Binding {
   // does not need stays neutral
   std::vector<std::vector<JointFill>> fills;
   std::vector<DerivationStage> stages;  // derivations, in order
+  DerivationMethod method = DerivationMethod::fit;
   std::vector<int> keep;                // passed-through input columns; -1 the time, as t
   std::vector<std::string> keep_names;  // ... and their output names
   std::vector<std::string> derived;     // what was derived and how, for the warning
@@ -62,10 +63,13 @@ class TableSamples {
   /// the summary.
   void report() const;
   nlohmann::json renormalised() const;
+  /// The derivation stages as run, for the summary: what each derived from what, by which
+  /// method, its degree and window and whether the window was chosen from the data.
+  nlohmann::json derivation() const;
 
  private:
   std::unique_ptr<TableSource> table_;
-  std::vector<std::unique_ptr<SampleSource>> stages_;
+  std::vector<std::unique_ptr<DerivativeSource>> stages_;
   SampleSource* last_;
   const DerivativeSource* first_derivation_ = nullptr;  // v from q, whose gaps are reported
   std::string file_;

@@ -2,6 +2,7 @@
 // orders come from which (the plan) and the sliding window of rows each stage differentiates.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -19,11 +20,13 @@ enum class DerivationMethod { fit, three_point };
 
 /// One stage of derivation: orders `targets` (1 v, 2 a, k d<k>q) from order `source` (0: q, on
 /// the configuration manifold), by polynomials of degree `degree` through `window` rows (fewer,
-/// but at least degree + 1, in a segment shorter than the window).
+/// but at least degree + 1, in a segment shorter than the window). `choose_window`: the window
+/// is not given but chosen from the first rows (choose_derivation_window) before any is derived.
 struct DerivationStage {
   int source = 0;
   std::vector<int> targets;
   int degree = 2, window = 3;
+  bool choose_window = false;
 };
 
 /// The degree of the least-squares fits used when derivatives up to `order` are derived:
@@ -35,10 +38,33 @@ inline int derivation_degree(int order) { return order + 2; }
 /// narrower one suits slowly sampled data, where the truncation of the polynomial dominates.
 int default_derivation_window(int degree);
 
+/// The displacement from row `from` to row `to` of the rows a window is chosen from, in the
+/// space the stage differentiates (nv): tangent displacements for q, differences otherwise.
+using RowDisplacement = std::function<void(int from, int to, Eigen::Ref<Eigen::VectorXd> out)>;
+
+/// What choose_derivation_window chose and from what.
+struct WindowChoice {
+  int window = 0;    // the rows of the fits
+  int rows = 0;      // the rows it was judged from (0: too few, the default window taken)
+  double noise = 0;  // the noise estimated in the differentiated values (rms over them)
+};
+
+/// The window (odd, degree + 3 to PolynomialFit::kMaxSamples rows) that minimises the estimated
+/// mean squared error of the stage's highest derivative over the `rows` rows at times t (one
+/// segment, strictly increasing), by empirical-bias bandwidth selection (Ruppert, "Empirical-bias
+/// bandwidths for local polynomial nonparametric regression and density estimation", JASA 92,
+/// 1997): at centred windows spread over the rows, the bias of the degree-p fit is estimated by
+/// its difference from a degree p + 2 fit over the same rows, the noise from the residual of
+/// degree p + 2 fits over p + 5 rows, and error^2 = bias^2 + noise^2 |weights|^2 is summed over
+/// the coordinates. Deterministic; fewer than degree + 5 rows give default_derivation_window.
+WindowChoice choose_derivation_window(const DerivationStage& stage, const double* t, int rows,
+                                      int nv, const RowDisplacement& displacement);
+
 /// The stages deriving the orders missing from `given` ([k]: order k is read; given[0] is q):
 /// v from q on the configuration manifold (with a when a is the highest order), then each run of
 /// missing orders from the highest order below it, as plain vectors. `fit`: polynomials of
-/// derivation_degree(order) over `window` rows (at least that degree + 1); `three_point`: the
+/// derivation_degree(order) over `window` rows (at least that degree + 1; 0: chosen from the data,
+/// choose_window); `three_point`: the
 /// three-point formulas (three_point_weights), for orders up to 2 only (InputError beyond).
 std::vector<DerivationStage> plan_derivation(const std::vector<bool>& given, int window,
                                              DerivationMethod method = DerivationMethod::fit);
