@@ -33,7 +33,7 @@ eom_cli_test(NAME id-stdin-stdout
              STDOUT tests/data/planar_2r_small.tau.csv COMPARE numeric)
 eom_cli_test(NAME id-derive-warning
              ARGS id robots/planar_2r.urdf tests/data/id/planar_2r_q_only.csv
-             STDERR_REGEX "planar_2r_q_only.csv: derived v, a from q \\(on the configuration manifold\\) and t by least-squares fits of degree 4 over 17 rows")
+             STDERR_REGEX "planar_2r_q_only.csv: derived v, a from q \\(on the configuration manifold\\) and t by least-squares fits of degree 4 over 17 rows \\(too few rows to choose from; --derive-window sets them\\)")
 eom_cli_test(NAME id-no-derive
              ARGS id robots/planar_2r.urdf tests/data/id/planar_2r_q_only.csv --no-derive
              RC 2 STDERR_REGEX "eom id: error: .*planar_2r_q_only.csv:1: missing columns v.joint1, v.joint2")

@@ -129,7 +129,8 @@ TEST_CASE("derived derivatives of orders 1 to 6 against exact ones", "[engine][d
 
   // the accuracy the README states, relative to each order's largest value: {interior, first
   // and last 20 rows}; from q only, v comes from a fit of q on the manifold, a to d6q from a fit
-  // of v (degree 8 over 33 rows); the ends fit one-sided windows
+  // of v (degree 8, the window chosen from the data: 49 rows for v); the ends fit one-sided
+  // windows
   struct Bound {
     double interior, ends;
   };
@@ -139,7 +140,8 @@ TEST_CASE("derived derivatives of orders 1 to 6 against exact ones", "[engine][d
   REQUIRE(q_only.rc == kExitOk);
   CHECK_THAT(q_only.err,
              Catch::Contains("derived v from q (on the configuration manifold) and t by "
-                             "least-squares fits of degree 8 over 33 rows"));
+                             "least-squares fits of degree 8 over 49 rows (chosen from the "
+                             "first 1000 rows"));
   CHECK_THAT(q_only.err, Catch::Contains("derived a, d3q, d4q, d5q, d6q from v and t"));
   for (int k = 1; k <= 6; ++k) {
     const double interior = relative_error(model, q_only, f, k, 20, rows - 20);
@@ -150,13 +152,15 @@ TEST_CASE("derived derivatives of orders 1 to 6 against exact ones", "[engine][d
     CHECK(ends < from_q[k - 1].ends);
   }
 
-  // a command that needs at most a: fits of degree 4 over 17 rows by default, or the
+  // a command that needs at most a: fits of degree 4 over the window the data chooses (5 rows on
+  // these clean samples), or the
   // three-point formulas, second order in the step (the second derivative first order at the
   // ends)
   const Run fits = run_echo(model, 2, sampled(model, f, times, 0));
   REQUIRE(fits.rc == kExitOk);
   CHECK_THAT(fits.err, Catch::Contains("derived v, a from q (on the configuration manifold) and t "
-                                       "by least-squares fits of degree 4 over 17 rows"));
+                                       "by least-squares fits of degree 4 over 5 rows (chosen "
+                                       "from the first 1000 rows"));
   RowOptions three_point_option;
   three_point_option.derive = "three-point";
   const Run three_point = run_echo(model, 2, sampled(model, f, times, 0), three_point_option);
@@ -291,12 +295,12 @@ TEST_CASE("a dropped stretch splits the log: each segment derived on its own, sa
   REQUIRE(run.rc == kExitOk);
   const int rows = static_cast<int>(times.size());
   REQUIRE(run.table.rows() == rows);
-  // table rows 401 (line 403) and 682 (line 684) follow the gaps; 8 rows on each side of each
-  // gap are derived from one-sided windows
+  // table rows 401 (line 403) and 682 (line 684) follow the gaps; 3 rows on each side of each
+  // gap are derived from one-sided windows (the window chosen: 7 rows)
   CHECK_THAT(run.err, Catch::Contains("2 gaps in t (a step over 1.5 times the usual one), before "
                                       "line 403 (t 0.4"));
   CHECK_THAT(run.err, Catch::Contains("line 684 (t 0.7"));
-  CHECK_THAT(run.err, Catch::Contains("v, a derived within each segment, 32 rows near the gaps "
+  CHECK_THAT(run.err, Catch::Contains("v, a derived within each segment, 12 rows near the gaps "
                                       "from one-sided windows"));
   // the one-sided windows near the gaps are as accurate as those at the ends of a table
   CHECK(relative_error(model, run, f, 1, 0, rows) < 1e-7);  // measured 3.2e-8
