@@ -336,6 +336,8 @@ std::string_view option_names(Setting setting) {
       return "--keep";
     case Setting::no_derive:
       return "--no-derive";
+    case Setting::derive_window:
+      return "--derive-window";
     case Setting::output:
       return "-o";
     case Setting::output_dir:
@@ -355,9 +357,10 @@ TEST_CASE("the engine's messages name settings as the program gives them", "[eng
   const Table table = sampled(model, f, times, 0);
 
   SECTION("a warning, in the library's words or the program's") {
-    CHECK_THAT(run_echo(model, 1, table).err, Catch::Contains("rows (no derive forbids this)\n"));
+    CHECK_THAT(run_echo(model, 1, table).err,
+               Catch::Contains("; derive window sets them) (no derive forbids this)\n"));
     CHECK_THAT(run_echo(model, 1, table, {}, option_names).err,
-               Catch::Contains("rows (--no-derive forbids this)\n"));
+               Catch::Contains("; --derive-window sets them) (--no-derive forbids this)\n"));
   }
   SECTION("an error: the setting is data until the program spells it") {
     RowOptions opt;
