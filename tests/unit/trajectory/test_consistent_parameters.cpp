@@ -5,14 +5,18 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 
+#include <eom/algorithm/dynamics.hpp>
 #include <eom/algorithm/regressor.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/parsers/load_model.hpp>
+#include <eom/parsers/urdf.hpp>
+#include <eom/parsers/urdf_writer.hpp>
 #include <eom/trajectory/consistent_parameters.hpp>
 #include <eom/trajectory/identification.hpp>
 
@@ -116,6 +120,21 @@ TEST_CASE("Consistent parameters: torques of a consistent robot given back, bodi
     check_physical(result.pi);
     const Eigen::VectorXd b_true = base.combination * pi_true;
     CHECK((base.combination * result.pi - b_true).norm() <= 1e-8 * b_true.norm());
+    // written as URDF (eom identify --urdf-out) and read back: the reloaded robot's own rnea and
+    // friction give the identified parameters' torques to round-off
+    std::ostringstream text;
+    write_urdf(model_with_parameters(shipped, drive, result.pi), text);
+    const Model reloaded = build_model(parse_urdf(text.str()));
+    Data reloaded_data(reloaded);
+    Eigen::VectorXd friction(reloaded.nv);
+    for (int s = 0; s < 5; ++s) {
+      const Eigen::VectorXd q = random_configuration(shipped, rng);
+      const Eigen::VectorXd v = random_tangent(shipped, rng), a = random_tangent(shipped, rng);
+      joint_torque_regressor(shipped, data, q, v, a, Y, drive);
+      friction_torque(Friction::from_model(reloaded), v, friction);
+      const Eigen::VectorXd tau = rnea(reloaded, reloaded_data, q, v, a) + friction;
+      CHECK((tau - Y * result.pi).norm() <= 1e-13 * tau.norm());
+    }
   }
   SECTION("a pull toward the prior: still physical, near the truth's torques") {
     settings.prior_weight = 1e-3;

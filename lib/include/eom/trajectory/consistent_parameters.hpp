@@ -36,7 +36,7 @@ struct ConsistentFitSettings {
   int bodies = 0;             // inertial parameters are the first 10 * bodies
   DriveParameters drive;      // the drive columns after them, per coordinate fv, fc, fo, ia
   double prior_weight = 0;    // W (below)
-  int max_iterations = 2000;  // Levenberg-Marquardt steps
+  int max_iterations = 2000;  // Levenberg-Marquardt steps per stage
 };
 
 struct ConsistentFit {
@@ -60,6 +60,9 @@ struct ConsistentFit {
 /// 1e-14). Bodies are parameterised by log_cholesky, fv, fc and ia by their logarithms; the start
 /// is the prior, made strictly consistent (a body whose prior pseudo-inertia is not positive
 /// definite starts with its eigenvalues raised to 1e-6 of its largest, a zero friction from 1e-6).
+/// A W under 1e-3 is reached by continuation: W = 1e-3 first, then ten times less per stage, each
+/// stage from the last one's result (a pure fit from afar converges in hundreds of steps so, and
+/// crawls without); max_iterations is per stage.
 ConsistentFit consistent_parameters(const Eigen::MatrixXd& A, const Eigen::VectorXd& z,
                                     const Eigen::VectorXd& prior,
                                     const ConsistentFitSettings& settings);
