@@ -11,6 +11,10 @@
 The torques of the log (ur5_excite.tau.csv) are then eom id's: eom id --friction ur5_true.urdf
 ur5_excite.csv -o ur5_excite.tau.csv, beside the motion in ur5_log.csv by this script's second step
 (python3 scripts/make_identify_data.py log).
+
+ur5_heldout.csv, a held-out log (another motion, the true robot's torques), is eom id's alone:
+eom id --friction tests/data/identify/ur5_true.urdf tests/data/logs/ur5_clean.csv --keep-input -q
+-o tests/data/identify/ur5_heldout.csv
 """
 import csv
 import math

@@ -8,17 +8,17 @@ set(IDENTIFY_LOG tests/data/identify/ur5_log.csv)
 # refuses it and writes nothing
 eom_cli_test(NAME identify-ur5-from-shipped
              ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} -o ${EOM_CLI_OUT}/identify_ur5.csv
-                  --base-parameters ${EOM_CLI_OUT}/identify_ur5_base.csv
+                  --base-parameters ${EOM_CLI_OUT}/identify_ur5_base.csv --method least-squares
              STDERR_REGEX "eom identify: 800 rows, 48 base parameters of 72; condition number [0-9.]+\n.*\n  shoulder_pan_joint: [0-9.]+, [0-9.]+ \([0-9.]+%\) -> [0-9.]+e-1[3-6] ")
 eom_cli_test(NAME identify-ur5-not-physical
              ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} -o ${EOM_CLI_OUT}/identify_np.csv
-                  --urdf-out ${EOM_CLI_OUT}/identify_np.urdf
+                  --urdf-out ${EOM_CLI_OUT}/identify_np.urdf --method least-squares
              RC 2 STDERR_REGEX "not a physical robot.*not positive semi-definite"
              ABSENT ${EOM_CLI_OUT}/identify_np.urdf)
 # from the true inertias without friction: damping and friction identified, the URDF written back
 # gives the log's torques (eom check --against computes them as eom id --friction) to round-off
 eom_cli_test(NAME identify-ur5-urdf-out
-             ARGS identify tests/data/identify/ur5_no_friction.urdf ${IDENTIFY_LOG} -q
+             ARGS identify tests/data/identify/ur5_no_friction.urdf ${IDENTIFY_LOG} -q --prior-weight 0
                   -o ${EOM_CLI_OUT}/identify_ur5_friction.csv
                   --urdf-out ${EOM_CLI_OUT}/identify_ur5.urdf)
 eom_cli_test(NAME identify-ur5-round-trip
@@ -26,6 +26,33 @@ eom_cli_test(NAME identify-ur5-round-trip
              STDOUT_REGEX "^$")
 set_tests_properties("cli: identify-ur5-urdf-out" PROPERTIES FIXTURES_SETUP identify_ur5)
 set_tests_properties("cli: identify-ur5-round-trip" PROPERTIES FIXTURES_REQUIRED identify_ur5)
+
+# the consistent fit (the default) from the same shipped UR5: every body physical, so the URDF is
+# written; a pure fit (--prior-weight 0) gives the log's torques to 1e-8 of their RMS, on the
+# log and on a held-out one (ur5_heldout.csv: the true robot's torques along another trajectory)
+eom_cli_test(NAME identify-ur5-consistent
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --prior-weight 0
+                  -o ${EOM_CLI_OUT}/identify_consistent.csv
+                  --urdf-out ${EOM_CLI_OUT}/identify_consistent.urdf
+             STDERR_REGEX "consistent fit \\(prior weight 0, [0-9]+ steps\\)")
+eom_cli_test(NAME identify-ur5-consistent-check
+             ARGS check ${EOM_CLI_OUT}/identify_consistent.urdf --against ${IDENTIFY_LOG}
+                  tests/data/identify/ur5_heldout.csv --tolerance 1e-8 -q
+             STDOUT_REGEX "^$")
+set_tests_properties("cli: identify-ur5-consistent" PROPERTIES FIXTURES_SETUP identify_consistent)
+set_tests_properties("cli: identify-ur5-consistent-check" PROPERTIES FIXTURES_REQUIRED identify_consistent)
+# with the default pull toward the file's values: physical, near the log's torques
+eom_cli_test(NAME identify-ur5-consistent-default
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} -q -o /dev/null
+                  --urdf-out ${EOM_CLI_OUT}/identify_consistent_default.urdf)
+eom_cli_test(NAME identify-ur5-consistent-default-check
+             ARGS check ${EOM_CLI_OUT}/identify_consistent_default.urdf --against ${IDENTIFY_LOG}
+                  --tolerance 1e-4 -q
+             STDOUT_REGEX "^$")
+set_tests_properties("cli: identify-ur5-consistent-default" PROPERTIES FIXTURES_SETUP identify_consistent_default)
+set_tests_properties("cli: identify-ur5-consistent-default-check" PROPERTIES FIXTURES_REQUIRED identify_consistent_default)
+eom_cli_test(NAME identify-bad-method ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --method sdp
+             RC 2 STDERR_REGEX "--method")
 
 # the shipped model is not the robot of the log: against it, the check fails
 eom_cli_test(NAME identify-ur5-prior-fails

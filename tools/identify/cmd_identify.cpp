@@ -15,6 +15,7 @@
 #include <eom/parsers/urdf.hpp>
 #include <eom/parsers/urdf_writer.hpp>
 #include <eom/rows/row_input.hpp>
+#include <eom/trajectory/consistent_parameters.hpp>
 #include <eom/trajectory/identification.hpp>
 
 #include "cli.hpp"
@@ -31,6 +32,9 @@ struct IdentifyOptions {
   std::string base_out;  // --base-parameters FILE
   std::string urdf_out;
   double max_condition = 1e8;
+  std::string method = "consistent";  // or "least-squares"
+  double prior_weight = 1e-3;
+  int parameter_count = 0;  // the standard parameters (for the report)
 };
 
 DriveParameters drive_of(const IdentifyOptions& opt) {
@@ -118,7 +122,70 @@ void write_parameter_table(const OutputOptions& output, const std::vector<std::s
   finished.push_back(std::move(out));
 }
 
-int run_identify(const IdentifyOptions& opt, Streams& io) {
+// The base parameters' weighted least-squares estimate; empty (the report so far and the error
+// on stderr: exit 1) when the logs do not excite them all.
+StreamingLeastSquares::Solution estimate_base(const StreamingLeastSquares& fit,
+                                              const IdentifyOptions& opt, const Notes& notes,
+                                              std::ostringstream& report, Streams& io) {
+  StreamingLeastSquares::Solution solution = fit.solve_two_step(opt.max_condition);
+  report << "eom identify: " << fit.rows() << " rows, " << fit.unknowns() << " base parameters of "
+         << opt.parameter_count << "; condition number " << solution.condition << "\n";
+  if (solution.x.size() == 0 && fit.unknowns() > 0) {
+    io.err << report.str();
+    notes.error("the logs do not excite every base parameter (condition number above " +
+                number(opt.max_condition) + "): nothing written");
+  }
+  return solution;
+}
+
+// The standard parameters: the set nearest the prior with the estimated base parameters (least
+// squares), or the physically consistent fit to the same weighted factor.
+Eigen::VectorXd standard_parameters(const IdentifyOptions& opt, const Model& model,
+                                    const DriveParameters& drive, const BaseParameters& base,
+                                    const StreamingLeastSquares& fit,
+                                    const StreamingLeastSquares::Solution& solution,
+                                    const Eigen::VectorXd& prior, std::ostringstream& report) {
+  if (opt.method == "least-squares") return standard_from_base(base, solution.x, prior);
+  const int r = fit.unknowns();
+  const Eigen::MatrixXd T = fit.combined(solution.weights);
+  ConsistentFitSettings settings;
+  settings.bodies = model.njoints - 1;
+  settings.drive = drive;
+  settings.prior_weight = opt.prior_weight;
+  const ConsistentFit consistent = consistent_parameters(T.topLeftCorner(r, r) * base.combination,
+                                                         T.col(r).head(r), prior, settings);
+  // the weighted residuals of the two, over every row: ||R b - z||^2 + rho^2
+  const Eigen::VectorXd lsq_residual = T.topLeftCorner(r, r) * solution.x - T.col(r).head(r);
+  const double rho2 = T(r, r) * T(r, r);
+  report << "  consistent fit (prior weight " << opt.prior_weight << ", " << consistent.iterations
+         << " steps): weighted residual "
+         << std::sqrt(
+                (T.topLeftCorner(r, r) * (base.combination * consistent.pi) - T.col(r).head(r))
+                    .squaredNorm() +
+                rho2)
+         << ", least squares " << std::sqrt(lsq_residual.squaredNorm() + rho2) << "\n";
+  return consistent.pi;
+}
+
+// The identified robot as URDF text; a body eom would not load (least squares keeps none
+// physical) is an error naming it, and nothing is written.
+std::string identified_urdf(const IdentifyOptions& opt, const Model& model,
+                            const DriveParameters& drive, const Eigen::VectorXd& value,
+                            const Notes& notes, Streams& io) {
+  std::ostringstream text;
+  for (const std::string& what : write_urdf(model_with_parameters(model, drive, value), text)) {
+    notes.warning("not written: " + what);
+  }
+  try {
+    build_model(parse_urdf(text.str(), opt.urdf_out));
+  } catch (const InputError& e) {
+    throw InputError("the identified parameters are not a physical robot, " + opt.urdf_out +
+                     " not written: " + e.text(io.names));
+  }
+  return text.str();
+}
+
+int run_identify(IdentifyOptions opt, Streams& io) {
   check_destinations(io.inputs, {opt.rows.output.path}, "", {opt.base_out, opt.urdf_out});
   const Model model = load_robot(opt.rows, io, "identify");
   if (model.floating_base) {
@@ -129,6 +196,7 @@ int run_identify(const IdentifyOptions& opt, Streams& io) {
   const Notes notes{io.err, "identify", opt.rows.quiet, nullptr, io.names};
   const DriveParameters drive = drive_of(opt);
   const std::vector<std::string> names = regressor_parameter_names(model, drive);
+  opt.parameter_count = static_cast<int>(names.size());
   const Eigen::VectorXd prior = regressor_parameters(model, drive);
   const BaseParameters base = base_parameters(model, drive);
   const int r = static_cast<int>(base.independent.size());
@@ -137,7 +205,6 @@ int run_identify(const IdentifyOptions& opt, Streams& io) {
     for (const int c : base.unaffecting) list += (list.empty() ? "" : ", ") + names[c];
     notes.warning("no torque depends on " + list + ": they keep the file's values");
   }
-
   StreamingLeastSquares fit(model.nv, r);
   const RowCommand command{
       "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
@@ -146,55 +213,20 @@ int run_identify(const IdentifyOptions& opt, Streams& io) {
   for (const std::string& log : opt.rows.tables) scan_table(opt.rows, model, command, log, notes);
   fit.flush();
 
-  // two steps (Gautier and Poignet 2001): ordinary least squares, then each joint weighted by
-  // the inverse of its residual's standard deviation
-  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(model.nv);
-  StreamingLeastSquares::Solution solution = fit.solve(ones, opt.max_condition);
   std::ostringstream report;
-  report << "eom identify: " << fit.rows() << " rows, " << r << " base parameters of "
-         << names.size() << "; condition number " << solution.condition << "\n";
-  if (solution.x.size() == 0) {
-    io.err << report.str();
-    notes.error("the logs do not excite every base parameter (condition number above " +
-                number(opt.max_condition) + "): nothing written");
-    return kExitFailure;
-  }
-  Eigen::VectorXd weights(model.nv);
-  const double freedom = std::max(1.0, static_cast<double>(fit.rows() - r));
-  for (int g = 0; g < model.nv; ++g) {
-    weights[g] = std::sqrt(fit.residual_squares(g, solution.x) / freedom);
-  }
-  // noise-free torques leave no residual to weight by: the ordinary estimate stands
-  if (weights.minCoeff() > 0) {
-    weights = weights.cwiseInverse();
-    solution = fit.solve(weights, opt.max_condition);
-  }
-  const Eigen::VectorXd base_prior = base.combination * prior;
-  report_fit(model, fit, base_prior, solution.x, report);
+  const StreamingLeastSquares::Solution solution = estimate_base(fit, opt, notes, report, io);
+  if (solution.x.size() == 0 && r > 0) return kExitFailure;
+  const Eigen::VectorXd value =
+      standard_parameters(opt, model, drive, base, fit, solution, prior, report);
+  report_fit(model, fit, base.combination * prior, base.combination * value, report);
   if (!opt.rows.quiet) io.err << report.str();
-
-  const Eigen::VectorXd value = standard_from_base(base, solution.x, prior);
   Eigen::VectorXd std = Eigen::VectorXd::Constant(prior.size(), NAN);
   for (int k = 0; k < r; ++k) {
     if (alone(base, k)) std[base.independent[k]] = solution.std[k];
   }
-
+  const std::string urdf =
+      opt.urdf_out.empty() ? "" : identified_urdf(opt, model, drive, value, notes, io);
   std::vector<std::unique_ptr<TableWriter>> finished;
-  std::string urdf;
-  if (!opt.urdf_out.empty()) {
-    std::ostringstream text;
-    for (const std::string& what : write_urdf(model_with_parameters(model, drive, value), text)) {
-      notes.warning("not written: " + what);
-    }
-    urdf = text.str();
-    // least squares keeps no body physical: what eom would refuse to load is not written
-    try {
-      build_model(parse_urdf(urdf, opt.urdf_out));
-    } catch (const InputError& e) {
-      throw InputError("the identified parameters are not a physical robot, " + opt.urdf_out +
-                       " not written: " + e.text(io.names));
-    }
-  }
   write_parameter_table(opt.rows.output, {"parameter", "prior", "value", "std"}, {names},
                         {prior, value, std}, finished);
   if (!opt.base_out.empty()) {
@@ -249,6 +281,15 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
                   "Refuse (exit 1) when the weighted base regressor's condition number exceeds "
                   "this (default 1e8)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--method", opt->method,
+                  "consistent (default): every body physical, friction and armature >= 0; "
+                  "least-squares: the weighted least-squares estimate's standard set nearest the "
+                  "file's")
+      ->check(CLI::IsMember({"consistent", "least-squares"}));
+  cmd->add_option("--prior-weight", opt->prior_weight,
+                  "Pull of the consistent fit toward the file's parameters, relative to the data "
+                  "(default 1e-3; 0: a pure fit)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("-q,--quiet", opt->rows.quiet, "Errors only");
 }
 

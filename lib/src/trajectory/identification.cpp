@@ -148,16 +148,21 @@ double StreamingLeastSquares::residual_squares(int g,
   return fitted + T(n, n) * T(n, n);
 }
 
-StreamingLeastSquares::Solution StreamingLeastSquares::solve(const Eigen::VectorXd& weights,
-                                                             double max_condition) const {
+Eigen::MatrixXd StreamingLeastSquares::combined(const Eigen::VectorXd& weights) const {
   const int n = unknowns_ + 1;
   Eigen::MatrixXd stack(static_cast<Eigen::Index>(groups()) * n, n);
   for (int g = 0; g < groups(); ++g) stack.middleRows(g * n, n) = weights[g] * factors_[g];
   const Eigen::HouseholderQR<Eigen::MatrixXd> qr(stack);
-  const Eigen::MatrixXd T = qr.matrixQR().topRows(n).triangularView<Eigen::Upper>();
+  return qr.matrixQR().topRows(n).triangularView<Eigen::Upper>();
+}
+
+StreamingLeastSquares::Solution StreamingLeastSquares::solve(const Eigen::VectorXd& weights,
+                                                             double max_condition) const {
+  const Eigen::MatrixXd T = combined(weights);
   const int m = unknowns_;
   const Eigen::MatrixXd R = T.topLeftCorner(m, m);
   Solution s;
+  s.weights = weights;
   s.singular_values = Eigen::JacobiSVD<Eigen::MatrixXd>(R).singularValues();
   const double smallest = m ? s.singular_values[m - 1] : 1;
   s.condition = smallest > 0 ? s.singular_values[0] / smallest : INFINITY;
@@ -170,6 +175,22 @@ StreamingLeastSquares::Solution StreamingLeastSquares::solve(const Eigen::Vector
   const Eigen::MatrixXd inverse = upper.solve(Eigen::MatrixXd::Identity(m, m));
   s.std = s.sigma * inverse.rowwise().norm();
   return s;
+}
+
+StreamingLeastSquares::Solution StreamingLeastSquares::solve_two_step(double max_condition) const {
+  Solution s = solve(Eigen::VectorXd::Ones(groups()), max_condition);
+  if (s.x.size() == 0 && unknowns_ > 0) return s;
+  Eigen::VectorXd sigma(groups());
+  const double freedom = std::max(1.0, static_cast<double>(rows_ - unknowns_));
+  bool noise_free = groups() == 0;
+  for (int g = 0; g < groups(); ++g) {
+    sigma[g] = std::sqrt(residual_squares(g, s.x) / freedom);
+    // a residual of round-off weights by nothing but the round-off
+    const double measured = factors_[g].col(unknowns_).norm() / std::sqrt(std::max(1L, rows_));
+    noise_free = noise_free || !(sigma[g] > kRoundOffResidual * measured);
+  }
+  if (noise_free) return s;
+  return solve(sigma.cwiseInverse(), max_condition);
 }
 
 }  // namespace eom

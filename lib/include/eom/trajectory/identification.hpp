@@ -32,6 +32,8 @@ struct BaseParameters {
 
 /// The relative pivot under which a column counts as dependent (BaseParameters::tolerance).
 inline constexpr double kBaseParameterTolerance = 1e-8;
+/// A residual RMS this fraction of the measured one or less is round-off (noise-free torques).
+inline constexpr double kRoundOffResidual = 1e-10;
 
 /// Base parameters from Y stacked at `states` random states (random_configuration, velocities and
 /// accelerations uniform in [-1, 1]; the seed makes them reproducible): generic states find every
@@ -91,10 +93,20 @@ class StreamingLeastSquares {
     double sigma = 0;      // weighted residual RMS with the degrees of freedom: rho / sqrt(m - n)
     double condition = 0;  // of the weighted matrix: largest over smallest singular value
     Eigen::VectorXd singular_values;  // of the weighted matrix, descending
+    Eigen::VectorXd weights;          // the groups' weights w_g
   };
+  /// The groups' factors weighted by `weights` and combined into one: the (n + 1) square
+  /// [R, Q^T y; 0, rho] of the QR of every group's rows, each group's times its weight.
+  Eigen::MatrixXd combined(const Eigen::VectorXd& weights) const;
   /// The weighted least-squares solution (after flush()). Singular or nearly (condition over
   /// `max_condition`): Solution::x is empty and `condition` and `singular_values` say why.
   Solution solve(const Eigen::VectorXd& weights, double max_condition) const;
+  /// Gautier and Poignet's two-step weighted least squares (2001): an ordinary solve, then each
+  /// group weighted by the inverse of its residual's standard deviation (its residual RMS with
+  /// the degrees of freedom rows - unknowns) and solved again. Noise-free rows leave no residual
+  /// to weight by: when a group's residual RMS is kRoundOffResidual of its y's RMS or less, the
+  /// ordinary solution stands (weights one).
+  Solution solve_two_step(double max_condition) const;
 
  private:
   void fold(int g);  // factors_[g] = the R of stack_
