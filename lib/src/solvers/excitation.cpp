@@ -8,6 +8,7 @@
 #include <Eigen/SVD>
 
 #include "core/constants.hpp"
+#include "core/tolerances.hpp"
 #include "eom/core/errors.hpp"
 #include "eom/core/number_text.hpp"
 #include "eom/multibody/configuration.hpp"
@@ -312,9 +313,9 @@ int excitation_samples(int harmonics) { return 10 * (harmonics + 1); }
 long excitation_rows(double duration, double rate) {
   const double last = duration * rate;
   const double nearest = std::round(last);
-  return static_cast<long>(
-             std::abs(last - nearest) <= 1e-9 * std::max(1.0, last) ? nearest : std::floor(last)) +
-         1;
+  // the end falls on a row when the product is a whole number but for its round-off
+  const bool whole = std::abs(last - nearest) <= detail::kStepCountRoundOff * std::max(1.0, last);
+  return static_cast<long>(whole ? nearest : std::floor(last)) + 1;
 }
 
 std::vector<int> base_columns(const Model& model, const DriveParameters& drive,

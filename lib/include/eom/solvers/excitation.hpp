@@ -86,8 +86,8 @@ struct Excitation {
 int excitation_samples(int harmonics);
 
 /// The rows of a table sampled at `rate` per second from t = 0 to `duration`: t = k / rate for
-/// k = 0 .. duration rate, the end included when it falls on a row (within 1e-9 of a row's time,
-/// the round-off of duration rate).
+/// k = 0 .. duration rate, the end included when it falls on a row (but for the round-off of the
+/// product duration rate: 0.3 s at 10 per second is 3.0000000000000004 rows' time).
 long excitation_rows(double duration, double rate);
 
 /// An excitation trajectory for `model` within `limits` (Swevers et al. 1997, with the
