@@ -1,6 +1,7 @@
 # bash completion for eom: subcommands, options and their fixed choices (read from eom's own
 # --help, so they never go stale), frame and joint names (read from the ROBOT on the command
-# line; NAME= after --q0, --v0, --setpoint, --torque), files otherwise.
+# line; NAME= after --q0, --v0, --setpoint, --torque, --limits, --max-velocity and
+# --max-acceleration), files otherwise.
 # Install: cmake --install puts it in share/bash-completion/completions; or `source` this file.
 
 # names of the frames (kind=frames) or joints (kind=joints) of a URDF, via eom info
@@ -46,10 +47,10 @@ _eom() {
   fi
   local names="" suffix=""
   case $prev in
-    --frames | --frame | --relative-to | --contacts) names=$(_eom_model_names "$eom" "$robot" frames) ;;
+    --frames | --frame | --relative-to | --contacts | --only) names=$(_eom_model_names "$eom" "$robot" frames) ;;
     --joints | --lock) names=$(_eom_model_names "$eom" "$robot" joints) ;;
     # NAME=VALUE lists: the joint's name and its '='
-    --q0 | --v0 | --setpoint | --torque)
+    --q0 | --v0 | --setpoint | --torque | --limits | --max-velocity | --max-acceleration)
       names=$(_eom_model_names "$eom" "$robot" joints)
       suffix="="
       ;;

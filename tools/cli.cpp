@@ -185,6 +185,7 @@ void register_commands(CLI::App& app, Dispatch& dispatch) {
   register_export(app, dispatch);
   register_plot(app, dispatch);
   register_identify(app, dispatch);
+  register_excite(app, dispatch);
   // NaN and infinities parse as doubles but mean nothing as a step, a gain, a tolerance or a
   // duration: every number option refuses them when the command line is parsed (1e400 too,
   // which overflows to infinity)

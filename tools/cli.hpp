@@ -130,5 +130,6 @@ void register_impact(CLI::App& app, Dispatch& dispatch);
 void register_export(CLI::App& app, Dispatch& dispatch);
 void register_plot(CLI::App& app, Dispatch& dispatch);
 void register_identify(CLI::App& app, Dispatch& dispatch);
+void register_excite(CLI::App& app, Dispatch& dispatch);
 
 }  // namespace eom::cli

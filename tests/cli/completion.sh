@@ -35,6 +35,9 @@ expect "elbow_joint=0.1,wrist_1_joint= elbow_joint=0.1,wrist_2_joint= elbow_join
   "$eom" sim "$ur5" --setpoint elbow_joint=0.1,wri
 expect "elbow_joint=" "$eom" sim "$ur5" --torque el
 expect "elbow_joint=" "$eom" sim "$ur5" --v0 el
+expect "elbow_joint=" "$eom" excite "$ur5" --limits el
+expect "wrist_3_link" "$eom" excite "$ur5" --only wrist_3
+expect "d-optimal" "$eom" excite "$ur5" --criterion d
 expect "rk4 rk45" "$eom" sim "$ur5" --integrator rk
 expect "pd pd-gravity" "$eom" sim "$ur5" --controller p
 expect "drop" "$eom" id "$ur5" x.csv --duplicates d

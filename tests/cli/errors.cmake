@@ -81,3 +81,5 @@ eom_error_matrix(plot ARGS plot @TABLE@ --robot @ROBOT@ --y q.joint1,q.joint2 --
 eom_error_matrix(identify ARGS identify @ROBOT@ @TABLE@ --friction none -o @OUT@
                  ROBOT robots/planar_2r.urdf TABLE tests/data/id/planar_2r_measured.csv
                  DROP tau.joint1 BAD_OPTION --max-condition=0)
+eom_error_matrix(excite ARGS excite @ROBOT@ --harmonics 2 --evaluations 10 -o @OUT@
+                 ROBOT robots/planar_2r.urdf BAD_OPTION --rate=0)
