@@ -113,3 +113,15 @@ eom_cli_test(NAME check-against-without-tau
 eom_cli_test(NAME check-tolerance-needs-against
              ARGS check robots/planar_2r.urdf --tolerance 0.1 RC 2
              STDERR_REGEX "--tolerance needs --against")
+
+# one checker for every format (issue 38 item 9): the physical bounds of a built model
+# (core/tolerances.hpp), the same message for URDF, DH and PoE; a mass matrix singular at every
+# configuration is the warning fd's refusal gives
+eom_cli_test(NAME check-bounds-urdf ARGS check ${U}/beyond_bounds.urdf RC 1
+             STDOUT_REGEX "^${U}/beyond_bounds.urdf:11: error: link 'forearm' \\(the body moved by joint 'elbow'\\) has mass 1e\\+308 kg, beyond the 1e\\+09 kg a model may state")
+eom_cli_test(NAME check-bounds-dh ARGS check tests/data/models/bad/dh_far_link.json RC 1
+             STDOUT_REGEX "^tests/data/models/bad/dh_far_link.json: error: link 'link2' \\(the body moved by joint 'j2'\\) has its centre of mass 1e\\+308 m from its joint's frame, beyond the 1e\\+06 m a model may state")
+eom_cli_test(NAME check-bounds-poe ARGS check tests/data/models/bad/poe_huge_axis.json RC 1
+             STDOUT_REGEX "error: joint 'shoulder': its motion per unit of q \\(the norm of its screw axis\\) is 1e\\+200, outside 1e-06 to 1e\\+06")
+eom_cli_test(NAME check-singular-spread ARGS check tests/data/urdf/inertia_spread.urdf
+             STDOUT_REGEX "^tests/data/urdf/inertia_spread.urdf: warning: joint 'joint2' moves at most 6.4e-10 \\(kg or kg m\\^2\\) along its motion, lost in the round-off of the model's largest inertias \\(1e\\+06\\): the mass matrix is singular to working precision at every configuration")

@@ -8,7 +8,7 @@
 # option value the command refuses. Which classes apply follows from them.
 set(eom_robot_error_classes robot-missing robot-unreadable robot-directory robot-device
                             robot-oversized malformed-xml deep-nesting non-physical-inertia
-                            unknown-joint-type cycle)
+                            beyond-bounds unknown-joint-type cycle)
 set(eom_table_error_classes table-missing table-unreadable table-directory text-in-number nan
                             ragged-row duplicate-column empty-input overlong-row)
 

@@ -109,6 +109,7 @@ deep-nesting)
   ;;
 malformed-xml) bad_robot malformed_xml.urdf 4 && expected_rc=2 ;;  # unparseable: 2 for every command
 non-physical-inertia) bad_robot indefinite_inertia.urdf 5 ;;
+beyond-bounds) bad_robot beyond_bounds.urdf 11 && expected+=("beyond the 1e\\+09 kg a model may state") ;;
 unknown-joint-type) bad_robot unknown_joint_type.urdf 10 ;;
 cycle) bad_robot cycle.urdf '[0-9]+' ;;
 table-missing)

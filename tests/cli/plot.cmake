@@ -37,3 +37,14 @@ eom_cli_test(NAME plot-to-stdout ARGS plot ${P}/arm.csv --format svg -q -o -
              STDOUT_REGEX "<svg")
 eom_cli_test(NAME plot-y-is-x ARGS plot ${P}/arm.csv --y t -o ${EOM_CLI_OUT}/x.svg
              RC 2 STDERR_REGEX "arm.csv:1: --y 't' is the x axis")
+
+# what plot cannot use is said (issue 38 item 12): a contact flag other than 0 or 1 is refused
+# where it is (line:column, the character position), a q./v./tau. column the robot has no
+# coordinate for is warned about, --threshold without an eom jac output is refused
+eom_cli_test(NAME plot-contact-flag-not-binary ARGS plot ${P}/contact_half.csv -o ${EOM_CLI_OUT}/x.svg
+             RC 2 STDERR_REGEX "^eom plot: error: ${P}/contact_half.csv:3:7: column contact.right: '0.5' is neither 1 \\(closed\\) nor 0 \\(open\\)\n$")
+eom_cli_test(NAME plot-robot-unknown-coordinate
+             ARGS plot ${P}/arm_unknown_joint.csv --robot robots/planar_2r.urdf --y q.* -o ${EOM_CLI_OUT}/x.svg
+             STDERR_REGEX "^eom plot: warning: ${P}/arm_unknown_joint.csv: column q.elbow: the robot has no coordinate 'elbow': drawn without limits\n")
+eom_cli_test(NAME plot-threshold-without-jac ARGS plot ${P}/arm.csv --threshold 0.1 -o ${EOM_CLI_OUT}/x.svg
+             RC 2 STDERR_REGEX "eom plot: error: --threshold shades the rows of an eom jac output \\(its sigma.\\* and rank columns\\), and no table given is one\n$")

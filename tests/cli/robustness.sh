@@ -309,9 +309,13 @@ urdf-extreme-numbers)
     fail "check: $(cat out.txt)"
   expect 2 "$eom" info big.urdf
   stderr_has "big.urdf:[0-9]*: link 'link1': inertia ixx 1e+308, iyy 1e+308 and izz 1e+308 overflows: the sums of its entries are beyond a double (1.8e308)$"
-  # an inertia of 1e300 about an axis no joint turns: what the joints move is real, but lost in
+  # an inertia of 1e300 is beyond what a model may state (1e21 kg m^2), whatever the command
+  sed '0,/ixx="[^"]*"/s//ixx="1e300"/' "$robot" > beyond.urdf
+  expect 2 "$eom" info beyond.urdf
+  stderr_has "beyond.urdf:[0-9]*: link 'link1' (the body moved by joint 'joint1') has a rotational inertia of 1e+300 kg m^2, beyond the 1e+21 kg m^2 a model may state"
+  # an inertia of 1e18 about an axis no joint turns: what the joints move is real, but lost in
   # its round-off; forward dynamics says so rather than "moves no mass or inertia"
-  sed '0,/ixx="[^"]*"/s//ixx="1e300"/' "$robot" > drowned.urdf
+  sed '0,/ixx="[^"]*"/s//ixx="1e18"/' "$robot" > drowned.urdf
   expect 0 "$eom" id "$robot" "$src/trajectories/planar_2r_small.csv" --keep-input -o tau.csv
   expect 2 "$eom" fd drowned.urdf tau.csv -o fd.csv
   grep -q "no mass or inertia" err.txt && fail "fd: $(cat err.txt)"

@@ -125,3 +125,49 @@ TEST_CASE("an exported DH or PoE model loads back as the same model", "[property
   CHECK_THROWS_WITH(write_urdf(load_model(kDataDir + "/models/textbook_3link.json"), urdf),
                     Catch::Contains("joint 'joint1' moves 1.41421 per unit of q"));
 }
+
+TEST_CASE("an export keeps the joint order, the mass welded to the world and 'no limit'",
+          "[property]") {
+  // the Menagerie Go1's order: a body's child joints FR before FL (not in name order, which URDF
+  // readers follow), a slide without a range and a hinge with a range but no effort; the torso
+  // carries 3 kg that a fixed base welds to the world
+  const std::string mjcf = R"(<mujoco><compiler angle="radian" autolimits="true"/><worldbody>
+      <body name="trunk"><inertial pos="0.1 0 0" mass="3" diaginertia="0.1 0.2 0.3"/>
+        <body name="FR" pos="0.2 -0.1 0"><joint name="FR_hip" axis="1 0 0" range="-1 1"/>
+          <geom size="0.05"/></body>
+        <body name="FL" pos="0.2 0.1 0"><joint name="FL_hip" axis="1 0 0"/>
+          <geom size="0.05"/>
+          <body name="FL_foot"><joint name="FL_slide" type="slide" axis="0 0 1"/>
+            <geom size="0.02"/></body></body></body></worldbody></mujoco>)";
+  const Model model = build_mjcf_model(mjcf, "go1ish.xml");
+  REQUIRE(model.q_names == std::vector<std::string>{"FR_hip", "FL_hip", "FL_slide"});
+  std::ostringstream urdf;
+  write_urdf(model, urdf);
+  INFO(urdf.str());
+  const Model back = build_model(parse_urdf(urdf.str(), "export"));
+  CHECK(back.q_names == model.q_names);
+  // no limit reads back as none: not the largest double
+  CHECK(back.effort_limit == model.effort_limit);
+  CHECK(std::isinf(back.effort_limit[0]));
+  CHECK(back.lower_limit == model.lower_limit);
+  CHECK(back.upper_limit == model.upper_limit);
+  CHECK_FALSE(back.info[3].has_limit);
+  CHECK(back.total_mass == Approx(model.total_mass).epsilon(1e-15));
+  check_round_trip(model, 11);
+}
+
+TEST_CASE("a fixed-base export keeps the root link's mass for a floating reload", "[property]") {
+  // Solo12 loaded without --floating-base welds its base (1.16 kg) to the world; its export
+  // reloaded with a floating base carries it, as the original loaded so does
+  LoadOptions floating;
+  floating.floating_base = true;
+  const std::string solo = kRobotsDir + "/solo12.urdf";
+  std::ostringstream urdf;
+  write_urdf(load_urdf(solo), urdf);
+  const Model original = load_urdf(solo, floating);
+  const Model back = build_model(parse_urdf(urdf.str(), "export"), floating);
+  REQUIRE(original.inertia[1].m > 1);
+  CHECK(back.inertia[1].m == Approx(original.inertia[1].m).epsilon(1e-15));
+  CHECK_THAT(back.inertia[1].c, AllClose(original.inertia[1].c, 1e-15));
+  CHECK(back.total_mass == Approx(original.total_mass).epsilon(1e-15));
+}

@@ -15,6 +15,7 @@
 #include <eom/parsers/load_model.hpp>
 #include <eom/parsers/mjcf.hpp>
 #include <eom/parsers/urdf.hpp>
+#include <eom/rows/run.hpp>
 
 #include "check/check_against.hpp"
 #include "cli.hpp"
@@ -42,27 +43,63 @@ struct FileReport {
   double total_mass = 0;
 };
 
+// What every format's model is held to once built, with the message fd would give: a mass matrix
+// singular at every configuration (a joint that moves nothing, or whose inertia is lost in the
+// round-off of the model's largest). A warning, as check_urdf's for a massless leaf (which says it
+// already: not repeated); inverse dynamics still works.
+void check_mass_matrix(const Model& model, FileReport& report) {
+  for (const Diagnostic& d : report.warnings) {
+    if (d.message.find("mass matrix is singular") != std::string::npos) return;
+  }
+  try {
+    rows::refuse_singular_mass_matrix(model);
+  } catch (const InputError& e) {
+    report.warnings.push_back({Diagnostic::Severity::warning, 0, e.message()});
+  }
+}
+
+void record(const Model& model, FileReport& report) {
+  report.links = static_cast<int>(model.frames.size()) - 1;  // all but "world"
+  report.joints = report.moving_joints = model.njoints - 1;
+  report.total_mass = model.total_mass;
+}
+
+// an error found while building the model: malformed JSON (the only JSON error with a line) or
+// XML makes the file unreadable; an error in a file the model includes (MJCF <include>) names it
+void record(const InputError& e, const std::string& text, FileReport& report) {
+  const bool malformed = is_json_model(text) ? e.line() > 0
+                         : is_mjcf(text)     ? e.message().rfind("malformed XML", 0) == 0
+                                             : false;
+  report.status = malformed ? Status::unreadable : Status::failed;
+  const bool elsewhere = !e.file().empty() && e.file() != report.file;
+  report.errors.push_back(
+      {Diagnostic::Severity::error, elsewhere ? 0 : e.line(),
+       elsewhere ? e.file() + ":" + std::to_string(e.line()) + ": " + e.message() : e.message()});
+}
+
 // A JSON model (product of exponentials, DH) or an MJCF file is checked by building it: the first
-// problem found is its error; malformed JSON or XML makes it unreadable.
+// problem found is its error.
 void check_built_model(const std::string& text, const LoadOptions& options, FileReport& report) {
   try {
     std::vector<Diagnostic> warnings;
     const Model model = is_mjcf(text) ? build_mjcf_model(text, report.file, options, &warnings)
                                       : build_json_model(text, report.file, options, &warnings);
     report.warnings = std::move(warnings);
-    report.links = static_cast<int>(model.frames.size()) - 1;  // all but "world"
-    report.joints = report.moving_joints = model.njoints - 1;
-    report.total_mass = model.total_mass;
+    record(model, report);
+    check_mass_matrix(model, report);
   } catch (const InputError& e) {
-    // unreadable: malformed JSON (the only JSON error with a line) or XML
-    const bool malformed =
-        is_mjcf(text) ? e.message().rfind("malformed XML", 0) == 0 : e.line() > 0;
-    report.status = malformed ? Status::unreadable : Status::failed;
-    // an error in a file the model includes (MJCF <include>) names that file
-    const bool elsewhere = !e.file().empty() && e.file() != report.file;
-    report.errors.push_back(
-        {Diagnostic::Severity::error, elsewhere ? 0 : e.line(),
-         elsewhere ? e.file() + ":" + std::to_string(e.line()) + ": " + e.message() : e.message()});
+    record(e, text, report);
+  }
+}
+
+// A URDF passed by check_urdf: the checks on the built model (the physical bounds every format
+// is held to, the mass matrix).
+void check_urdf_model(const UrdfDescription& urdf, const LoadOptions& options, FileReport& report) {
+  try {
+    const Model model = build_model(urdf, options);
+    check_mass_matrix(model, report);
+  } catch (const InputError& e) {
+    report.errors.push_back({Diagnostic::Severity::error, e.line(), e.message()});
   }
 }
 
@@ -93,6 +130,7 @@ FileReport check_file(const std::string& path, const CheckOptions& opt) {
                                                    : report.notes)
         .push_back(std::move(d));
   }
+  if (report.errors.empty()) check_urdf_model(urdf, options, report);
   const bool fails = !report.errors.empty() || (opt.strict && !report.warnings.empty());
   report.status = fails ? Status::failed : Status::ok;
   report.links = static_cast<int>(urdf.links.size());

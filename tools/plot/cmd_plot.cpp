@@ -89,14 +89,9 @@ void offset_x_axis(PlotFigure& figure) {
                    (unit == std::string::npos ? "" : figure.x_label.substr(unit));
 }
 
-PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tables,
-                       const Model* model) {
-  PlotFigure figure;
-  figure.width = opt.width;
-  figure.panel_height = opt.panel_height;
-  const bool several = tables.size() > 1;
-  // tables are told apart in the legend by their file names, or by their paths when two share a
-  // name (a/tau.csv, b/tau.csv)
+// tables are told apart in the legend by their file names, or by their paths when two share a
+// name (a/tau.csv, b/tau.csv)
+std::vector<std::string> legend_names(const std::vector<PlotTable>& tables) {
   std::vector<std::string> table_names;
   for (const auto& table : tables) {
     table_names.push_back(std::filesystem::path(table.file).filename().string());
@@ -105,6 +100,36 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
   if (distinct.size() < table_names.size()) {
     for (size_t t = 0; t < tables.size(); ++t) table_names[t] = tables[t].file;
   }
+  return table_names;
+}
+
+// the x axis's range and label, the title (the tables' names unless --title)
+void label_figure(const PlotOptions& opt, const std::vector<PlotTable>& tables, const Model* model,
+                  double x_min, double x_max, PlotFigure& figure) {
+  if (x_min == x_max) {
+    x_min -= 0.5;
+    x_max += 0.5;
+  }
+  figure.x_min = x_min;
+  figure.x_max = x_max;
+  const std::string& x = tables.front().x;
+  figure.x_label = x.empty() ? "row" : x == "t" ? "t (s)" : panel_label(x, {column_unit(x, model)});
+  offset_x_axis(figure);
+  if (!opt.title.empty()) {
+    figure.title = opt.title;
+  } else {
+    for (const auto& table : tables)
+      figure.title += (figure.title.empty() ? "" : ", ") + table.file;
+  }
+}
+
+PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tables,
+                       const Model* model) {
+  PlotFigure figure;
+  figure.width = opt.width;
+  figure.panel_height = opt.panel_height;
+  const bool several = tables.size() > 1;
+  const std::vector<std::string> table_names = legend_names(tables);
   std::vector<std::string> groups;                // panels, in order of appearance
   std::vector<std::vector<std::string>> members;  // per panel: its columns' members
   std::vector<std::vector<std::string>> units;    // per panel: their distinct units
@@ -165,21 +190,7 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
   figure.shaded_label = opt.selection.threshold ? "σ min < " + number_text(*opt.selection.threshold)
                                                 : "rank-deficient";
   figure.band_label = "contact";
-  if (x_min == x_max) {
-    x_min -= 0.5;
-    x_max += 0.5;
-  }
-  figure.x_min = x_min;
-  figure.x_max = x_max;
-  const std::string& x = tables.front().x;
-  figure.x_label = x.empty() ? "row" : x == "t" ? "t (s)" : panel_label(x, {column_unit(x, model)});
-  offset_x_axis(figure);
-  if (!opt.title.empty()) {
-    figure.title = opt.title;
-  } else {
-    for (const auto& table : tables)
-      figure.title += (figure.title.empty() ? "" : ", ") + table.file;
-  }
+  label_figure(opt, tables, model, x_min, x_max, figure);
   return figure;
 }
 
@@ -201,6 +212,12 @@ int run_plot(const PlotOptions& opt, Streams& io) {
   for (const auto& path : opt.tables) {
     tables.push_back(read_plot_table(path, opt.from, opt.separator, selection, notes));
     report_limits(tables.back(), selection.model, notes);
+  }
+  if (opt.selection.threshold &&
+      std::none_of(tables.begin(), tables.end(), [](const PlotTable& t) { return t.jacobian; })) {
+    throw InputError(
+        "--threshold shades the rows of an eom jac output (its sigma.* and rank "
+        "columns), and no table given is one");
   }
   const std::string image = render_plot(make_figure(opt, tables, selection.model), format);
   write_document(opt.output, image, io.out);

@@ -18,6 +18,7 @@
 #include <plstream.h>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/utf8.hpp>
 
 namespace eom::cli {
 namespace {
@@ -93,25 +94,6 @@ void pin_creation_date(std::string& pdf) {
   char stamp[15];
   if (std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &utc) == 14) {
     pdf.replace(at + key.size(), 14, stamp, 14);
-  }
-}
-
-// UTF-8 of a code point
-void append_utf8(std::string& out, unsigned long c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
   }
 }
 

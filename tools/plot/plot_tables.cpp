@@ -61,13 +61,26 @@ std::vector<int> select_columns(const Header& header, int x, const PlotSelection
   return columns;
 }
 
-ColumnLimits limits_of(const std::string& column, const Model* model) {
+// A column's limits from the model; a q, v or tau column whose coordinate the model lacks (nor
+// locks) is said once, with the close names: its limits cannot be drawn.
+ColumnLimits limits_of(const std::string& column, const Model* model, const std::string& file,
+                       const Notes& notes) {
   ColumnLimits limits;
   if (!model) return limits;
   const std::string group = column_group(column), coordinate = column_member(column);
-  const auto& names = group == "q" ? model->q_names : model->v_names;
+  if (group != "q" && group != "v" && group != "tau") return limits;
+  const auto& names = group == "q"   ? model->q_names
+                      : group == "v" ? model->v_names
+                                     : model->tau_names;
   const auto it = std::find(names.begin(), names.end(), coordinate);
-  if (it == names.end()) return limits;
+  if (it == names.end()) {
+    if (!model->is_locked_coordinate(coordinate)) {
+      notes.warning(file + ": column " + shown_input(column) + ": the robot has no coordinate " +
+                    quote_input(coordinate) + did_you_mean(names, coordinate) +
+                    ": drawn without limits");
+    }
+    return limits;
+  }
   const auto k = it - names.begin();
   if (group == "tau") {
     limits = {-model->effort_limit[k], model->effort_limit[k], "effort"};
@@ -108,6 +121,44 @@ ContactColumns contact_columns(const Header& header) {
   return out;
 }
 
+// Whether contact k is closed in the row just read: its contact.<frame> flag, which must be 0 or
+// 1 (anything else is refused where it is), else a nonzero force
+bool contact_closed(const TableReader& reader, const ContactColumns& contacts, size_t k,
+                    const std::vector<double>& row) {
+  const int flag = contacts.flag[k];
+  if (flag < 0) {
+    bool closed = false;
+    for (int c : contacts.forces[k]) closed = closed || (row[c] != 0 && !std::isnan(row[c]));
+    return closed;
+  }
+  if (row[flag] != 0 && row[flag] != 1) {
+    throw InputError(reader.name(), reader.line(), reader.column_position(flag),
+                     "column " + shown_input(reader.header().names[flag]) + ": " +
+                         quote_input(reader.field(flag).text) +
+                         " is neither 1 (closed) nor 0 (open)");
+  }
+  return row[flag] == 1;
+}
+
+// The columns --y selects; the x column and the columns --y names must be numbers, the rest may
+// hold text (NaN)
+std::vector<int> read_selected(TableReader& reader, int x, const PlotSelection& selection) {
+  const Header& header = reader.header();
+  std::vector<bool> named;
+  const std::vector<int> columns = select_columns(header, x, selection, reader.name(), named);
+  std::vector<bool> used = named;
+  std::vector<std::string> why(header.size());
+  for (int c = 0; c < header.size(); ++c) {
+    if (named[c]) why[c] = "named by --y";
+  }
+  if (x >= 0) {
+    used[x] = true;
+    why[x] = "the x axis";
+  }
+  reader.read_columns(used, why);
+  return columns;
+}
+
 }  // namespace
 
 PlotTable read_plot_table(const std::string& path, const std::string& from,
@@ -124,19 +175,7 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
         file, 1, 0,
         "--x: no column " + quote_input(selection.x) + did_you_mean(header.names, selection.x));
   }
-  std::vector<bool> named;
-  const std::vector<int> columns = select_columns(header, x, selection, file, named);
-  // the x column and the columns --y names must be numbers; the rest may hold text (NaN)
-  std::vector<bool> used = named;
-  std::vector<std::string> why(header.size());
-  for (int c = 0; c < header.size(); ++c) {
-    if (named[c]) why[c] = "named by --y";
-  }
-  if (x >= 0) {
-    used[x] = true;
-    why[x] = "the x axis";
-  }
-  reader->read_columns(used, why);
+  const std::vector<int> columns = read_selected(*reader, x, selection);
 
   const int n = static_cast<int>(columns.size());
   PlotTable table{file,
@@ -152,7 +191,7 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
                   {}};
   for (int c : columns) {
     table.columns.push_back(header.names[c]);
-    table.limits.push_back(limits_of(header.names[c], selection.model));
+    table.limits.push_back(limits_of(header.names[c], selection.model, file, notes));
   }
   // a eom jac output: sigma.1 .. sigma.m and rank
   int m = 0;
@@ -181,13 +220,7 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
           at, selection.threshold ? row[smallest] < *selection.threshold : row[rank] < m);
     }
     for (size_t k = 0; k < contacts.frames.size(); ++k) {
-      bool closed = false;
-      if (contacts.flag[k] >= 0) {
-        closed = row[contacts.flag[k]] == 1;
-      } else {
-        for (int c : contacts.forces[k]) closed = closed || (row[c] != 0 && !std::isnan(row[c]));
-      }
-      table.schedules[k].add(at, closed);
+      table.schedules[k].add(at, contact_closed(*reader, contacts, k, row));
     }
   }
   if (rows == 0) throw InputError(file, 0, 0, "no rows to plot");

@@ -94,6 +94,28 @@ constexpr double kMeshVolumeRoundOff = 1e-9;
 /// is not what its writer meant.
 constexpr double kGivenUnitNorm = 1e-6;
 
+// ---- what a model may state (physical bounds, whatever its format) ----
+
+/// The longest length (m) a model may state: a joint's placement, a centre of mass, a frame's
+/// placement, a prismatic joint's travel. A thousand kilometres is far beyond any machine; with
+/// kLargestMass, the products the dynamics form (m d^2 w^2, m g d) stay far within a double, where
+/// a link 1e308 m away overflows every row.
+constexpr double kLargestLength = 1e6;
+
+/// The heaviest body (kg) a model may state: far above any machine (the largest excavators weigh
+/// about 1e7 kg), far below where a mass matrix stops holding the other links (1e308 kg beside
+/// 1 kg leaves their pivots to round-off).
+constexpr double kLargestMass = 1e9;
+
+/// The largest rotational inertia (kg m^2, a principal moment): the heaviest body spread over the
+/// longest length.
+constexpr double kLargestInertia = kLargestMass * kLargestLength * kLargestLength;
+
+/// The largest motion per unit of q (m or rad) of a joint's scaled screw axis (Joint::scale), and
+/// its inverse the smallest: a gear ratio is far within; beyond, the joint's column of the
+/// Jacobian dwarfs (or vanishes against) the others.
+constexpr double kLargestJointScale = 1e6;
+
 // ---- simulation ----
 
 /// How many whole steps fit a duration? The quotient's relative round-off (0.3 / 0.1 is

@@ -46,7 +46,8 @@ class CsvReader final : public TableReader {
       if (ec != std::errc() || (p < end && *p != separator_) || !std::isfinite(value)) {
         p = unusual_field(c, start, end, value);
       } else {
-        spans_[c] = {offset(start), static_cast<uint32_t>(ptr - start), FieldKind::number, false};
+        spans_[c] = {offset(start), static_cast<uint32_t>(ptr - start), FieldKind::number, false,
+                     offset(start)};
       }
       row[c] = value;
       if (c + 1 == n) break;
@@ -64,6 +65,9 @@ class CsvReader final : public TableReader {
   }
 
   int line() const override { return line_; }
+  int column_position(int column) const override {
+    return static_cast<int>(spans_[static_cast<size_t>(column)].at) + 1;
+  }
   long long offset() const override { return in_->offset(); }
 
  private:
@@ -118,6 +122,7 @@ class CsvReader final : public TableReader {
     uint32_t size = 0;
     FieldKind kind = FieldKind::empty;
     bool unescaped = false;  // in unquoted_
+    uint32_t at = 0;         // where the field starts in the record (its quote, if quoted)
   };
 
   uint32_t offset(const char* at) const { return static_cast<uint32_t>(at - line_begin_); }
@@ -211,6 +216,7 @@ class CsvReader final : public TableReader {
     span.begin = span.unescaped ? static_cast<uint32_t>(text.data() - unquoted_.data())
                                 : offset(text.data());
     span.size = static_cast<uint32_t>(text.size());
+    span.at = offset(start);
     const NumberStatus status = to_number(text, value);
     if (status == NumberStatus::ok) {
       span.kind = FieldKind::number;

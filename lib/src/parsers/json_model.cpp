@@ -21,6 +21,7 @@
 #include "eom/multibody/component_names.hpp"
 #include "parsers/index_coordinates.hpp"
 #include "parsers/json_document.hpp"
+#include "parsers/physical_bounds.hpp"
 
 namespace eom {
 namespace {
@@ -282,7 +283,8 @@ SE3 read_screw_axis(Reader& in, const json& value, const std::string& path, cons
                     JointKind type, ChainJoint& c, std::vector<Diagnostic>* warnings) {
   const Vec6 S = in.vector<6>(value, path);
   const Motion A = M_i.act_inv(Motion{S.tail<3>(), S.head<3>()});
-  const double w = A.ang.norm(), speed = A.lin.norm();
+  // stableNorm: the squares of a 1e200 axis overflow, the norm itself does not
+  const double w = A.ang.stableNorm(), speed = A.lin.stableNorm();
   SE3 joint_in_i;
   if (w > 0) {
     c.kind = JointKind::revolute;
@@ -480,9 +482,13 @@ Model build_json_model(const std::string& text, const std::string& file, const L
   const std::string name = name_it != doc.end() ? in.text(*name_it, "name")
                            : file == "<stdin>"  ? "model"
                                                 : stem;
-  if (kind == "poe") return build_poe(in, doc, name, options, warnings);
-  if (kind == "dh" || kind == "mdh") return build_dh(in, doc, name, kind == "mdh", options);
-  in.fail("format", quote_input(kind) + " is not a model format eom reads (poe, dh or mdh)");
+  if (kind != "poe" && kind != "dh" && kind != "mdh") {
+    in.fail("format", quote_input(kind) + " is not a model format eom reads (poe, dh or mdh)");
+  }
+  const Model model = kind == "poe" ? build_poe(in, doc, name, options, warnings)
+                                    : build_dh(in, doc, name, kind == "mdh", options);
+  detail::require_physical_bounds(model, file);
+  return model;
 }
 
 }  // namespace eom

@@ -18,6 +18,7 @@
 #include "eom/multibody/component_names.hpp"
 #include "core/tolerances.hpp"
 #include "parsers/index_coordinates.hpp"
+#include "parsers/physical_bounds.hpp"
 #include "parsers/mjcf_attributes.hpp"
 #include "parsers/mjcf_inertia.hpp"
 #include "parsers/xml_error.hpp"
@@ -652,7 +653,9 @@ bool is_mjcf(std::string_view text) {
 
 Model build_mjcf_model(const std::string& text, const std::string& file, const LoadOptions& options,
                        std::vector<Diagnostic>* warnings) {
-  return MjcfReader(file, options, warnings).read(text);
+  Model model = MjcfReader(file, options, warnings).read(text);
+  detail::require_physical_bounds(model, file);
+  return model;
 }
 
 }  // namespace eom

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 
 #include <tinyxml2.h>
@@ -15,6 +16,7 @@
 #include "eom/core/errors.hpp"
 #include "parsers/fixed_joints.hpp"
 #include "parsers/index_coordinates.hpp"
+#include "parsers/physical_bounds.hpp"
 #include "parsers/xml_error.hpp"
 #include "eom/multibody/component_names.hpp"
 
@@ -237,6 +239,13 @@ Model load_urdf(const std::string& path, const LoadOptions& options,
 namespace eom {
 namespace {
 
+// URDF has no spelling for "no limit" where it demands a number (urdfdom refuses a <limit>
+// without effort and velocity, and a prismatic joint has no unbounded kind): eom export writes the
+// largest double there, and reads it back as no limit (+-infinity), not as a limit.
+double limit_or_none(double x) {
+  return std::abs(x) == std::numeric_limits<double>::max() ? std::copysign(INFINITY, x) : x;
+}
+
 JointKind kind_of(const std::string& type) {
   if (type == "prismatic") return JointKind::prismatic;
   if (type == "planar") return JointKind::planar;
@@ -286,12 +295,13 @@ class Builder {
       info.child_link = j->child;
       info.has_limit = j->has_limit && j->type != "continuous";
       if (info.has_limit) {
-        info.lower = j->lower;
-        info.upper = j->upper;
+        info.lower = limit_or_none(j->lower);
+        info.upper = limit_or_none(j->upper);
+        info.has_limit = std::isfinite(info.lower) || std::isfinite(info.upper);
       }
       if (j->has_limit) {
-        info.effort = j->effort;
-        info.velocity = j->velocity;
+        info.effort = limit_or_none(j->effort);
+        info.velocity = limit_or_none(j->velocity);
       }
       info.damping = j->damping;
       info.friction = j->friction;
@@ -361,6 +371,7 @@ Model build_model(const UrdfDescription& urdf, const LoadOptions& options,
     model.frames.insert(model.frames.begin(), Frame{"world", 0, {}});
 
   detail::index_coordinates(model);
+  detail::require_physical_bounds(model, urdf.file);
   return model;
 }
 

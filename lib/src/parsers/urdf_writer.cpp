@@ -119,28 +119,28 @@ UrdfLinks urdf_links(const Model& model) {
   return {root, body_link};
 }
 
-// The <joint> of moving joint i, between the links of its parent's body and its own.
-void write_joint(std::ostream& out, const Model& model, int i,
-                 const std::vector<std::string>& body_link) {
+// The <joint> of moving joint i, from link `parent` (its parent's body, or its mount) at `origin`.
+void write_joint(std::ostream& out, const Model& model, int i, const std::string& parent,
+                 const SE3& origin, const std::vector<std::string>& body_link) {
   const JointInfo& info = model.info[i];
   const Joint& joint = model.joints[i];
   // URDF's revolute joint has position limits; one without them (unbounded) is continuous
   out << "  <joint name=" << attribute(model.joint_names[i])
       << " type=" << attribute(joint_type_name(joint)) << ">\n";
-  out << "    <parent link=" << attribute(body_link[model.parent[i]]) << "/>\n";
+  out << "    <parent link=" << attribute(parent) << "/>\n";
   out << "    <child link=" << attribute(body_link[i]) << "/>\n";
-  write_origin(out, model.placement[i], "    ");
+  write_origin(out, origin, "    ");
   if (joint.nv == 1 || joint.kind == JointKind::planar) {
     out << "    <axis xyz=" << attribute(numbers(joint.axis)) << "/>\n";
   }
-  // a <limit> element gave effort and velocity (eom reads them as 0 when absent), and the
+  // a <limit> element gave effort and velocity (urdfdom refuses one without them), and the
   // position limits of a joint that is not continuous. URDF has no spelling for "no limit"
   // (a model from MJCF or JSON with a range and no effort): the largest double stands for it,
-  // which bounds nothing.
-  // A prismatic joint needs its <limit> in URDF: one without position limits (from MJCF or
-  // JSON) gets -+ the largest double (a revolute one is written as continuous).
+  // which bounds nothing and which eom's URDF reader reads back as no limit (urdf.cpp). A joint
+  // without any limit writes no <limit> (a revolute one is written as continuous); a prismatic
+  // joint needs its <limit> in URDF: one without position limits gets -+ the largest double.
   const bool needs_limit = joint.kind == JointKind::prismatic && !info.has_limit;
-  if (info.has_limit || needs_limit || std::isfinite(info.effort)) {
+  if (info.has_limit || needs_limit || std::isfinite(info.effort) || std::isfinite(info.velocity)) {
     const auto bound = [](double x) {
       return number(std::isfinite(x) ? x : std::numeric_limits<double>::max());
     };
@@ -165,6 +165,34 @@ void write_joint(std::ostream& out, const Model& model, int i,
         << " offset=" << attribute(number(info.mimic_offset)) << "/>\n";
   }
   out << "  </joint>\n";
+}
+
+// A URDF reader visits the child joints of a link in byte-wise order of their names (urdf.cpp, as
+// the common URDF parser stores them), the model in its own order (an MJCF file's: Go1's FR_hip
+// before FL_hip). Where a body's moving child joints are not in name order, each hangs from a
+// massless mount link on a fixed joint named <body link>_mount_<k>, k zero-padded, so that the
+// fixed joints sort, and the joints read back, in the model's order. "" where no mount is needed.
+std::vector<std::string> mount_joint_names(const Model& model,
+                                           const std::vector<std::string>& body_link) {
+  std::vector<std::vector<int>> children(model.njoints);
+  for (int i = 1; i < model.njoints; ++i) {
+    if (model.parent[i] >= 0) children[model.parent[i]].push_back(i);
+  }
+  std::vector<std::string> mount(model.njoints);
+  for (int b = 0; b < model.njoints; ++b) {
+    const std::vector<int>& list = children[b];
+    bool sorted = true;
+    for (std::size_t k = 1; k < list.size(); ++k) {
+      sorted = sorted && model.joint_names[list[k - 1]] < model.joint_names[list[k]];
+    }
+    if (sorted) continue;
+    const std::size_t width = std::to_string(list.size() - 1).size();
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const std::string digits = std::to_string(k);
+      mount[list[k]] = body_link[b] + "_mount_" + std::string(width - digits.size(), '0') + digits;
+    }
+  }
+  return mount;
 }
 
 }  // namespace
@@ -197,7 +225,9 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
     write_inertial(out, *inertia);
     out << "  </link>\n";
   };
-  link(root, free_root ? &model.inertia[1] : nullptr);
+  // a fixed base's root link keeps what is welded to the world (in the world's frame, the root
+  // link's): it does not enter the fixed-base dynamics, but a reload with a floating base moves it
+  link(root, &model.inertia[free_root ? 1 : 0]);
   for (int i = free_root ? 2 : 1; i < model.njoints; ++i) link(body_link[i], &model.inertia[i]);
   const std::unordered_set<std::string> body_links(body_link.begin(), body_link.end());
   auto is_body_link = [&](const std::string& name) { return body_links.count(name) > 0; };
@@ -212,8 +242,27 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
     if (f.name == "world" || is_body_link(f.name)) continue;
     link(f.name, nullptr);
   }
-  // moving joints
-  for (int i = free_root ? 2 : 1; i < model.njoints; ++i) write_joint(out, model, i, body_link);
+  // moving joints, each from its mount where its siblings need one to keep the model's order
+  std::vector<std::string> mount = mount_joint_names(model, body_link);
+  std::unordered_set<std::string> link_names(body_link.begin(), body_link.end());
+  for (const Frame& f : model.frames) link_names.insert(f.name);
+  for (int i = free_root ? 2 : 1; i < model.njoints; ++i) {
+    const std::string& parent = body_link[model.parent[i]];
+    if (mount[i].empty()) {
+      write_joint(out, model, i, parent, model.placement[i], body_link);
+      continue;
+    }
+    std::string mount_link = model.joint_names[i] + "_mount";
+    while (!link_names.insert(mount_link).second) mount_link += "_";
+    link(mount_link, nullptr);
+    while (!joint_names.insert(mount[i]).second) mount[i] += "_";
+    out << "  <joint name=" << attribute(mount[i]) << " type=\"fixed\">\n"
+        << "    <parent link=" << attribute(parent) << "/>\n"
+        << "    <child link=" << attribute(mount_link) << "/>\n";
+    write_origin(out, model.placement[i], "    ");
+    out << "  </joint>\n";
+    write_joint(out, model, i, mount_link, SE3::Identity(), body_link);
+  }
   // the other frames, fixed where they are on their bodies
   for (const Frame& f : model.frames) {
     if (f.name == "world" || is_body_link(f.name)) continue;

@@ -101,6 +101,12 @@ class TableReader {
   virtual Field field(int column) const = 0;
   /// 1-based line of the row last returned by next() (JSON columns form: the row index + 1).
   virtual int line() const = 0;
+  /// 1-based character position in that line where field `column` starts, as the reader's own
+  /// messages give it (line:column); 0 where the format has none (JSON).
+  virtual int column_position(int column) const {
+    (void)column;
+    return 0;
+  }
   /// Bytes of the input consumed so far (for progress reports).
   virtual long long offset() const = 0;
 
