@@ -161,7 +161,7 @@ assert [w for w in t["warnings"] if "limit" in w] == t["warnings"] and len(t["wa
 sim-saturation-limits)
   # 80 N on the 2 kg block clipped at its effort limit 50 N in every step: x = 12.5 t^2 leaves
   # the upper limit 10 m at t = sqrt(0.8) s
-  expect 0 "$eom" sim "$src/robots/block.urdf" --torque slide=80 --saturate --duration 1 \
+  expect 0 "$eom" sim "$src/robots/block.urdf" --torque slide=80 --duration 1 \
     --output-dt 0.1 -o block.csv --summary-json s.json -q
   [ ! -s err.txt ] || fail "-q printed: $(cat err.txt)"
   check s.json '
