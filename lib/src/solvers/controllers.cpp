@@ -72,6 +72,7 @@ ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, 
   if (contacts) {
     contacts_.emplace(model, *contacts, ContactForceRule::min_norm);
     closed_.assign(contacts->contacts.size(), 1);
+    no_forces_.setZero(contacts->size());
   }
 }
 
@@ -87,8 +88,8 @@ void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q
     tau += nonlinear_effects(model, data, q, v);
     return;
   }
-  const bool flight = std::find(closed_.begin(), closed_.end(), 1) == closed_.end();
-  if (flight) {
+  flight_ = std::find(closed_.begin(), closed_.end(), 1) == closed_.end();
+  if (flight_) {
     // In flight no contact force can carry anything: planning forces for feet in the air drove
     // the legs with the torques of a robot standing on them (straightened past their limits,
     // then a blow-up). The joints hold their posture by PD scaled by the joint block of M, plus
@@ -120,7 +121,7 @@ void ComputedTorque::contacts_changed(int contact, bool closed) {
 }
 
 const Eigen::VectorXd& ComputedTorque::contact_forces() const {
-  return contacts_ ? contacts_->forces() : no_forces_;
+  return contacts_ && !flight_ ? contacts_->forces() : no_forces_;
 }
 
 void ComputedTorque::feedback(const Model& model, Data& data, double, ConstVec q,

@@ -145,7 +145,7 @@ class ComputedTorque : public Controller {
   /// contact not in the set).
   void contacts_changed(int contact, bool closed) override;
   /// With contacts: the forces of the last torque() (stacked as ContactSet::offset, zero on
-  /// the open contacts); empty without.
+  /// the open contacts, all zero in flight); empty without.
   const Eigen::VectorXd& contact_forces() const;
 
  private:
@@ -153,6 +153,7 @@ class ComputedTorque : public Controller {
   Eigen::VectorXd command_, no_forces_;
   std::optional<ContactInverseDynamics> contacts_;
   std::vector<char> closed_;  // per contact: closed (contacts_changed)
+  bool flight_ = false;       // the last torque() had every contact open
 };
 
 }  // namespace eom
