@@ -87,7 +87,7 @@ struct RowWriter {
   double impacts_written = 0;  // the impacts' energy loss up to the last row
 
   RowWriter(const SimOptions& o, const Model& m, const SimStart& s, double t0,
-            const SimulationOptions& so, const Simulator& run, TableWriter& out, size_t columns)
+            const SimulationOptions& so, const Simulator& run, TableWriter& out, int columns)
       : opt(o),
         model(m),
         start(s),
