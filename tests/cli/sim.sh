@@ -149,19 +149,34 @@ exact-output-times)
 blow-up)
   # an absurd torque overflows the state: error naming time and joint, exit 2, no file
   expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --torque joint1=1e300 --integrator euler \
-    --dt 0.5 --duration 100 -o blown.csv
+    --dt 0.5 --duration 100 --no-saturate -o blown.csv
   # the diagnosis: when, which coordinate first, and that the step is not what failed
   stderr_has "simulation blew up at t = .* s: the state is no longer finite; v.joint[12] diverged first"
   stderr_has "likely cause: not the step .*the largest applied torque: tau.joint1 = 1e+300"
   [ ! -e blown.csv ] || fail "output written"
   # a floating base: the unactuated free-flyer (tau.root.* = 0) is never the torque named
   expect 2 "$eom" sim "$src/robots/solo12.urdf" --floating-base --torque FL_KFE=1e300 \
-    --integrator euler --dt 0.5 --duration 100 -o blown.csv
+    --integrator euler --dt 0.5 --duration 100 --no-saturate -o blown.csv
   stderr_has "the largest applied torque: tau.FL_KFE = 1e+300"
+  grep -q "tau\.root" err.txt && fail "the unactuated free-flyer named: $(cat err.txt)"
+  # saturated (the default), the same torque is clipped at the effort limit: no blow-up
+  expect 0 "$eom" sim "$src/robots/planar_2r.urdf" --torque joint1=1e300 --duration 0.01 \
+    -o clipped.csv
+  stderr_has "torques clipped at the effort limits in 10 of 10 steps: joint1 (10)"
+  rm -f clipped.csv
+  # a failure still says what happened before it: the box lands at 0.2 s, then a wrench no state
+  # survives blows it up
+  printf 't,wrench.box.fx,wrench.box.fy,wrench.box.fz,wrench.box.mx,wrench.box.my,wrench.box.mz\n0,0,0,0,0,0,0\n0.3,1e300,0,1e300,0,0,0\n' > blast.csv
+  expect 2 "$eom" sim "$src/tests/data/urdf/box_corners_centred.urdf" --floating-base \
+    --q0 root.z=0.25 --contacts front_left,front_right,rear_left,rear_right --ground 0 \
+    --wrenches blast.csv --duration 1 -o blown.csv
+  stderr_has "touchdown of 'front_left', 'front_right', 'rear_left', 'rear_right'"
+  stderr_has "simulation blew up at t = 0.30"
+  rm -f blast.csv
   rm -f err.txt out.txt
   [ -z "$(ls -A)" ] || [ "$(ls)" = "$(printf 'err.txt\nout.txt')" ] || fail "left: $(ls)"
   expect 2 "$eom" sim "$src/robots/planar_2r.urdf" --torque joint1=1e300 --integrator euler \
-    --dt 0.5 --duration 100 -o blown.csv --keep-truncated
+    --dt 0.5 --duration 100 --no-saturate -o blown.csv --keep-truncated
   [ -s blown.truncated.csv ] || fail "no truncated file"
   [ ! -e blown.csv ] || fail "output written"
   stderr_has "blown.truncated.csv"
@@ -415,6 +430,57 @@ assert len(e) == 1 and e[0]["frame"] == "end_right" and t_star <= e[0]["t"] <= t
 loss = 0.25 * 0.5 * 2 * v * v
 assert abs(e[0]["energy_loss"] - loss) < loss * g * dt / v, (e, loss)
 EOF
+  # just after the impact (the row of the step after the one that lands the end): the centre
+  # moves down at 3v/4 and the rod spins at 3v/(2L) = 1.5 v (eom impact's closed form), to the
+  # g dt the steps' gravity adds
+  expect 0 "$eom" sim "$src/tests/data/urdf/rod.urdf" --floating-base --q0 root.z=0.1 \
+    --v0 root.vz=-2 --contacts end_right --ground 0 --duration 0.05 --output-dt 0.001 \
+    -o rod_fine.csv
+  python3 - rod_fine.csv rod.json <<'EOF' || fail "ground-rod impact"
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+t_event = json.load(open(sys.argv[2]))[0]["contacts"]["events"][0]["t"]
+g, dt = 9.81, 1e-3
+v = math.sqrt(4 + 2 * g * 0.1)
+after = next(r for r in rows if float(r["t"]) >= t_event + dt - 1e-12)
+speed = -float(after["v.root.vz"])
+spin = math.hypot(float(after["v.root.wx"]), float(after["v.root.wy"]), float(after["v.root.wz"]))
+print(speed, 0.75 * v, spin, 1.5 * v)
+assert abs(speed - 0.75 * v) < 3 * g * dt, (speed, 0.75 * v)
+assert abs(spin - 1.5 * v) < 3 * g * dt / 0.5, (spin, 1.5 * v)
+EOF
+  ;;
+ground-limit)
+  # the hopper (tests/data/urdf/hopper.urdf: a 3 kg body over a 1 kg prismatic leg, its foot
+  # 0.5 + q below the body, q in [-0.1, 0.2]) dropped upright from 5 cm with no torque: the foot
+  # lands, the body falls on along the leg until the lower limit stops the joint (a unilateral
+  # constraint of the same impulse problem), where it rests: q = -0.1, the body at 0.4 m, the
+  # foot carrying the whole weight 4 g = 39.24 N; the joint never past its limit, no limit event,
+  # the energy never growing (passive) in any row
+  expect 0 "$eom" sim "$src/tests/data/urdf/hopper.urdf" --floating-base --q0 root.z=0.55 \
+    --contacts foot --ground 0 --duration 1 --output-dt 0.001 --write-forces --energy \
+    --summary-json hop.json -o hop.csv
+  python3 - hop.csv hop.json <<'EOF' || fail "ground-limit"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+s = json.load(open(sys.argv[2]))[0]
+assert s["limit_event_count"] == 0, s["limit_events"]
+e = float(rows[0]["energy.total"])
+for r in rows:
+    assert float(r["q.knee"]) >= -0.1 - 1e-6, (r["t"], r["q.knee"])
+    now = float(r["energy.total"])
+    assert now <= e + 1e-9, (r["t"], now, e)
+    e = now
+end = rows[-1]
+assert abs(float(end["q.knee"]) + 0.1) < 1e-6, end["q.knee"]
+assert abs(float(end["q.root.z"]) - 0.4) < 1e-6, end["q.root.z"]
+assert abs(float(end["f.foot.fz"]) - 4 * 9.81) < 1e-6, end["f.foot.fz"]
+EOF
+  # a joint outside its limits at the start is refused on a ground (its steps hold the limits)
+  expect 2 "$eom" sim "$src/tests/data/urdf/hopper.urdf" --floating-base --q0 root.z=0.9,knee=-0.3 \
+    --contacts foot --ground 0 --duration 1 -o x.csv
+  stderr_has "joint 'knee' starts 0.2 outside its lower limit -0.1"
+  [ ! -e x.csv ] || fail "output written by a failed run"
   ;;
 ground-lift-off)
   # the box resting on its corners, pushed up at its centre by F = 2 m g t (a wrench table
@@ -522,9 +588,10 @@ EOF
   ;;
 ground-stand)
   # Solo12 in its standing posture raised 2e-7 m (the shipped one has its feet on the ground):
-  # in flight `stand` plans for the feet it will land on, the four touch down in the same step,
-  # and it holds the robot on them for 2 s, the base within 1e-6 m, the feet carrying its weight
-  # (the URDF's masses summed, times 9.81) to the solver's tolerance
+  # in flight `stand` holds the legs' posture, the four touch down in the same step, and it holds
+  # the robot on them for 2 s; after the landing's transient (0.5 s) the base stands still within
+  # 1e-6 m of where it started, the feet carrying its weight (the URDF's masses summed, times 9.81)
+  # to the solver's tolerance
   awk -F, -v OFS=, 'NR == 2 { $4 = sprintf("%.17g", $4 + 2e-7) } { print }' \
     "$src/trajectories/solo12_stand.csv" > raised.csv
   expect 0 "$eom" sim "$src/robots/solo12.urdf" --floating-base --initial raised.csv \
@@ -538,8 +605,11 @@ weight = 9.81 * sum(float(m) for m in re.findall(r'<mass value="([^"]+)"', open(
 z0 = float(rows[0]["q.root.z"])
 assert float(rows[-1]["t"]) == 2
 for r in rows[1:]:
-    assert abs(float(r["q.root.z"]) - z0) < 1e-6, r["q.root.z"]
     assert all(float(r["contact." + f]) == 1 for f in ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT")), r
+    if float(r["t"]) < 0.5:
+        continue
+    assert abs(float(r["q.root.z"]) - z0) < 1e-6, r["q.root.z"]
+    assert abs(float(r["v.root.vz"])) < 1e-9, r["v.root.vz"]
     fz = sum(float(r[k]) for k in r if k.endswith(".fz"))
     assert abs(fz - weight) < 1e-6 * weight, (fz, weight)
 EOF
@@ -566,6 +636,51 @@ assert all(float(end["contact." + f]) == 1 for f in ("FL_FOOT", "FR_FOOT", "HL_F
 fz = sum(float(end[k]) for k in end if k.endswith(".fz"))
 assert abs(fz - weight) < 1e-6 * weight, (fz, weight)
 EOF
+  done
+  ;;
+ground-drops)
+  # every shipped and test legged robot (Solo12, ANYmal, the biped) dropped from 1 mm, 1 cm and
+  # 10 cm above its standing posture (feet on the ground) onto the ground: under `stand` it
+  # lands, no row's applied torque exceeds the file's effort limit (saturation is the default),
+  # and it stands within 1 cm of the posture's height after 2 s; under `zero` it collapses
+  # without blowing up (every row finite)
+  for robot in solo12 anymal biped; do
+    case $robot in
+      solo12) urdf=$src/robots/solo12.urdf stand=$src/trajectories/solo12_stand.csv
+              feet=FL_FOOT,FR_FOOT,HL_FOOT,HR_FOOT ;;
+      anymal) urdf=$src/tests/data/robots/anymal.urdf stand=$src/tests/data/sim/anymal_stand.csv
+              feet=LF_FOOT,LH_FOOT,RF_FOOT,RH_FOOT ;;
+      biped) urdf=$src/tests/data/urdf/biped.urdf stand=$src/tests/data/id/contacts/biped_stand.csv
+             feet=left_sole_link,right_sole_link ;;
+    esac
+    "$eom" info "$urdf" --floating-base --format json > info.json || fail "info $robot"
+    z_stand=$(awk -F, 'NR == 2 { print $4 }' "$stand")
+    for dz in 0.001 0.01 0.1; do
+      awk -F, -v OFS=, -v d=$dz 'NR == 1 { print } NR == 2 { $4 = sprintf("%.17g", $4 + d); print }' \
+        "$stand" > high.csv
+      for controller in stand zero; do
+        setpoint=""
+        [ $controller = stand ] && setpoint="--setpoint root.z=$z_stand"
+        expect 0 "$eom" sim "$urdf" --floating-base --initial high.csv $setpoint \
+          --controller $controller --contacts $feet --ground 0 --duration 2 --output-dt 0.01 \
+          --write-torques --summary-json drop.json -o drop.csv
+        python3 - drop.csv drop.json info.json "$z_stand" $controller <<'EOF2' || fail "ground-drops $robot $dz $controller"
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+summary = json.load(open(sys.argv[2]))[0]
+effort = {"tau." + j["name"]: j["effort"] for j in json.load(open(sys.argv[3]))["joints"] if j["name"] != "root"}
+z_stand, controller = float(sys.argv[4]), sys.argv[5]
+assert all(math.isfinite(float(x)) for r in rows for x in r.values()), "not finite"
+assert float(rows[-1]["t"]) == 2
+if controller == "stand":
+    assert any(e["event"] == "touchdown" for e in summary["contacts"]["events"]), "no touchdown"
+    for r in rows:
+        for k, limit in effort.items():
+            assert abs(float(r[k])) <= limit, (r["t"], k, r[k], limit)
+    assert abs(float(rows[-1]["q.root.z"]) - z_stand) < 0.01, rows[-1]["q.root.z"]
+EOF2
+      done
+    done
   done
   ;;
 friction-pulling)
@@ -612,9 +727,14 @@ contact-changes-bad-input)
   expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
     --contact-schedule half.csv --duration 1 -o x.csv
   stderr_has "half.csv:3:2: column contact.front_right: 0.5 is neither 1 (active) nor 0"
+  for mu in 0 -0.5 nan; do
+    expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners --ground 0 \
+      --friction-coefficient=$mu --duration 1 -o x.csv
+    stderr_has "friction"
+  done
   expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners --ground 0 \
-    --friction-coefficient 0 --duration 1 -o x.csv
-  stderr_has "friction-coefficient"
+    --restitution=-0.1 --duration 1 -o x.csv
+  stderr_has "restitution"
   expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --ground 0 --duration 1 -o x.csv
   stderr_has "--ground needs --contacts"
   expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts front_left:6d \
@@ -645,12 +765,13 @@ default-gains)
   # pd, pd-gravity and computed-torque with the default gains (scaled to the model and the step:
   # doc/sim.md) on every shipped and tested robot, with each fixed-step integrator: an unstable
   # step would amplify round-off to a blow-up within the 500 steps; gravity compensated, the
-  # pose is held exactly, and plain pd sags boundedly
+  # pose is held exactly, and plain pd sags boundedly (unsaturated: Baxter's effort limits cannot
+  # hold its own weight at the neutral pose)
   for robot in "$src"/robots/*.urdf "$src"/tests/data/robots/*.urdf; do
     for integrator in rk4 semi-implicit euler; do
       for controller in pd pd-gravity computed-torque; do
         expect 0 "$eom" sim "$robot" --controller "$controller" --integrator "$integrator" \
-          --duration 0.5 --output-dt 0.05 -q -o hold.csv
+          --duration 0.5 --output-dt 0.05 --no-saturate -q -o hold.csv
         # the largest |q - q(0)| over the rows and the q columns
         worst=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) is_q[c] = ($c ~ /^q\./) }
           NR == 2 { for (c = 1; c <= NF; c++) q0[c] = $c }
@@ -692,7 +813,8 @@ step-check)
   # the issue's case: kp 100, kd 20 at dt 1 ms diverge on the iiwa; the step is checked against
   # the gains before integrating, refused with the stable step named
   robot=$src/robots/iiwa14.urdf
-  expect 2 "$eom" sim "$robot" --controller pd --kp 100 --kd 20 --duration 0.1 -o x.csv
+  expect 2 "$eom" sim "$robot" --controller pd --kp 100 --kd 20 --duration 0.1 --no-saturate \
+    -o x.csv
   stderr_has "--dt 0.001 s is too long for the gains and joint damping at the initial state"
   stderr_has "is stable with --integrator rk4 only for steps up to [0-9.e-]* s"
   [ ! -e x.csv ] || fail "output written"
@@ -700,15 +822,14 @@ step-check)
   # a step just inside the named one runs, one past it is refused
   inside=$(awk -v h="$stable" 'BEGIN { printf "%.6g", h * 0.98 }')
   expect 0 "$eom" sim "$robot" --controller pd-gravity --kp 100 --kd 20 --duration 0.05 \
-    --dt "$inside" --output-dt 0.01 -o x.csv
+    --dt "$inside" --output-dt 0.01 --no-saturate -o x.csv
   outside=$(awk -v h="$stable" 'BEGIN { printf "%.6g", h * 1.05 }')
   expect 2 "$eom" sim "$robot" --controller pd-gravity --kp 100 --kd 20 --duration 0.05 \
-    --dt "$outside" -o y.csv
+    --dt "$outside" --no-saturate -o y.csv
   stderr_has "too long for the gains"
-  # with --saturate the clipped torques bound the motion: said, not refused
-  expect 0 "$eom" sim "$robot" --controller pd --kp 100 --kd 20 --duration 0.01 --saturate \
-    -o x.csv
-  stderr_has "warning: --dt 0.001 s is too long .* but for the torques --saturate clips"
+  # saturated (the default) the clipped torques bound the motion: said, not refused
+  expect 0 "$eom" sim "$robot" --controller pd --kp 100 --kd 20 --duration 0.01 -o x.csv
+  stderr_has "warning: --dt 0.001 s is too long .* but for the torques clipped at the effort limits"
   # the model's own fastest mode: the z1's gripper, light for its URDF damping, needs a step
   # under 1 ms with --friction (it blew up at t = 0.015 s); Coulomb friction, bounded, never
   # refuses a step however steep its smoothing

@@ -173,7 +173,8 @@ e = t["energy"]
 keys(e, {"initial", "final", "change", "relative_change"}, "energy")
 assert e["initial"] == float(rows[0]["energy.total"]) and e["final"] == float(rows[-1]["energy.total"])
 assert abs(e["relative_change"]) < 1e-6, e
-assert t["saturation"] == {"enabled": False, "steps": 0, "joints": []}
+# saturation is the default; a passive run clips nothing
+assert t["saturation"] == {"enabled": True, "steps": 0, "joints": []}
 # the arm falls through the limits of two joints: each crossing is also a warning
 assert [(e["joint"], e["limit"], e["leaving"]) for e in t["limit_events"]] == [
     ("elbow_joint", "lower", True), ("shoulder_lift_joint", "upper", True)]
@@ -184,7 +185,7 @@ assert [w for w in t["warnings"] if "limit" in w] == t["warnings"] and len(t["wa
 sim-saturation-limits)
   # 80 N on the 2 kg block clipped at its effort limit 50 N in every step: x = 12.5 t^2 leaves
   # the upper limit 10 m at t = sqrt(0.8) s
-  expect 0 "$eom" sim "$src/robots/block.urdf" --torque slide=80 --saturate --duration 1 \
+  expect 0 "$eom" sim "$src/robots/block.urdf" --torque slide=80 --duration 1 \
     --output-dt 0.1 -o block.csv --summary-json s.json -q
   [ ! -s err.txt ] || fail "-q printed: $(cat err.txt)"
   check s.json '

@@ -5,6 +5,7 @@
 // here), runs it and writes the table and the summary through the output half of the row engine.
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -40,9 +41,7 @@ SimController check_options(const SimOptions& opt) {
                                    : !opt.torque.empty()  ? SimController::constant
                                                           : SimController::zero;
   const std::string& name = name_of(kControllers, controller);
-  const bool pd = controller == SimController::pd || controller == SimController::pd_gravity ||
-                  controller == SimController::computed_torque ||
-                  controller == SimController::stand;
+  const bool pd = has_gains(controller);
   auto refuse = [&](bool given, const std::string& option, const std::string& needs) {
     if (given) {
       throw InputError(option + " has no effect with --controller " + name + " (" + needs + ")");
@@ -68,44 +67,42 @@ SimController check_options(const SimOptions& opt) {
   return controller;
 }
 
-int run_sim(const SimOptions& opt, Streams& io) {
-  const SimController controller = check_options(opt);
-  const std::string kept = opt.keep_truncated ? truncated_path(opt.output.path) : "";
-  check_destinations(io.inputs, {opt.output.path}, opt.summary, {kept});
-  MessageLog log;
-  const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log, io.names};
-  const Model model = load_robot(opt.robot, io, "sim", opt.quiet);
-  refuse_singular_mass_matrix(model);
-  const ContactSet contacts = load_contacts(model, opt.contacts);
-  SimulationOptions sim = simulation_options(opt, model);
-  const SimStart start = initial_state(model, opt, notes);
-  ContactSchedule schedule;
-  set_contact_changes(opt, model, contacts, start, schedule, sim);
-  const double t_end = opt.duration;  // the clock counts from the start (SimStart)
-  // the output's clock: the origin's time plus the run's, or the run's with --time-origin first
-  const double origin = opt.time.from_first ? 0 : start.clock.origin_seconds();
-  SimDrive drive(opt, model, notes, start, t_end);
-  const std::unique_ptr<Controller> control = drive.controller(controller, contacts);
-  if (!opt.wrenches.empty()) drive.add_wrenches(sim);
-  drive.release_tables(sim);
-  if (sim.integrator != Integrator::rk45) check_step(model, *control, sim, opt, start, notes);
-  const Header header = output_header(opt, model, contacts);
-  const OutputTimes times =
-      OutputTimes::grid(0, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
-  warn_about_steps(opt, sim.integrator, notes);
-  const std::unique_ptr<TableWriter> result = open_output(opt.output, header);
-  std::vector<double> row(header.size());
-  // t: the origin's stamp plus the clock, every digit kept, unless --time-origin first
-  std::vector<Field> fields(header.size());
+// The output function of a run: a row of the state (and what the options add) per output time,
+// the energy kept for the summary, the progress shown.
+struct RowWriter {
+  const SimOptions& opt;
+  const Model& model;
+  const SimStart& start;
+  double origin;  // the output's clock: the origin's time plus the run's
+  const SimulationOptions& sim;
+  const Simulator& simulator;
+  TableWriter& result;
+  std::vector<double> row;
+  std::vector<Field> fields;
   std::string t_text;
-  Data energy_data(model);
-  Progress progress("sim", !opt.quiet, 1, t_end);
+  Data energy_data;
+  Progress progress;
   EnergyRecord energy;
   const bool track_energy = opt.energy || !opt.summary.empty();
-  Simulator simulator(model);
   double impacts_written = 0;  // the impacts' energy loss up to the last row
-  auto write = [&](double t, ConstVec q, ConstVec v, ConstVec tau, ConstVec qdd) {
+
+  RowWriter(const SimOptions& o, const Model& m, const SimStart& s, double t0,
+            const SimulationOptions& so, const Simulator& run, TableWriter& out, int columns)
+      : opt(o),
+        model(m),
+        start(s),
+        origin(t0),
+        sim(so),
+        simulator(run),
+        result(out),
+        row(columns),
+        fields(columns),
+        energy_data(m),
+        progress("sim", !o.quiet, 1, o.duration) {}
+
+  void operator()(double t, ConstVec q, ConstVec v, ConstVec tau, ConstVec qdd) {
     row[0] = origin + t;
+    // t: the origin's stamp plus the clock, every digit kept, unless --time-origin first
     t_text.clear();
     const bool exact = !opt.time.from_first && start.clock.append_after_origin(t_text, t);
     fields[0] = {exact ? FieldKind::number : FieldKind::none, t_text};
@@ -130,14 +127,47 @@ int run_sim(const SimOptions& opt, Streams& io) {
       }
       energy.add(kinetic, potential);
     }
-    result->write_row(row.data(), fields.data());
+    result.write_row(row.data(), fields.data());
     progress.done_to(t);
     progress.add_rows(1);
-  };
+  }
+};
 
+int run_sim(const SimOptions& opt, Streams& io) {
+  const SimController controller = check_options(opt);
+  const std::string kept = opt.keep_truncated ? truncated_path(opt.output.path) : "";
+  check_destinations(io.inputs, {opt.output.path}, opt.summary, {kept});
+  MessageLog log;
+  const Notes notes{io.err, "sim", opt.quiet, opt.summary.empty() ? nullptr : &log, io.names};
+  const Model model = load_robot(opt.robot, io, "sim", opt.quiet);
+  refuse_singular_mass_matrix(model);
+  const ContactSet contacts = load_contacts(model, opt.contacts);
+  SimulationOptions sim = simulation_options(opt, model);
+  const SimStart start = initial_state(model, opt, notes);
+  ContactSchedule schedule;
+  set_contact_changes(opt, model, contacts, start, schedule, sim);
+  const double t_end = opt.duration;  // the clock counts from the start (SimStart)
+  // the output's clock: the origin's time plus the run's, or the run's with --time-origin first
+  const double origin = opt.time.from_first ? 0 : start.clock.origin_seconds();
+  SimDrive drive(opt, model, notes, start, t_end);
+  const std::unique_ptr<Controller> control = drive.controller(controller, contacts);
+  if (!opt.wrenches.empty()) drive.add_wrenches(sim);
+  drive.release_tables(sim);
+  if (sim.integrator != Integrator::rk45)
+    check_step(model, *control, sim, opt, start, has_gains(controller), notes);
+  const Header header = output_header(opt, model, contacts);
+  const OutputTimes times =
+      OutputTimes::grid(0, opt.duration, opt.output_dt > 0 ? opt.output_dt : opt.dt);
+  warn_about_steps(opt, sim.integrator, notes);
+  const std::unique_ptr<TableWriter> result = open_output(opt.output, header);
+  Simulator simulator(model);
+  RowWriter write{opt, model, start, origin, sim, simulator, *result, header.size()};
   try {
-    simulator.run(*control, start.q, start.v, 0, t_end, sim, times, write);
+    simulator.run(*control, start.q, start.v, 0, t_end, sim, times, std::ref(write));
   } catch (const NumericalError& e) {
+    // what happened before the failure explains it: the touchdowns, impacts, limit crossings and
+    // clipped torques so far, said first
+    report_sim(opt, model, contacts, simulator.stats(), times.size(), origin, t_end, notes, io);
     // the library's times are the clock's: seconds since the start
     const std::string when =
         origin != 0 ? " (t in seconds since the start, t = " + number_text(origin) + " s)" : "";
@@ -150,7 +180,7 @@ int run_sim(const SimOptions& opt, Streams& io) {
   if (!opt.summary.empty()) {
     summaries = nlohmann::json::array(
         {sim_summary(opt, model, contacts, name_of(kControllers, controller), simulator.stats(),
-                     times.size(), origin, t_end, energy, log)});
+                     times.size(), origin, t_end, write.energy, log)});
     summaries[0]["gains"] = drive.gains_summary();
   }
   commit_results({result.get()}, opt.summary, summaries);
@@ -302,8 +332,10 @@ void register_sim(CLI::App& app, Dispatch& dispatch) {
   add_time_options(*cmd, opt->time);
   add_force_options(*cmd, opt->forces);
   add_contact_changes(*cmd, *opt);
-  cmd->add_flag("--saturate", opt->saturate,
-                "Clip commanded torques at the model's effort limits and say how often");
+  cmd->add_flag("--no-saturate{false}", opt->saturate,
+                "Apply the commanded torques unclipped (by default they are clipped at the "
+                "model's effort limits, and how often is said; a joint without a limit, or with "
+                "effort 0, is unlimited)");
   add_output_flags(*cmd, *opt);
   add_output_options(*cmd, opt->output);
   add_summary_option(*cmd, opt->summary);

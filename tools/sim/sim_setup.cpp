@@ -34,6 +34,11 @@ namespace {
 // a unit quaternion off by more than float round-off: not what its writer meant (the row
 // input's warning on a table's quaternions)
 constexpr double kQuaternionNormWarned = 1e-6;
+// rad (m): on a ground with saturation, the default gains ask for a joint's effort limit at this
+// error (default_gains): a landing bends the legs by this order, which stiffer gains meet only
+// with saturated torques that no longer share the load (a robot sinks into a squat it cannot
+// leave)
+constexpr double kLandingError = 0.5;
 
 // one value for every coordinate, or one per coordinate
 Eigen::VectorXd given_gains(const std::string& option, const std::vector<double>& values,
@@ -111,19 +116,28 @@ void set_contact_changes(const SimOptions& opt, const Model& model, const Contac
   sim.schedule = &schedule;
 }
 
+bool has_gains(SimController kind) {
+  return kind == SimController::pd || kind == SimController::pd_gravity ||
+         kind == SimController::computed_torque || kind == SimController::stand;
+}
+
 void check_step(const Model& model, Controller& controller, const SimulationOptions& sim,
-                const SimOptions& opt, const SimStart& start, const Notes& notes) {
+                const SimOptions& opt, const SimStart& start, bool gains, const Notes& notes) {
   Data data(model);
   const StepLimit limit = closed_loop_step_limit(model, data, controller, 0, start.q, sim);
   if (!(opt.dt > limit.max_step)) return;
   const std::string message =
       "--dt " + number_text(opt.dt) + " s is too long for the gains and joint damping at the " +
       "initial state: their fastest mode (rate " + number_text(limit.rate) + " 1/s, mostly v." +
-      model.v_names[limit.coordinate] + ") is stable with --integrator " +
-      name_of(kIntegrators, opt.integrator) + " only for steps up to " +
-      number_text(limit.max_step) + " s, and would blow up";
-  if (opt.saturate) {
-    notes.warning(message + " but for the torques --saturate clips");
+      model.v_names[limit.coordinate] + ") is stable with " +
+      (sim.ground ? std::string("the ground's semi-implicit contact steps")
+                  : "--integrator " + name_of(kIntegrators, opt.integrator)) +
+      " only for steps up to " + number_text(limit.max_step) + " s, and would blow up";
+  const double effort = model.effort_limit[limit.coordinate];
+  if (gains && opt.saturate && effort > 0 && std::isfinite(effort)) {
+    notes.warning(message +
+                  " but for the torques clipped at the effort limits (--no-saturate "
+                  "refuses it)");
     return;
   }
   throw InputError(message + ": give a --dt of at most " + number_text(limit.max_step) +
@@ -279,7 +293,11 @@ std::unique_ptr<Controller> SimDrive::controller(SimController kind, const Conta
     }
     if (opt_.kp.empty()) {
       Data data(model_);
-      gains_ = default_gains(model_, data, start_.q, opt_.integrator, opt_.dt, computed_torque);
+      // with a ground the contact steps are semi-implicit Euler (stepping_scheme)
+      const Integrator scheme =
+          std::isnan(opt_.ground) ? opt_.integrator : Integrator::semi_implicit_euler;
+      gains_ = default_gains(model_, data, start_.q, scheme, opt_.dt, computed_torque,
+                             opt_.saturate && !std::isnan(opt_.ground) ? kLandingError : 0);
     } else {
       gains_ = {given_gains("--kp", opt_.kp, model_), given_gains("--kd", opt_.kd, model_), 0};
     }

@@ -66,7 +66,7 @@ struct SimOptions {
   double restitution = 0;                                    // --restitution e (with --ground)
   std::string contact_schedule;                              // --contact-schedule FILE
   std::vector<double> baumgarte{0, 0};                       // --baumgarte KP,KD
-  bool saturate = false, energy = false, accelerations = false, torques_out = false;
+  bool saturate = true, energy = false, accelerations = false, torques_out = false;
   bool forces_out = false;  // --write-forces
   bool keep_truncated = false, quiet = false, verbose = false;
   OutputOptions output;
@@ -87,10 +87,14 @@ void warn_about_steps(const SimOptions& opt, Integrator integrator, const Notes&
 
 /// The fixed step checked against the controller's feedback and the joint damping at the start
 /// (closed_loop_step_limit): a step beyond the stable one is refused (InputError naming it), or
-/// only said with --saturate, whose clipping bounds the torques.
+/// only said when the fastest mode is the gains' (`gains`: the controller has feedback) and
+/// saturation clips the torques of its coordinate (a finite positive effort limit), which bounds
+/// them.
 struct SimStart;
 void check_step(const Model& model, Controller& controller, const SimulationOptions& sim,
-                const SimOptions& opt, const SimStart& start, const Notes& notes);
+                const SimOptions& opt, const SimStart& start, bool gains, const Notes& notes);
+/// Whether the controller has feedback gains (pd, pd-gravity, computed-torque, stand).
+bool has_gains(SimController kind);
 
 /// The start of a run: the first row of --initial (v zero when absent), then --q0 / --v0; q's
 /// quaternions renormalised. Warns of a far-from-unit quaternion and of coordinates outside

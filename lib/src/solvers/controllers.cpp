@@ -72,6 +72,7 @@ ComputedTorque::ComputedTorque(const Model& model, ReferenceFunction reference, 
   if (contacts) {
     contacts_.emplace(model, *contacts, ContactForceRule::min_norm);
     closed_.assign(contacts->contacts.size(), 1);
+    no_forces_.setZero(contacts->size());
   }
 }
 
@@ -87,15 +88,24 @@ void ComputedTorque::torque(const Model& model, Data& data, double t, ConstVec q
     tau += nonlinear_effects(model, data, q, v);
     return;
   }
+  flight_ = std::find(closed_.begin(), closed_.end(), 1) == closed_.end();
+  if (flight_) {
+    // In flight no contact force can carry anything: planning forces for feet in the air drove
+    // the legs with the torques of a robot standing on them (straightened past their limits,
+    // then a blow-up). The joints hold their posture by PD scaled by the joint block of M, plus
+    // the gravity torques of the limbs (g(q)'s joint rows, the base's weight carried by no one);
+    // the base's error, which no joint can correct in flight, is left out.
+    tau = gravity_torque(model, data, q);
+    if (model.floating_base) command_.segment<6>(model.joints[1].idx_v).setZero();
+    tau.noalias() += crba(model, data, q) * command_;
+    return;
+  }
   // the contact Jacobians reuse the joint placements of rnea's pass
   const Eigen::VectorXd& b = rnea(model, data, q, v, command_);
-  // shared over the closed contacts; in flight (none closed) over all of them, the feet it
-  // expects to land on: the legs then reach for the ground as they did when it stood, where
-  // joint torques planned for no contact at all fold them under a falling base
+  // at touchdown and on the ground, shared over the closed contacts only
   ContactJacobian& jacobian = contacts_->jacobian();
-  const bool flight = std::find(closed_.begin(), closed_.end(), 1) == closed_.end();
   for (std::size_t k = 0; k < closed_.size(); ++k) {
-    jacobian.set_active(static_cast<int>(k), flight || closed_[k]);
+    jacobian.set_active(static_cast<int>(k), closed_[k] != 0);
   }
   contacts_->solve(data, b);
   tau = contacts_->torques();
@@ -111,7 +121,7 @@ void ComputedTorque::contacts_changed(int contact, bool closed) {
 }
 
 const Eigen::VectorXd& ComputedTorque::contact_forces() const {
-  return contacts_ ? contacts_->forces() : no_forces_;
+  return contacts_ && !flight_ ? contacts_->forces() : no_forces_;
 }
 
 void ComputedTorque::feedback(const Model& model, Data& data, double, ConstVec q,

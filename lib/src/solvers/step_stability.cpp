@@ -102,6 +102,10 @@ StepLimit stable_step(Integrator integrator, const Eigen::MatrixXd& M, const Eig
   return limit;
 }
 
+Integrator stepping_scheme(const SimulationOptions& options) {
+  return options.ground && options.contacts ? Integrator::semi_implicit_euler : options.integrator;
+}
+
 StepLimit closed_loop_step_limit(const Model& model, Data& data, Controller& controller, double t,
                                  ConstVec q, const SimulationOptions& options) {
   Eigen::MatrixXd K(model.nv, model.nv), D(model.nv, model.nv);
@@ -118,11 +122,11 @@ StepLimit closed_loop_step_limit(const Model& model, Data& data, Controller& con
     D.diagonal() += friction.viscous;
   }
   const Eigen::MatrixXd M = crba(model, data, q);
-  return stable_step(options.integrator, M, K, D);
+  return stable_step(stepping_scheme(options), M, K, D);
 }
 
 PDGains default_gains(const Model& model, Data& data, ConstVec q, Integrator integrator, double dt,
-                      bool computed_torque) {
+                      bool computed_torque, double effort_error) {
   const Eigen::VectorXd shape = computed_torque ? Eigen::VectorXd::Ones(model.nv)
                                                 : Eigen::VectorXd(crba(model, data, q).diagonal());
   const Integrator rule = integrator == Integrator::rk45 ? Integrator::rk4 : integrator;
@@ -143,6 +147,18 @@ PDGains default_gains(const Model& model, Data& data, ConstVec q, Integrator int
   }
   PDGains gains;
   gains.bandwidth = std::isfinite(unit_step) ? unit_step / (kStepMargin * dt) : 0;
+  if (effort_error > 0) {
+    // the feedback's torque at an error e on coordinate k is about M_kk(q) ω² e (pd: kp_k e;
+    // computed torque: (M kp e)_k): at most its effort limit when e = effort_error
+    const Eigen::VectorXd inertia = crba(model, data, q).diagonal();
+    const int first = model.floating_base ? model.joints[1].idx_v + 6 : 0;
+    for (int k = first; k < model.nv; ++k) {
+      const double effort = model.effort_limit[k];
+      if (effort > 0 && std::isfinite(effort) && inertia[k] > 0)
+        gains.bandwidth =
+            std::min(gains.bandwidth, std::sqrt(effort / (effort_error * inertia[k])));
+    }
+  }
   gains.kp = shape * (gains.bandwidth * gains.bandwidth);
   gains.kd = shape * (2 * gains.bandwidth);
   return gains;

@@ -24,6 +24,20 @@ const ContactSet& point_contacts_only(const Model& model, const ContactSet& cont
   return contacts;
 }
 
+// the finite position limits of the 1-DoF joints (continuous joints have none)
+std::vector<TimeSteppingContacts::Limit> joint_limits(const Model& model) {
+  std::vector<TimeSteppingContacts::Limit> limits;
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& j = model.joints[i];
+    if (j.nq != 1 || j.nv != 1) continue;
+    if (std::isfinite(model.lower_limit[j.idx_q]))
+      limits.push_back({j.idx_q, j.idx_v, model.lower_limit[j.idx_q], 1.0});
+    if (std::isfinite(model.upper_limit[j.idx_q]))
+      limits.push_back({j.idx_q, j.idx_v, model.upper_limit[j.idx_q], -1.0});
+  }
+  return limits;
+}
+
 }  // namespace
 
 TimeSteppingContacts::TimeSteppingContacts(const Model& model, const ContactSet& contacts)
@@ -31,14 +45,20 @@ TimeSteppingContacts::TimeSteppingContacts(const Model& model, const ContactSet&
       contacts_(point_contacts_only(model, contacts)),
       inertia_(model, contacts),
       v_free_(model.nv),
-      u_free_(contacts.size()),
-      bound_(contacts.contacts.size()),
-      landing_speed_(Eigen::VectorXd::Zero(bound_.size())),
-      lambda_(Eigen::VectorXd::Zero(contacts.size())),
+      landing_speed_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(contacts.contacts.size()))),
       forces_(Eigen::VectorXd::Zero(contacts.size())),
       heights_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(contacts.contacts.size()))),
       scratch_(model.nv),
-      active_(contacts.contacts.size(), 0) {}
+      active_(contacts.contacts.size(), 0),
+      limits_(joint_limits(model)) {
+  const Eigen::Index rows = contacts.size() + static_cast<Eigen::Index>(limits_.size());
+  u_free_.setZero(rows);
+  lambda_.setZero(rows);
+  bound_.setZero(static_cast<Eigen::Index>(contacts.contacts.size() + limits_.size()));
+  G_.setZero(rows, rows);
+  W_.setZero(model.nv, static_cast<Eigen::Index>(limits_.size()));
+  candidates_.reserve(limits_.size());
+}
 
 void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec q0) {
   if (!(settings.friction_coefficient > 0) || !std::isfinite(settings.friction_coefficient))
@@ -52,8 +72,19 @@ void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec 
   forces_.setZero();
   landing_speed_.setZero();
   std::fill(active_.begin(), active_.end(), 0);
+  limits_pressing_ = false;
   inertia_.jacobian().compute(q0);
   measure_heights();
+  for (const Limit& limit : limits_) {
+    const double gap = limit.sign * (q0[limit.q] - limit.value);
+    if (gap < -settings.contact_margin) {
+      int joint = 1;
+      while (model_.joints[joint].idx_q != limit.q) ++joint;
+      throw InputError("joint '" + model_.joint_names[joint] + "' starts " + time_string(-gap) +
+                       " outside its " + (limit.sign > 0 ? "lower" : "upper") + " limit " +
+                       time_string(limit.value) + " (the ground's steps hold the limits)");
+    }
+  }
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const double height = heights_[static_cast<Eigen::Index>(k)];
     if (height < -settings.contact_margin) {
@@ -66,6 +97,9 @@ void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec 
 bool TimeSteppingContacts::clear_of_ground(ConstVec q) {
   inertia_.jacobian().compute(q);
   measure_heights();
+  for (const Limit& limit : limits_) {
+    if (limit.sign * (q[limit.q] - limit.value) <= settings_.contact_margin) return false;
+  }
   return heights_.size() == 0 || heights_.minCoeff() > settings_.contact_margin;
 }
 
@@ -89,22 +123,66 @@ void TimeSteppingContacts::solve(ConstVec q, ConstVec v, ConstVec tau, double h,
   inertia_.mass_factor().solveInPlace(v_free_);
   v_free_ = v + h * v_free_;
   const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
-  u_free_.noalias() = J * v_free_;
+  const Eigen::Index nc = contacts_.size();
+  u_free_.head(nc).noalias() = J * v_free_;
   measure_heights();
   bounds(v, h);
-  // warm start: the impulses of the last step, scaled to this one's length
-  lambda_ = h * forces_;
+  limit_rows(q, v, h);
+  const Eigen::Index nl = static_cast<Eigen::Index>(candidates_.size());
+  // warm start: the contacts' impulses of the last step, scaled to this one's length
+  lambda_.head(nc) = h * forces_;
+  lambda_.segment(nc, nl).setZero();
   sweep_until_converged();
   v_next = v_free_;
-  v_next.noalias() += inertia_.inverse_mass_jacobian() * lambda_;
-  forces_ = lambda_ / h;
+  v_next.noalias() += inertia_.inverse_mass_jacobian() * lambda_.head(nc);
+  v_next.noalias() += W_.leftCols(nl) * lambda_.segment(nc, nl);
+  forces_ = lambda_.head(nc) / h;
   for (std::size_t k = 0; k < active_.size(); ++k)
     active_[k] = lambda_[contacts_.offset(static_cast<int>(k)) + 2] > 0 ? 1 : 0;
+  limits_pressing_ = nl > 0 && lambda_.segment(nc, nl).maxCoeff() > 0;
+}
+
+void TimeSteppingContacts::limit_rows(ConstVec q, ConstVec v, double h) {
+  const Eigen::Index nc = contacts_.size();
+  G_.topLeftCorner(nc, nc) = inertia_.inverse_inertia();
+  candidates_.clear();
+  for (std::size_t l = 0; l < limits_.size(); ++l) {
+    const Limit& limit = limits_[l];
+    // within reach: the distance the joint may cover in the step, at its speed before or after
+    // the free motion, twice over (the contacts' impulses change it too)
+    const double gap = limit.sign * (q[limit.q] - limit.value);
+    const double reach = 2 * h * std::max(std::abs(v_free_[limit.v]), std::abs(v[limit.v]));
+    if (gap <= settings_.contact_margin + reach) candidates_.push_back(static_cast<int>(l));
+  }
+  const Eigen::Index nl = static_cast<Eigen::Index>(candidates_.size());
+  if (nl == 0) return;
+  const Eigen::Index contacts = static_cast<Eigen::Index>(contacts_.contacts.size());
+  for (Eigen::Index c = 0; c < nl; ++c) {
+    const Limit& limit = limits_[candidates_[c]];
+    scratch_.setZero();
+    scratch_[limit.v] = limit.sign;
+    inertia_.mass_factor().solveInPlace(scratch_);
+    W_.col(c) = scratch_;
+    u_free_[nc + c] = limit.sign * v_free_[limit.v];
+    const double gap = limit.sign * (q[limit.q] - limit.value);
+    // as a contact's height (bounds): close the gap, not cross it; inelastic; a penetration
+    // removed at its fraction per step
+    bound_[contacts + c] = gap > settings_.contact_margin
+                               ? -gap / h
+                               : settings_.penetration_fraction * std::max(-gap, 0.0) / h;
+  }
+  const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
+  G_.block(nc, 0, nl, nc).noalias() = W_.leftCols(nl).transpose() * J.transpose();
+  G_.block(0, nc, nc, nl) = G_.block(nc, 0, nl, nc).transpose();
+  for (Eigen::Index c = 0; c < nl; ++c) {
+    const Limit& limit = limits_[candidates_[c]];
+    G_.block(nc, nc, nl, nl).row(c) = limit.sign * W_.row(limit.v).head(nl);
+  }
 }
 
 void TimeSteppingContacts::bounds(ConstVec v, double h) {
   const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
-  for (Eigen::Index k = 0; k < bound_.size(); ++k) {
+  for (Eigen::Index k = 0; k < heights_.size(); ++k) {
     const int contact = static_cast<int>(k);
     const double phi = heights_[k];
     const int normal = contacts_.offset(contact) + 2;
@@ -126,13 +204,16 @@ void TimeSteppingContacts::bounds(ConstVec v, double h) {
 void TimeSteppingContacts::sweep_until_converged() {
   // a sweep is converged when no contact's velocity changed by more than the tolerance, relative
   // to the contacts' free speeds when those exceed 1 m/s
+  const Eigen::Index rows = contacts_.size() + static_cast<Eigen::Index>(candidates_.size());
   const double limit =
-      settings_.tolerance * std::max(1.0, u_free_.size() ? u_free_.cwiseAbs().maxCoeff() : 0.0);
+      settings_.tolerance * std::max(1.0, rows ? u_free_.head(rows).cwiseAbs().maxCoeff() : 0.0);
   converged_ = false;
+  const int contacts = static_cast<int>(heights_.size());
   for (iterations_ = 1; iterations_ <= settings_.max_iterations; ++iterations_) {
     double change = 0;
-    for (int k = 0; k < static_cast<int>(bound_.size()); ++k)
-      change = std::max(change, update_contact(k));
+    for (int k = 0; k < contacts; ++k) change = std::max(change, update_contact(k));
+    for (int l = 0; l < static_cast<int>(candidates_.size()); ++l)
+      change = std::max(change, update_limit(static_cast<int>(contacts_.size()) + l, l));
     if (change <= limit) {
       converged_ = true;
       return;
@@ -145,25 +226,40 @@ void TimeSteppingContacts::sweep_until_converged() {
 // on its own row, then its tangential one by a scalar step onto the friction disc of the new
 // normal impulse (the step 1 / mean tangential diagonal of G).
 double TimeSteppingContacts::update_contact(int k) {
-  const Eigen::MatrixXd& G = inertia_.inverse_inertia();
+  const Eigen::Index rows = contacts_.size() + static_cast<Eigen::Index>(candidates_.size());
+  const auto G = G_.topLeftCorner(rows, rows);
+  const auto lambda = lambda_.head(rows);
   const int r = contacts_.offset(k), n = r + 2;
   double change = 0;
   const double g_nn = G(n, n);
   if (g_nn > 0) {
-    const double u_n = u_free_[n] + G.col(n).dot(lambda_) - bound_[k];  // G symmetric
+    const double u_n = u_free_[n] + G.col(n).dot(lambda) - bound_[k];  // G symmetric
     const double next = std::max(0.0, lambda_[n] - u_n / g_nn);
     change = std::abs(g_nn * (next - lambda_[n]));
     lambda_[n] = next;
   }
   const double g_tt = 0.5 * (G(r, r) + G(r + 1, r + 1));
   if (!(g_tt > 0)) return change;
-  const Eigen::Vector2d u_t(u_free_[r] + G.col(r).dot(lambda_),
-                            u_free_[r + 1] + G.col(r + 1).dot(lambda_));
+  const Eigen::Vector2d u_t(u_free_[r] + G.col(r).dot(lambda),
+                            u_free_[r + 1] + G.col(r + 1).dot(lambda));
   Eigen::Vector2d next = lambda_.segment<2>(r) - u_t / g_tt;
   const double radius = settings_.friction_coefficient * lambda_[n], norm = next.norm();
   if (norm > radius) next *= radius / norm;  // norm > radius >= 0
   change = std::max(change, g_tt * (next - lambda_.segment<2>(r)).cwiseAbs().maxCoeff());
   lambda_.segment<2>(r) = next;
+  return change;
+}
+
+// Limit row r (the l-th candidate): its impulse by a projected Newton step on its own row.
+double TimeSteppingContacts::update_limit(int r, int l) {
+  const Eigen::Index rows = contacts_.size() + static_cast<Eigen::Index>(candidates_.size());
+  const double g = G_(r, r);
+  if (!(g > 0)) return 0;
+  const double u = u_free_[r] + G_.col(r).head(rows).dot(lambda_.head(rows)) -
+                   bound_[static_cast<Eigen::Index>(heights_.size()) + l];
+  const double next = std::max(0.0, lambda_[r] - u / g);
+  const double change = std::abs(g * (next - lambda_[r]));
+  lambda_[r] = next;
   return change;
 }
 

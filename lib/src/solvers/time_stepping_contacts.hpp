@@ -33,6 +33,13 @@
 // corners of a box) leave G singular: the sweeps then converge to one of the impulses that give
 // the same v+.
 //
+// Joint position limits are unilateral constraints of the same problem: a 1-DoF joint k near a
+// limit (one it could reach within the step) adds the row s e_k^T (s = 1 at its lower limit,
+// -1 at its upper one) with an impulse 0 <= lambda_l complementary to s v+_k - b_l >= 0, b_l
+// from its distance to the limit as b_n from a contact's height (inelastic: a joint reaching its
+// limit stops there). Their Delassus entries are those of e_k: s s' M^-1_kk', and
+// s (M^-1 J_c^T)_k against the contacts.
+//
 // The scheme is semi-implicit Euler with impulses: first order in h with contacts (and without
 // them), a contact whatever the problem says at each step, so no event and no chatter.
 #pragma once
@@ -48,6 +55,11 @@
 
 namespace eom {
 
+/// Is a joint held at its position limit by the impulse problem past it? The projected
+/// Gauss-Seidel stops at a velocity residual (tolerance below), which moves a joint held there by
+/// up to about 1e-9 rad per step; a crossing is beyond this.
+constexpr double kLimitHeld = 1e-6;
+
 /// The ground, the contacts' law and the solver's stopping rule.
 struct TimeSteppingSettings {
   double ground = 0;                  // m: the plane z = ground (world z up)
@@ -61,13 +73,21 @@ struct TimeSteppingSettings {
 
 class TimeSteppingContacts {
  public:
+  /// A position limit of a 1-DoF joint: its coordinate in q and in v, the limit, and s (1: lower,
+  /// -1: upper).
+  struct Limit {
+    int q = 0, v = 0;
+    double value = 0, sign = 1;
+  };
+
   /// Workspaces for `model` and the point contacts of `contacts` (the set must outlive this).
   /// Throws InputError when a contact is not a point (3d) contact.
   TimeSteppingContacts(const Model& model, const ContactSet& contacts);
 
   /// A run starts: the settings (checked: mu > 0, e and beta in [0, 1], finite ground; InputError
   /// naming the quantity), no impulses remembered, heights() at q0. Throws InputError naming the
-  /// contact that is below the ground at q0 by more than the margin.
+  /// contact that is below the ground at q0 by more than the margin, or the joint outside its
+  /// limits by more than it.
   void start(const TimeSteppingSettings& settings, ConstVec q0);
 
   /// One step of length h from (q, v) under the generalized force tau: v_next, q_next (may not
@@ -77,8 +97,11 @@ class TimeSteppingContacts {
   /// for an output; the impulses kept warm for the step that follows).
   void solve(ConstVec q, ConstVec v, ConstVec tau, double h, VecRef v_next);
 
-  /// Whether every contact is above the ground by more than the margin at q (heights() then at q).
+  /// Whether every contact is above the ground by more than the margin at q (heights() then at q)
+  /// and every limited joint within its limits by more than the margin.
   bool clear_of_ground(ConstVec q);
+  /// Whether some joint limit pushed in the last step.
+  bool limits_pressing() const { return limits_pressing_; }
 
   /// The mean contact forces over the last step, lambda / h (N, world axes, on the robot; stacked
   /// as ContactSet::offset).
@@ -101,6 +124,11 @@ class TimeSteppingContacts {
   void sweep_until_converged();
   // one contact's block update; returns the largest velocity change it made
   double update_contact(int k);
+  // one limit row's update (row r of G_), likewise
+  double update_limit(int r, int l);
+  // the limits the step from (q, v_free) may reach into candidates_, their rows of G_, u_free_,
+  // bound_ and W_ (s M^-1 e_k per row)
+  void limit_rows(ConstVec q, ConstVec v, double h);
 
   const Model& model_;
   const ContactSet& contacts_;
@@ -108,6 +136,10 @@ class TimeSteppingContacts {
   TimeSteppingSettings settings_;
   Eigen::VectorXd v_free_, u_free_, bound_, landing_speed_, lambda_, forces_, heights_, scratch_;
   std::vector<char> active_;
+  std::vector<Limit> limits_;
+  std::vector<int> candidates_;  // limits_ in the problem this step (reserved: no allocation)
+  Eigen::MatrixXd G_, W_;        // the problem's Delassus matrix; s M^-1 e_k per limit row
+  bool limits_pressing_ = false;
   int iterations_ = 0;
   bool converged_ = true;
 };

@@ -299,7 +299,9 @@ TEST_CASE("a long run keeps the first events and counts them all", "[simulate]")
   Simulator sim(model);
   const double w = 2 * M_PI * 10;
   PD spring(model, set_point(vec1(0)), vec1(kBlockMass * w * w), vec1(0), false);
-  const auto& stats = sim.run(spring, vec1(0), vec1(10.5 * w), 0, 30.01, SimulationOptions{});
+  SimulationOptions unclipped;  // the spring's force, past the block's 50 N effort limit
+  unclipped.saturate = false;
+  const auto& stats = sim.run(spring, vec1(0), vec1(10.5 * w), 0, 30.01, unclipped);
   CHECK(stats.limit_event_count == 1200);
   REQUIRE(stats.limit_events.size() == SimulationStats::kKeptEvents);
   for (size_t e = 1; e < stats.limit_events.size(); ++e) {

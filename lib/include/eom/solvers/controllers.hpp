@@ -128,7 +128,9 @@ class PD : public Controller {
 /// forces supplying the unactuated base rows, ETH notes section 3.10): the joints' torques are
 /// then those that make the contacts carry the base, so a standing robot holds its posture
 /// (eom sim --controller stand). Only the closed contacts carry a share (contacts_changed): an
-/// open one, a foot in the air, carries none.
+/// open one, a foot in the air, carries none. In flight (every contact open) no force is planned:
+/// the joints hold the reference by PD scaled by the joint block of M plus the limbs' gravity
+/// torques, tau = M (0_base; command_joints) + g(q), the base's error left out.
 class ComputedTorque : public Controller {
  public:
   ComputedTorque(const Model& model, ReferenceFunction reference, Eigen::VectorXd kp,
@@ -138,12 +140,12 @@ class ComputedTorque : public Controller {
   /// K = M(q) diag(kp), D = M(q) diag(kd): the error modes are e'' + Kd e' + Kp e = 0.
   void feedback(const Model& model, Data& data, double t, ConstVec q, Eigen::MatrixXd& K,
                 Eigen::MatrixXd& D) override;
-  /// With contacts: the closed set the forces are shared over, or all the contacts when none is
-  /// closed (in flight, the feet it expects to land on); the contacts are those given at
-  /// construction, which must be the simulator's (InputError for a contact not in the set).
+  /// With contacts: the closed set the forces are shared over (none closed: in flight); the
+  /// contacts are those given at construction, which must be the simulator's (InputError for a
+  /// contact not in the set).
   void contacts_changed(int contact, bool closed) override;
   /// With contacts: the forces of the last torque() (stacked as ContactSet::offset, zero on
-  /// the open contacts); empty without.
+  /// the open contacts, all zero in flight); empty without.
   const Eigen::VectorXd& contact_forces() const;
 
  private:
@@ -151,6 +153,7 @@ class ComputedTorque : public Controller {
   Eigen::VectorXd command_, no_forces_;
   std::optional<ContactInverseDynamics> contacts_;
   std::vector<char> closed_;  // per contact: closed (contacts_changed)
+  bool flight_ = false;       // the last torque() had every contact open
 };
 
 }  // namespace eom

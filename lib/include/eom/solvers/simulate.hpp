@@ -129,8 +129,11 @@ struct SimulationOptions {
   double friction_coefficient = 0;
   Vec3 friction_normal = Vec3::UnitZ();  // without a ground: the normal f_n is taken along
   double ground_tolerance = 1e-9;        // m: a point this close to the ground is on it
-  bool saturate = false;                 // clip the controller's torques at the URDF effort limits
-  bool limit_events = true;              // record joints leaving their position limits
+  /// Clip the controller's torques at the model's effort limits (MuJoCo's forcerange, Gazebo's
+  /// effort limit); a coordinate whose limit is infinite or not positive (no limit given, or
+  /// URDF's effort="0", its writers' "unspecified") is unlimited.
+  bool saturate = true;
+  bool limit_events = true;  // record joints leaving their position limits
 };
 
 /// Counts and events of one run. The events are kept in time order up to kKeptEvents of each

@@ -37,7 +37,12 @@ struct StepLimit {
 StepLimit stable_step(Integrator integrator, const Eigen::MatrixXd& M, const Eigen::MatrixXd& K,
                       const Eigen::MatrixXd& D);
 
-/// The stable step of a run at state q: K and D of the controller's feedback (Controller::
+/// The scheme whose stability bounds a run's step: with a ground, the contact steps' semi-implicit
+/// Euler (time_stepping_contacts.hpp; a robot standing is in them throughout), else the
+/// integrator.
+Integrator stepping_scheme(const SimulationOptions& options);
+
+/// The stable step of a run at state q (of stepping_scheme): K and D of the controller's feedback (Controller::
 /// feedback) plus the viscous friction of `options` (not Coulomb friction, which is bounded and
 /// cannot make the state diverge). Uses data.M.
 StepLimit closed_loop_step_limit(const Model& model, Data& data, Controller& controller, double t,
@@ -56,7 +61,11 @@ struct PDGains {
 };
 constexpr double kStepMargin = 4;
 constexpr int kSampledConfigurations = 16;
+/// With effort_error > 0 (saturated torques), ω is also at most the bandwidth at which an error of
+/// effort_error (rad or m) on any actuated coordinate asks for its effort limit, M_kk(q) ω²
+/// effort_error = effort_k (coordinates without a finite positive limit aside): gains the
+/// actuators can deliver, where stiffer ones only saturate.
 PDGains default_gains(const Model& model, Data& data, ConstVec q, Integrator integrator, double dt,
-                      bool computed_torque);
+                      bool computed_torque, double effort_error = 0);
 
 }  // namespace eom
