@@ -82,11 +82,11 @@ void TimeSteppingContacts::step(ConstVec q, ConstVec v, ConstVec tau, double h, 
 }
 
 void TimeSteppingContacts::solve(ConstVec q, ConstVec v, ConstVec tau, double h, VecRef v_next) {
-  // M, its factor, J_c, M^-1 J_c^T and G at q; v_free = v + h M^-1 (tau - h(q, v))
+  // M, its factor, J_c and G at q; v_free = v + h M^-1 (tau - h(q, v))
   inertia_.compute(q);
   v_free_ = tau;
   v_free_ -= nonlinear_effects(model_, inertia_.data(), q, v);
-  inertia_.mass_factor().solveInPlace(v_free_);
+  inertia_.solve_mass(v_free_);
   v_free_ = v + h * v_free_;
   const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
   u_free_.noalias() = J * v_free_;
@@ -96,7 +96,7 @@ void TimeSteppingContacts::solve(ConstVec q, ConstVec v, ConstVec tau, double h,
   lambda_ = h * forces_;
   sweep_until_converged();
   v_next = v_free_;
-  v_next.noalias() += inertia_.inverse_mass_jacobian() * lambda_;
+  inertia_.add_inverse_mass_jacobian(lambda_, v_next);
   forces_ = lambda_ / h;
   for (std::size_t k = 0; k < active_.size(); ++k)
     active_[k] = lambda_[contacts_.offset(static_cast<int>(k)) + 2] > 0 ? 1 : 0;
