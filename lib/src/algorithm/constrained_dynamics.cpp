@@ -103,6 +103,7 @@ void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
   if (kd_ != 0) rhs_.noalias() -= kd_ * (jacobian.jacobian() * v);
   subtract_position_error();
   rank_ = inertia_.solve(rhs_, f_);
+  f_.array() += 0.0;  // (+ 0: a zero force prints as 0, not -0)
   inertia_.add_inverse_mass_jacobian(f_, a_);
 }
 
