@@ -2,6 +2,7 @@
 
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/core/errors.hpp"
+#include "linalg/ltdl.hpp"
 #include "linalg/pseudo_inverse.hpp"
 
 namespace eom {
@@ -16,10 +17,12 @@ ContactSpaceInertia::ContactSpaceInertia(const Model& model, const ContactSet& c
     : model_(model),
       data_(model),
       jacobian_(model, contacts),
-      llt_(model.nv),
+      factor_(model.nv, model.nv),
       solver_(std::make_unique<Solver>(contacts.size())),
-      Minv_Jt_(model.nv, contacts.size()),
-      contact_inertia_inv_(contacts.size(), contacts.size()) {}
+      Lt_inv_Jt_(model.nv, contacts.size()),
+      D_inv_Lt_inv_Jt_(model.nv, contacts.size()),
+      contact_inertia_inv_(contacts.size(), contacts.size()),
+      scratch_(model.nv) {}
 
 ContactSpaceInertia::ContactSpaceInertia(ContactSpaceInertia&&) noexcept = default;
 ContactSpaceInertia::~ContactSpaceInertia() = default;
@@ -41,16 +44,39 @@ void ContactSpaceInertia::compute(ConstVec q) {
 }
 
 void ContactSpaceInertia::factor(ConstVec q) {
-  llt_.compute(crba(model_, data_, q));
-  if (llt_.info() != Eigen::Success) {
+  // a copy: M itself stays whole for the callers (the impact's energy)
+  factor_ = crba(model_, data_, q);
+  if (linalg::ltdl(data_.dof_parent, factor_) >= 0) {
     throw NumericalError("the mass matrix is not positive definite at this configuration");
   }
 }
 
+void ContactSpaceInertia::solve_mass(Eigen::VectorXd& x) const {
+  linalg::solve_ltdl(data_.dof_parent, factor_, x);
+}
+
+void ContactSpaceInertia::add_inverse_mass_jacobian(ConstVec f, VecRef x) {
+  scratch_.noalias() = D_inv_Lt_inv_Jt_ * f;
+  linalg::solve_l(data_.dof_parent, factor_, scratch_);
+  x += scratch_;
+}
+
 void ContactSpaceInertia::project() {
-  Minv_Jt_ = jacobian_.jacobian().transpose();
-  llt_.solveInPlace(Minv_Jt_);
-  contact_inertia_inv_.noalias() = jacobian_.jacobian() * Minv_Jt_;
+  const Eigen::Index m = Lt_inv_Jt_.cols();
+  // Y^T = L^-T J_c^T, each column along its contact's branch only (the row of J_c is zero off it)
+  Lt_inv_Jt_ = jacobian_.jacobian().transpose();
+  for (Eigen::Index c = 0; c < m; ++c) {
+    linalg::solve_lt(data_.dof_parent, factor_, Lt_inv_Jt_.col(c));
+  }
+  // A = J_c L^-1 D^-1 L^-T J_c^T = Y D^-1 Y^T, symmetric by construction
+  D_inv_Lt_inv_Jt_ = Lt_inv_Jt_;
+  for (Eigen::Index c = 0; c < m; ++c) linalg::solve_d(factor_, D_inv_Lt_inv_Jt_.col(c));
+  for (Eigen::Index c = 0; c < m; ++c) {
+    for (Eigen::Index r = 0; r <= c; ++r) {
+      contact_inertia_inv_(r, c) = contact_inertia_inv_(c, r) =
+          Lt_inv_Jt_.col(r).dot(D_inv_Lt_inv_Jt_.col(c));
+    }
+  }
 }
 
 ContactForwardDynamics::ContactForwardDynamics(const Model& model, const ContactSet& contacts)
@@ -69,7 +95,7 @@ void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
   // a_0 = M^-1 (tau - h), the motion without contacts
   a_ = tau;
   a_ -= nonlinear_effects(model_, inertia_.data(), q, v);
-  inertia_.mass_factor().solveInPlace(a_);
+  inertia_.solve_mass(a_);
   // the contacts' acceleration J a + drift must vanish
   rhs_ = -jacobian.drift();
   rhs_.noalias() -= jacobian.jacobian() * a_;
@@ -77,7 +103,8 @@ void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
   if (kd_ != 0) rhs_.noalias() -= kd_ * (jacobian.jacobian() * v);
   subtract_position_error();
   rank_ = inertia_.solve(rhs_, f_);
-  a_.noalias() += inertia_.inverse_mass_jacobian() * f_;
+  f_.array() += 0.0;  // (+ 0: a zero force prints as 0, not -0)
+  inertia_.add_inverse_mass_jacobian(f_, a_);
 }
 
 void ContactForwardDynamics::subtract_position_error() {
@@ -161,7 +188,7 @@ void ContactImpact::solve(ConstVec q, ConstVec v, double restitution) {
   p_ = -(1 + restitution) * lambda_approach_;
   p_.array() += 0.0;
   v_after_ = v;
-  v_after_.noalias() += inertia_.inverse_mass_jacobian() * p_;
+  inertia_.add_inverse_mass_jacobian(p_, v_after_);
   energy_loss_contact_ = 0.5 * (1 - restitution * restitution) * approach_.dot(lambda_approach_);
   // ETH eq. 3.71, 1/2 du^T M du for e = 0; with restitution the loss is (1 - e) / (1 + e) times
   // it (du = (1 + e) times the inelastic change). crba fills M whole.

@@ -98,23 +98,15 @@ void ContactJacobian::stack_composed(const Eigen::Ref<const Eigen::VectorXd>* v)
       row += rows;
       continue;
     }
-    // world axes at the frame origin
-    if (v) {
-      frame_jacobian_time_variation(model_, data_, *v, contact.frame,
-                                    ReferenceFrame::local_world_aligned);
-    } else {
-      frame_jacobian(model_, data_, contact.frame, ReferenceFrame::local_world_aligned);
-    }
+    // world axes at the frame origin; the drift dJ v without dJ itself
+    frame_jacobian(model_, data_, contact.frame, ReferenceFrame::local_world_aligned);
+    const Vec6 drift = v ? frame_velocity_product(model_, data_, *v, contact.frame) : Vec6::Zero();
     if (contact.kind == ContactKind::normal) {
       J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
-      drift_[row] = v ? contact.normal.dot(data_.dJ.topRows<3>() * *v) : 0.0;
+      drift_[row] = contact.normal.dot(drift.head<3>());
     } else {
       J_.middleRows(row, rows) = data_.J.topRows(rows);
-      if (v) {
-        drift_.segment(row, rows).noalias() = data_.dJ.topRows(rows) * *v;
-      } else {
-        drift_.segment(row, rows).setZero();
-      }
+      drift_.segment(row, rows) = drift.head(rows);
     }
     data_.oMf[contact.frame].p += base_;
     row += rows;

@@ -174,6 +174,34 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
   return data.dJ;
 }
 
+Vec6 frame_velocity_product(const Model& model, Data& data, ConstVec v, int frame) {
+  detail::check_size(v.size(), model.nv, "v");
+  const Frame& f = frame_at(model, frame);
+  const int n = support_path(model, data, f.parent);
+  data.ov[0] = Motion::Zero();
+  Motion acceleration = Motion::Zero();
+  for (int k = n - 1; k >= 0; --k) {
+    const int i = data.support[k];
+    const Joint& j = model.joints[i];
+    const Motion& parent = data.ov[model.parent[i]];
+    Motion vi = parent;
+    for (int c = 0; c < j.nv; ++c) {
+      Motion column;
+      joint_column(j, c, data.oMi[i], column);
+      vi += column * v[j.idx_v + c];
+    }
+    data.ov[i] = vi;
+    acceleration += cross(parent, vi);
+  }
+  const SE3 oMf = data.oMi[f.parent] * f.placement;
+  data.oMf[frame] = oMf;
+  const Motion& vf = data.ov[f.parent];
+  const Vec3 p_dot = vf.lin + vf.ang.cross(oMf.p);
+  Vec6 out;
+  out << acceleration.lin + acceleration.ang.cross(oMf.p) + vf.ang.cross(p_dot), acceleration.ang;
+  return out;
+}
+
 Vec6 frame_classical_acceleration(const Model& model, Data& data, ConstVec q, ConstVec v,
                                   ConstVec a, int frame) {
   detail::check_size(a.size(), model.nv, "a");

@@ -92,9 +92,8 @@ Data::Data(const Model& model)
   // joint torque regressor (regressor.hpp)
   regressor_S.resize(nj);
   body_regressor.assign(nj, Eigen::Matrix<double, 6, 10>::Zero());
-  // the coordinate before each on its branch: the previous one of a joint of several, else the
-  // last of the nearest ancestor joint that has any; then each one's ancestors, root first
-  std::vector<int> dof_parent(nv, -1);
+  // the coordinate before each on its branch, then each one's ancestors, root first
+  dof_parent.assign(nv, -1);
   for (int i = 1; i < nj; ++i) {
     const Joint& j = model.joints[i];
     for (int k = 1; k < j.nv; ++k) dof_parent[j.idx_v + k] = j.idx_v + k - 1;

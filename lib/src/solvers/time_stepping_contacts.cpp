@@ -116,11 +116,11 @@ void TimeSteppingContacts::step(ConstVec q, ConstVec v, ConstVec tau, double h, 
 }
 
 void TimeSteppingContacts::solve(ConstVec q, ConstVec v, ConstVec tau, double h, VecRef v_next) {
-  // M, its factor, J_c, M^-1 J_c^T and G at q; v_free = v + h M^-1 (tau - h(q, v))
+  // M, its factor, J_c and G at q; v_free = v + h M^-1 (tau - h(q, v))
   inertia_.compute(q);
   v_free_ = tau;
   v_free_ -= nonlinear_effects(model_, inertia_.data(), q, v);
-  inertia_.mass_factor().solveInPlace(v_free_);
+  inertia_.solve_mass(v_free_);
   v_free_ = v + h * v_free_;
   const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
   const Eigen::Index nc = contacts_.size();
@@ -134,7 +134,7 @@ void TimeSteppingContacts::solve(ConstVec q, ConstVec v, ConstVec tau, double h,
   lambda_.segment(nc, nl).setZero();
   sweep_until_converged();
   v_next = v_free_;
-  v_next.noalias() += inertia_.inverse_mass_jacobian() * lambda_.head(nc);
+  inertia_.add_inverse_mass_jacobian(lambda_.head(nc), v_next);
   v_next.noalias() += W_.leftCols(nl) * lambda_.segment(nc, nl);
   forces_ = lambda_.head(nc) / h;
   for (std::size_t k = 0; k < active_.size(); ++k)
@@ -161,7 +161,7 @@ void TimeSteppingContacts::limit_rows(ConstVec q, ConstVec v, double h) {
     const Limit& limit = limits_[candidates_[c]];
     scratch_.setZero();
     scratch_[limit.v] = limit.sign;
-    inertia_.mass_factor().solveInPlace(scratch_);
+    inertia_.solve_mass(scratch_);
     W_.col(c) = scratch_;
     u_free_[nc + c] = limit.sign * v_free_[limit.v];
     const double gap = limit.sign * (q[limit.q] - limit.value);

@@ -5,7 +5,6 @@
 #include <memory>
 #include <vector>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <Eigen/SVD>
 
@@ -18,9 +17,11 @@ namespace eom {
 
 /// The contact-space inverse inertia A = J_c M^-1 J_c^T of the active contacts at one
 /// configuration, and the solves with it that ContactForwardDynamics and ContactImpact share:
-/// M by crba and its Cholesky factor, M^-1 J_c^T, and A^+ b by a pseudo-inverse of the symmetric
-/// A (its LDLT when regular, else its SVD; singular values of A below 1e-9 of the largest count as
-/// zero: redundant contacts). Sized at construction; compute() and solve() allocate nothing.
+/// M by crba and its tree-sparse factor M = L^T D L (Featherstone's LTDL factorisation, whose cost
+/// follows the branches: O(n d^2), and O(n d) per solve), M^-1 J_c^T, A = (J_c L^-1) D^-1
+/// (J_c L^-1)^T, and A^+ b by a pseudo-inverse of the symmetric A (its LDLT when regular, else its
+/// SVD; singular values of A below 1e-9 of the largest count as zero: redundant contacts). Sized at
+/// construction; compute() and solve() allocate nothing.
 class ContactSpaceInertia {
  public:
   ContactSpaceInertia(const Model& model, const ContactSet& contacts);
@@ -31,38 +32,42 @@ class ContactSpaceInertia {
   Data& data() { return data_; }
 
   /// M (crba) and its factor at q, J_c from crba's joint placements (and its drift along v:
-  /// ContactJacobian::compute(placed, v)), M^-1 J_c^T and A. Throws NumericalError when M is not
-  /// positive definite.
+  /// ContactJacobian::compute(placed, v)) and A. Throws NumericalError when M is not positive
+  /// definite.
   void compute(ConstVec q, ConstVec v);
   /// The same without the drift.
   void compute(ConstVec q);
 
   const Eigen::MatrixXd& mass_matrix() const { return data_.M; }
-  const Eigen::LLT<Eigen::MatrixXd>& mass_factor() const { return llt_; }
-  const Eigen::MatrixXd& inverse_mass_jacobian() const { return Minv_Jt_; }  // M^-1 J_c^T
+  /// x := M^-1 x with the factor of compute().
+  void solve_mass(Eigen::VectorXd& x) const;
+  /// x += M^-1 J_c^T f (f stacked as ContactSet::offset), as L^-1 (D^-1 L^-T J_c^T f): one
+  /// solve with L, not one per contact row.
+  void add_inverse_mass_jacobian(ConstVec f, VecRef x);
   /// A = J_c M^-1 J_c^T (the Delassus operator of the contacts).
   const Eigen::MatrixXd& inverse_inertia() const { return contact_inertia_inv_; }
   /// x = A^+ b; returns the rank of A, that of J_c.
   int solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
  private:
-  void factor(ConstVec q);  // M and its Cholesky factor
-  void project();           // M^-1 J_c^T and A
+  void factor(ConstVec q);  // M and its LTDL factor
+  void project();           // D^-1 L^-T J_c^T and A
 
   const Model& model_;
   Data data_;
   ContactJacobian jacobian_;
-  Eigen::LLT<Eigen::MatrixXd> llt_;
+  Eigen::MatrixXd factor_;  // M = L^T D L in place (lib/src/linalg/ltdl.hpp)
   // the pseudo-inverse of A (lib/src/linalg, private to libeom)
   struct Solver;
   std::unique_ptr<Solver> solver_;
-  Eigen::MatrixXd Minv_Jt_, contact_inertia_inv_;
+  Eigen::MatrixXd Lt_inv_Jt_, D_inv_Lt_inv_Jt_, contact_inertia_inv_;  // Y^T, D^-1 Y^T, A
+  Eigen::VectorXd scratch_;                                            // nv
 };
 
 /// Forward dynamics with contacts held (ETH notes eq. 3.62-3.65): the accelerations a and contact
 /// forces f of M a + h = tau + J_c^T f with J_c a + drift = 0, in the operational-space form
 ///   f = (J_c M^-1 J_c^T)^+ (-drift - J_c a_0),   a = a_0 + M^-1 J_c^T f,   a_0 = M^-1 (tau - h).
-/// Why this form and not the KKT system [M J_c^T; J_c 0]: after one Cholesky factor of M (crba)
+/// Why this form and not the KKT system [M J_c^T; J_c 0]: after one factor of M (crba)
 /// it leaves a contact-space system of the contacts' size, symmetric positive semi-definite, whose
 /// pseudo-inverse treats redundant contacts exactly: the contact-space inverse inertia
 /// J_c M^-1 J_c^T has the rank of J_c, singular values below 1e-9 of the largest count as zero

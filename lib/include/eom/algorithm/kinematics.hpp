@@ -63,6 +63,15 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
 const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian_time_variation(
     const Model& model, Data& data, ConstVec v, int frame, ReferenceFrame reference);
 
+/// dJ v of the frame in the local-world-aligned reference, the velocity-product term of its
+/// classical acceleration, without forming dJ: O(depth of the frame), no O(nv) work. From the
+/// placements in data.oMi of the joints that support the frame (as the overload above); fills
+/// data.ov on the frame's path and data.oMf[frame]. With a = 0 the spatial acceleration of body i
+/// (world axes at the world origin) is a_i = a_p + v_i x S_i qd_i = a_p + v_p x v_i (Featherstone
+/// 2008, eq. 5.7, with v_i = v_p + S_i qd_i); the frame origin's classical acceleration is then
+/// a.lin + a.ang x p + w x p_dot.
+Vec6 frame_velocity_product(const Model& model, Data& data, ConstVec v, int frame);
+
 /// The classical acceleration of a frame, [p_ddot; omega_dot] in world axes (the derivative of
 /// the local-world-aligned velocity [p_dot; omega]): J a + dJ v with reference
 /// local_world_aligned. a = 0 gives dJ v, the velocity-product term. Fills data.J and data.dJ.

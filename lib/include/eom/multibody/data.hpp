@@ -74,6 +74,10 @@ struct Data {
   // M = L^T L with L lower triangular and the tree's sparsity: L_kj != 0 only for j = k and the
   // coordinates before k on its branch (its ancestors), listed root first at dof_ancestors[b_k ..
   // b_k+1), b = dof_ancestors_begin; L_ancestors[b_k ..] holds those L_kj and pivot_inv[k] 1 / L_kk
+  // the coordinate before k on its branch, -1 at a root (Featherstone's parent array lambda of the
+  // joint-space inertia matrix, RBD 2008, Section 6.5): the previous one of a joint of several,
+  // else the last of the nearest ancestor joint that has any
+  std::vector<int> dof_parent;           // (nv)
   std::vector<int> dof_ancestors_begin;  // (nv + 1)
   std::vector<int> dof_ancestors;
   std::vector<double> L_ancestors;
