@@ -5,9 +5,11 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
-#include <new>
 #include <iostream>
+#include <new>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -54,25 +56,14 @@ const char* unknown_subcommand(const CLI::App& app, int argc, char** argv) {
   return nullptr;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// What needs no parse: bare `eom` (the listing, exit 2), `eom help [SUBCOMMAND]` (as --help), and
+// a first word that names no subcommand (with the closest ones).
+std::optional<int> answer_before_parsing(const CLI::App& app, int argc, char** argv) {
   using namespace eom::cli;
-  std::ios::sync_with_stdio(false);
-  handle_ending_signals();
-
-  CLI::App app{"eom: equations of motion for robots described in URDF, MJCF or JSON models", "eom"};
-  Dispatch dispatch;
-  register_commands(app, dispatch);
-  std::string commands;
-  for (const CLI::App* command : app.get_subcommands({})) {
-    commands += (commands.empty() ? "" : ", ") + command->get_name();
-  }
   if (argc == 1) {
     std::cerr << app.help();
     return kExitUsage;
   }
-  // eom help [SUBCOMMAND]: the same as --help
   if (argc >= 2 && std::string(argv[1]) == "help") {
     if (argc == 2) {
       std::cout << app.help();
@@ -87,11 +78,29 @@ int main(int argc, char** argv) {
   }
   if (const char* word = unknown_subcommand(app, argc, argv)) {
     std::vector<std::string> names;
-    for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+    std::string commands;
+    for (const CLI::App* command : app.get_subcommands({})) {
+      names.push_back(command->get_name());
+      commands += (commands.empty() ? "" : ", ") + command->get_name();
+    }
     std::cerr << "eom: error: unknown subcommand " << eom::quote_input(word)
               << eom::did_you_mean(names, word) << "; the subcommands are " << commands << '\n';
     return kExitUsage;
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace eom::cli;
+  std::ios::sync_with_stdio(false);
+  handle_ending_signals();
+
+  CLI::App app{"eom: equations of motion for robots described in URDF, MJCF or JSON models", "eom"};
+  Dispatch dispatch;
+  register_commands(app, dispatch);
+  if (const std::optional<int> rc = answer_before_parsing(app, argc, argv)) return *rc;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
