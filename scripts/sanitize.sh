@@ -20,4 +20,6 @@ cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCM
 cmake --build "$build" -j"$(nproc)"
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:check_initialization_order=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+# the system libraries' own leaks (fontconfig, libltdl under PLplot's PNG): scripts/lsan.supp
+export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp:print_suppressions=0
 ctest --test-dir "$build" -j"$(nproc)" --output-on-failure --label-exclude 'install|long'
