@@ -14,6 +14,7 @@ Files written:
   trajectories/solo12_floating_walk.csv / .json  floating-base trajectory
   trajectories/planar_2r_small.csv            5 rows for CLI tests
   trajectories/iiwa_circle_targets.csv        a Cartesian circle of the iiwa's tool (eom ik)
+  trajectories/solo12_bob.csv                 Solo12 bobbing on its four planted feet
   trajectories/README.md                      formulas and parameters
   tests/data/planar_2r_small.tau.csv          closed-form 2R torques (oracle)
 
@@ -424,6 +425,103 @@ CIRCLE_README = (
 
 
 # --------------------------------------------------------------------------
+# Solo12 bobbing on its planted feet (a floating-base motion with closed contacts)
+# --------------------------------------------------------------------------
+
+# Each leg is two 0.16 m segments whose hip-to-foot line stays vertical when KFE = -2 HFE (front
+# legs; the hind legs mirror it): the foot stays under its hip at depth 2 l cos(HFE), which is the
+# base height above the feet. The base moves vertically only, so the feet never move.
+BOB_SEGMENT = 0.16
+BOB_AMPLITUDE = 0.02     # m
+BOB_FREQUENCY = 1.0      # Hz
+BOB_DURATION = 2         # s, at RATE
+BOB_HEIGHT = 2 * BOB_SEGMENT * math.cos(0.8)  # the standing posture's HFE = 0.8
+
+
+def solo12_bob():
+    legs = ("FL", "FR", "HL", "HR")
+    joints = ["%s_%s" % (leg, j) for leg in legs for j in ("HAA", "HFE", "KFE")]
+    header = ["t"] + ["q.root." + c for c in ("x", "y", "z", "qx", "qy", "qz", "qw")]
+    header += ["q." + j for j in joints]
+    header += ["v.root." + c for c in ("vx", "vy", "vz", "wx", "wy", "wz")]
+    header += ["v." + j for j in joints]
+    header += ["a.root." + c for c in ("vx", "vy", "vz", "wx", "wy", "wz")]
+    header += ["a." + j for j in joints]
+    w = 2 * math.pi * BOB_FREQUENCY
+    depth = 2 * BOB_SEGMENT
+    rows = []
+    for k in range(BOB_DURATION * RATE + 1):
+        t = k / RATE
+        z = BOB_HEIGHT + BOB_AMPLITUDE * math.sin(w * t)
+        zd = BOB_AMPLITUDE * w * math.cos(w * t)
+        zdd = -BOB_AMPLITUDE * w * w * math.sin(w * t)
+        # z = depth cos(th): differentiate twice for th' and th''
+        th = math.acos(z / depth)
+        s, c = math.sin(th), math.cos(th)
+        thd = -zd / (depth * s)
+        thdd = -(zdd / depth + c * thd * thd) / s
+        q, v, a = [0.0, 0.0, z, 0.0, 0.0, 0.0, 1.0], [0.0, 0.0, zd, 0.0, 0.0, 0.0], \
+            [0.0, 0.0, zdd, 0.0, 0.0, 0.0]
+        for leg in legs:
+            sign = 1.0 if leg[0] == "F" else -1.0
+            q += [0.0, sign * th, -2 * sign * th]
+            v += [0.0, sign * thd, -2 * sign * thd]
+            a += [0.0, sign * thdd, -2 * sign * thdd]
+        rows.append([clean(t)] + [clean(x) for x in q + v + a])
+    return header, rows
+
+
+BOB_README = (
+    "### `solo12_bob.csv`\n\n"
+    "Robot `robots/solo12.urdf` with `--floating-base`, its four feet planted: the base bobs "
+    "vertically, z(t) = %s + %s sin(2 pi %s t) m (the standing height 0.32 cos(0.8) plus a "
+    "sine), no rotation and no horizontal motion. Each leg keeps its foot under its hip: "
+    "HAA = 0, HFE = +-th, KFE = -+2 th (front +, hind -) with cos(th) = z / 0.32 (two 0.16 m "
+    "segments), so every foot stays where it is. v and a are exact: th' = -z' / (0.32 sin th), "
+    "th'' = -(z'' / 0.32 + cos(th) th'^2) / sin(th); `v.root.*` is the body twist (here the "
+    "world's, the base does not turn). %d s at %d Hz (%d rows); columns `t`, `q.*` (base, "
+    "then the legs in the URDF's order), `v.*`, `a.*`. `eom id --contacts` of it, replayed "
+    "by `eom sim --ground`, reproduces it open loop.\n"
+    % (repr(BOB_HEIGHT), repr(BOB_AMPLITUDE), repr(BOB_FREQUENCY), BOB_DURATION, RATE,
+       BOB_DURATION * RATE + 1))
+
+
+# Files of trajectories/ that this script does not write (iiwa_gaz.csv comes from
+# scripts/make_gaz_trajectory.py; solo12_stand.csv is one hand-checked row): their README
+# sections, kept here so that regenerating the README keeps them.
+OTHER_FILES_README = """### `iiwa_gaz.csv`
+
+Robot `robots/iiwa14.urdf`; use `--gravity 0,0,-9.80665`. The excitation trajectory of Gaz et al.
+(RA-L 2019, eq. 31), which Müller & Kumar use for their KUKA LBR iiwa example:
+q_i(t) = A_i cos(w_i t), 0 <= t <= 5 s, sampled every 0.5 ms. Exact derivative columns
+`v`, `a`, `d3q` ... `d6q` (d^k/dt^k of A cos(w t) is A w^k times cos, -sin, -cos, sin of w t for
+k = 0, 1, 2, 3 modulo 4), and the paper's end-effector wrench, 10 sin(pi t) on all six
+components, on frame `iiwa_link_ee` in world axes (`--wrench-frame world`, the default):
+`wrench.iiwa_link_ee.fx` ... `.mz`, with its exact derivatives `d1wrench.iiwa_link_ee.*`
+(10 pi cos(pi t)) and `d2wrench.iiwa_link_ee.*` (-10 pi^2 sin(pi t)), so `eom deriv` takes it
+up to `--order 2`. Written by `scripts/make_gaz_trajectory.py`. 68 columns, 10001 rows.
+
+| joint | A | w (rad/s) |
+|---|---|---|
+| `iiwa_joint_1` | -1.2943753211777664 | 1.7073873117335832 |
+| `iiwa_joint_2` | 0.7175341454355011 | 3.079992797637052 |
+| `iiwa_joint_3` | -0.5691380764966176 | 2.1084514453622774 |
+| `iiwa_joint_4` | 0.5848944158627155 | 3.5903916041026207 |
+| `iiwa_joint_5` | 1.6216297151633214 | 1.4183262544423447 |
+| `iiwa_joint_6` | -0.9187855709752027 | 2.285625793808507 |
+| `iiwa_joint_7` | 0.4217605991935227 | 5.927533308659986 |
+
+### `solo12_stand.csv`
+
+Robot `robots/solo12.urdf` with `--floating-base`. One row: Solo-12 standing on its four feet in
+the standing posture of example-robot-data (HAA 0, HFE +-0.8, KFE -+1.6, front legs first), base
+level, at the height that puts the four `*_FOOT` frames on the ground z = 0: the feet are
+0.22294614699109291 m below the base in that posture (`eom fk --frames FL_FOOT,...`), so
+`q.root.z` is that height. Velocities zero (absent). The starting state of
+`eom sim --controller stand` and of `eom id --contacts` examples.
+"""
+
+# --------------------------------------------------------------------------
 # README
 # --------------------------------------------------------------------------
 
@@ -485,6 +583,8 @@ def readme(entries, small):
                "`tau.joint2`, N m, gravity (0, 0, -9.81)).\n"
                % ", ".join(fmt(t) for t in SMALL_TIMES))
     out.append(CIRCLE_README)
+    out.append(OTHER_FILES_README)
+    out.append(BOB_README)
     return "\n".join(out)
 
 
@@ -533,6 +633,9 @@ def generate():
     ch, crows = iiwa_circle_targets()
     write(os.path.join(TRAJ, "iiwa_circle_targets.csv"), csv_text(ch, crows))
     print("wrote iiwa_circle_targets.csv")
+    bh, brows = solo12_bob()
+    write(os.path.join(TRAJ, "solo12_bob.csv"), csv_text(bh, brows))
+    print("wrote solo12_bob.csv")
     write(os.path.join(TRAJ, "README.md"), readme(entries, None))
     print("wrote trajectories/README.md")
 
@@ -1005,6 +1108,42 @@ def check_floating(header, rows, col, h):
     return msgs
 
 
+def check_bob(problems):
+    """The feet of solo12_bob stay where they are (FK by the checks' own URDF reader, the base
+    translated by q.root.z), and v, a are the central differences of q, v."""
+    print("== solo12_bob: planted feet, derivatives")
+    header, rows = read_csv(os.path.join(TRAJ, "solo12_bob.csv"))
+    col = {h: i for i, h in enumerate(header)}
+    robot = Urdf(os.path.join(ROBOTS, "solo12.urdf"))
+    feet = ("FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT")
+    start, drift = None, 0.0
+    for r in rows:
+        q = {h[2:]: r[i] for h, i in col.items() if h.startswith("q.") and "root" not in h}
+        placements = robot.fk(q)
+        here = [[p + (r[col["q.root.z"]] if k == 2 else 0.0)
+                 for k, p in enumerate(placements[f][1])] for f in feet]
+        start = start or here
+        drift = max(drift, max(abs(a - b) for p, p0 in zip(here, start) for a, b in zip(p, p0)))
+    h = rows[1][0] - rows[0][0]
+    worst = 0.0
+    for name in header[1:]:
+        order, joint = name.split(".", 1)
+        if order == "q" and joint.startswith("root."):
+            # the base only translates along z: q.root.z's derivative is v.root.vz
+            target = "v.root.vz" if joint == "root.z" else None
+        else:
+            target = {"q": "v.", "v": "a."}.get(order, "") + joint
+        if target not in col:
+            continue
+        i, i2 = col[name], col[target]
+        scale = max(1e-12, max(abs(r[i2]) for r in rows))
+        worst = max(worst, max(abs((rows[m + 1][i] - rows[m - 1][i]) / (2 * h) - rows[m][i2])
+                               for m in range(1, len(rows) - 1)) / scale)
+    print("  feet drift %.1e m; FD rel. err %.1e" % (drift, worst))
+    if drift > 1e-15 or worst > 1e-4:
+        problems.append("solo12_bob")
+
+
 def check():
     problems = []
     check_urdfs(problems)
@@ -1012,6 +1151,7 @@ def check():
     check_2r(problems)
     check_3r(problems)
     check_tables(problems)
+    check_bob(problems)
     print("problems: %s" % (problems if problems else "none"))
     return 1 if problems else 0
 
