@@ -1,11 +1,14 @@
 // The cost of eom sim --ground (time-stepped contacts with Coulomb friction, 1 ms steps): steps
 // per second of Solo12 standing on its four feet and dropped from 10 cm onto them under the
 // stand controller (computed torque sharing the load over the closed contacts, saturated at the
-// effort limits), 2 s a run; and, where MuJoCo is found (Debian: libmujoco-dev 2.2.2), the time
-// of its mj_step on a quadruped of Solo12's size and degrees of freedom (a 1.2 kg base, four legs
-// of three hinges, 18 velocities) standing on four foot spheres on a plane (its soft contacts,
-// default solver, 1 ms steps), in the same run. The runs keep no rows: memory does not grow with
-// the duration (each run's workspaces are the Simulator's, allocated once).
+// effort limits), 2 s a run; and, where MuJoCo is found (Debian: libmujoco-dev 2.2.2), the same
+// model in both: a quadruped of Solo12's size and degrees of freedom (a 1.2 kg base, four legs of
+// three hinges, 18 velocities) in MJCF, its feet on a plane, each joint held at the standing
+// posture by a proportional torque kp (q_ref - q), standing and dropped from 10 cm, 2 s a run:
+// MuJoCo's mj_step (soft contacts on foot spheres, position actuators, default solver) against
+// eom's steps (the MJCF loaded by eom, point contacts at the spheres' lowest points, its PD
+// controller with the same kp and no damping), in the same run. The runs keep no rows: memory
+// does not grow with the duration (each run's workspaces are the Simulator's, allocated once).
 
 #include <benchmark/benchmark.h>
 
@@ -14,6 +17,7 @@
 #include <string>
 
 #include <eom/algorithm/contact_set.hpp>
+#include <eom/parsers/mjcf.hpp>
 #include <eom/parsers/urdf.hpp>
 #include <eom/solvers/controllers.hpp>
 #include <eom/solvers/simulate.hpp>
@@ -71,7 +75,14 @@ BENCHMARK(solo12_ground)->Arg(0)->Arg(100)->Unit(benchmark::kMillisecond);
 #ifdef EOM_HAVE_MUJOCO
 // A Solo12-sized quadruped (the URDF's base and leg masses and lengths rounded: 1.2 kg base, hip
 // 0.14 kg, thigh 0.15 kg, shank 0.03 kg, 0.16 m segments) in MJCF, its feet spheres of 1 cm on a
-// plane, each joint held by a position actuator at the standing posture
+// plane (a site at each sphere's lowest point: eom's contact), each joint held by a position
+// actuator of gain kPostureGain at the standing posture
+constexpr double kPostureGain = 5;  // N m / rad
+const double kPosture[12] = {0, 0.8, -1.6, 0, 0.8, -1.6, 0, -0.8, 1.6, 0, -0.8, 1.6};
+// the base's height with the feet on the plane in that posture: 2 x 0.16 cos(0.8), plus the
+// spheres' 1 cm
+const double kQuadrupedHeight = 2 * 0.16 * std::cos(0.8) + 0.01;
+
 std::string quadruped_mjcf() {
   std::string legs;
   const char* names[4] = {"FL", "FR", "HL", "HR"};
@@ -86,9 +97,10 @@ std::string quadruped_mjcf() {
             "diaginertia='4e-4 4e-4 2e-5'/><body name='" + n + "_shank' pos='0 0 -0.16'>" +
             "<joint name='" + n + "_KFE' axis='0 1 0'/><inertial pos='0 0 -0.08' mass='0.03' " +
             "diaginertia='8e-5 8e-5 1e-6'/><geom type='sphere' size='0.01' pos='0 0 -0.16' " +
-            "mass='0'/></body></body></body>";
-    actuators += "<position joint='" + n + "_HAA' kp='5'/><position joint='" + n +
-                 "_HFE' kp='5'/><position joint='" + n + "_KFE' kp='5'/>";
+            "mass='0'/><site name='" + n + "_FOOT' pos='0 0 -0.17'/></body></body></body>";
+    const std::string kp = "' kp='" + std::to_string(kPostureGain) + "'/>";
+    actuators += "<position joint='" + n + "_HAA" + kp + "<position joint='" + n + "_HFE" + kp +
+                 "<position joint='" + n + "_KFE" + kp;
   }
   return "<mujoco><option timestep='0.001'/><worldbody><geom type='plane' size='5 5 0.1'/>"
          "<body name='base' pos='0 0 0.3'><freejoint/><inertial pos='0 0 0' mass='1.2' "
@@ -112,15 +124,12 @@ void mujoco_quadruped(benchmark::State& state) {
     return;
   }
   mjData* d = mj_makeData(m);
-  // the standing posture: hips at 0.8 / -0.8, knees at -1.6 / 1.6, the feet at the base's height
-  // minus 2 x 0.16 cos(0.8) = 0.223 m (the sphere's 1 cm under)
-  const double posture[12] = {0, 0.8, -1.6, 0, 0.8, -1.6, 0, -0.8, 1.6, 0, -0.8, 1.6};
-  const double height = 2 * 0.16 * std::cos(0.8) + 0.01 + state.range(0) * 1e-3;
+  const double height = kQuadrupedHeight + state.range(0) * 1e-3;
   long steps = 0;
   for (auto _ : state) {
     mj_resetData(m, d);
     d->qpos[2] = height;
-    for (int k = 0; k < 12; ++k) d->qpos[7 + k] = d->ctrl[k] = posture[k];
+    for (int k = 0; k < 12; ++k) d->qpos[7 + k] = d->ctrl[k] = kPosture[k];
     for (int k = 0; k < 2000; ++k) mj_step(m, d);
     steps += 2000;
     benchmark::DoNotOptimize(d->qpos[2]);
@@ -133,6 +142,38 @@ void mujoco_quadruped(benchmark::State& state) {
   mj_deleteVFS(&vfs);
 }
 BENCHMARK(mujoco_quadruped)->Arg(0)->Arg(100)->Unit(benchmark::kMillisecond);
+
+// eom on the same MJCF: point contacts at the foot sites, PD at the posture with MuJoCo's gain
+// and no damping (its position actuators), the same 1 ms steps, 2 s from `drop` above standing
+void eom_quadruped(benchmark::State& state) {
+  eom::LoadOptions floating;  // the <freejoint> is the floating base
+  const eom::Model model = eom::build_mjcf_model(quadruped_mjcf(), "quadruped.xml", floating);
+  const eom::ContactSet feet =
+      eom::point_contacts(model, {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"});
+  Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq), reference(model.nq);
+  q0[2] = kQuadrupedHeight + state.range(0) * 1e-3;
+  q0[6] = 1;
+  for (int k = 0; k < 12; ++k) q0[7 + k] = kPosture[k];
+  reference = q0;
+  Eigen::VectorXd kp = Eigen::VectorXd::Constant(model.nv, kPostureGain);
+  kp.head<6>().setZero();  // the unactuated base
+  eom::PD control(model, eom::set_point(reference), kp, Eigen::VectorXd::Zero(model.nv));
+  eom::SimulationOptions options;
+  options.dt = 1e-3;
+  options.contacts = &feet;
+  options.ground = 0.0;
+  options.friction_coefficient = 1;
+  eom::Simulator sim(model);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+  long steps = 0;
+  for (auto _ : state) {
+    steps += sim.run(control, q0, v0, 0, 2.0, options).steps;
+    benchmark::DoNotOptimize(sim.q().data());
+  }
+  state.counters["steps_per_s"] = benchmark::Counter(double(steps), benchmark::Counter::kIsRate);
+  state.counters["base_z"] = sim.q()[2];
+}
+BENCHMARK(eom_quadruped)->Arg(0)->Arg(100)->Unit(benchmark::kMillisecond);
 #endif
 
 }  // namespace

@@ -708,6 +708,40 @@ assert abs(float(slid["q.root.x"]) - a / 2 * (1 + 1e-3)) < 1e-12, (slid["q.root.
 assert abs(float(slid["q.root.z"]) - 0.05) < 1e-9 and abs(float(slid["q.root.y"])) < 1e-9, slid
 EOF
   ;;
+ground-pyramid)
+  # --friction-facets 4: |f_x|, |f_y| <= MU f_n. The box sliding along world x meets MU m g and
+  # stops after v0^2 / (2 MU g), as with the cone; sliding along the diagonal it meets the
+  # pyramid's corner, sqrt(2) MU m g, and stops after v0^2 / (2 sqrt(2) MU g) (semi-implicit
+  # Euler: short of it by at most v0 dt)
+  corners=front_left,front_right,rear_left,rear_right
+  box=$src/tests/data/urdf/box_corners_centred.urdf
+  expect 0 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --v0 root.vx=1 --contacts $corners \
+    --ground 0 --friction-coefficient 0.5 --friction-facets 4 --duration 0.4 --output-dt 0.4 \
+    --summary-json straight.json -o straight.csv
+  expect 0 "$eom" sim "$box" --floating-base --q0 root.z=0.05,root.qz=0.3826834323650898,root.qw=0.9238795325112867 \
+    --v0 root.vx=1 --contacts $corners --ground 0 --friction-coefficient 0.5 --friction-facets 4 \
+    --duration 0.4 --output-dt 0.4 -o diagonal.csv
+  python3 - straight.csv diagonal.csv straight.json <<'EOF' || fail "ground-pyramid"
+import csv, json, math, sys
+mu, g, dt = 0.5, 9.81, 1e-3
+straight = list(csv.DictReader(open(sys.argv[1])))[-1]
+diagonal = list(csv.DictReader(open(sys.argv[2])))[-1]
+x = float(straight["q.root.x"])
+assert 1 / (2 * mu * g) - dt <= x <= 1 / (2 * mu * g), x
+d = math.hypot(float(diagonal["q.root.x"]), float(diagonal["q.root.y"]))
+assert 1 / (2 * math.sqrt(2) * mu * g) - dt <= d <= 1 / (2 * math.sqrt(2) * mu * g), d
+assert abs(float(diagonal["q.root.x"]) - float(diagonal["q.root.y"])) < 1e-9, diagonal
+f = json.load(open(sys.argv[3]))[0]["contacts"]["friction"]
+assert f == {"coefficient": 0.5, "model": "pyramid", "facets": 4}, f
+EOF
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners --ground 0 \
+    --friction-facets 2 --duration 0.1 -o never.csv
+  stderr_has "friction-facets takes a whole number from 3 to 1000, not '2'"
+  [ -e never.csv ] && fail "a refused run wrote its output"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+    --friction-facets 4 --duration 0.1 -o never.csv
+  stderr_has "friction-facets"
+  ;;
 ground-drops)
   # every shipped and test legged robot (Solo12, ANYmal, the biped) dropped from 1 mm, 1 cm and
   # 10 cm above its standing posture (feet on the ground) onto the ground: under `stand` it

@@ -257,6 +257,11 @@ void add_contact_changes(CLI::App& cmd, SimOptions& opt) {
                      "unilateral with Coulomb friction, time-stepped (one impulse problem per "
                      "step: doc/sim.md)"),
       contacts, " (the points that touch it)");
+  needs(cmd.add_option("--friction-facets", opt.friction_facets,
+                       "With --ground: friction in the pyramid of N facets around Coulomb's "
+                       "cone (4: |f_x|, |f_y| <= MU f_n in world axes) instead of the exact cone")
+            ->check(CLI::Range(3, 1000)),
+        ground);
   needs(cmd.add_option("--restitution", opt.restitution,
                        "With --ground: coefficient of restitution e in [0, 1] of its contacts "
                        "(default 0, inelastic)")

@@ -81,6 +81,10 @@ void summarize_contacts(const SimOptions& opt, const Model& model, const Contact
   const bool ground = !std::isnan(opt.ground);
   if (ground) {
     friction = {{"coefficient", ground_friction_coefficient(opt)}, {"model", "coulomb"}};
+    if (opt.friction_facets > 0) {
+      friction["model"] = "pyramid";
+      friction["facets"] = opt.friction_facets;
+    }
   } else if (opt.contacts.friction_coefficient > 0) {
     const bool worst = stats.worst_friction_contact >= 0;
     friction = {

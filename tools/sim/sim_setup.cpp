@@ -110,6 +110,7 @@ void set_contact_changes(const SimOptions& opt, const Model& model, const Contac
     sim.ground = opt.ground;
     sim.friction_coefficient = ground_friction_coefficient(opt);
     sim.restitution = opt.restitution;
+    sim.friction_facets = opt.friction_facets;
   }
   if (opt.contact_schedule.empty()) return;
   read_contact_schedule(opt, model, contacts, start, schedule);

@@ -63,6 +63,7 @@ struct SimOptions {
   ForceOptions forces;
   ContactOptions contacts;                                   // held for the whole run, unless:
   double ground = std::numeric_limits<double>::quiet_NaN();  // --ground HEIGHT (NaN: none)
+  int friction_facets = 0;                                   // --friction-facets N (with --ground)
   double restitution = 0;                                    // --restitution e (with --ground)
   std::string contact_schedule;                              // --contact-schedule FILE
   std::vector<double> baumgarte{0, 0};                       // --baumgarte KP,KD

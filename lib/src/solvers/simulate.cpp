@@ -357,6 +357,7 @@ struct Simulator::Impl final : StageDynamics {
     TimeSteppingSettings settings;
     settings.ground = *run_options.ground;
     settings.friction_coefficient = run_options.friction_coefficient;
+    settings.friction_facets = run_options.friction_facets;
     settings.restitution = run_options.restitution;
     settings.penetration_fraction = run_options.penetration_fraction;
     settings.contact_margin = run_options.ground_tolerance;

@@ -7,6 +7,7 @@
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/core/errors.hpp"
 #include "eom/multibody/configuration.hpp"
+#include "core/constants.hpp"
 #include "solvers/time_text.hpp"
 
 namespace eom {
@@ -63,6 +64,9 @@ TimeSteppingContacts::TimeSteppingContacts(const Model& model, const ContactSet&
 void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec q0) {
   if (!(settings.friction_coefficient > 0) || !std::isfinite(settings.friction_coefficient))
     throw InputError("the friction coefficient must be positive and finite");
+  if (settings.friction_facets != 0 && settings.friction_facets < kFewestFrictionFacets)
+    throw InputError("a friction pyramid needs at least " + std::to_string(kFewestFrictionFacets) +
+                     " facets (0: the exact cone)");
   if (!(settings.restitution >= 0 && settings.restitution <= 1))
     throw InputError("the coefficient of restitution must be within [0, 1]");
   if (!(settings.penetration_fraction >= 0 && settings.penetration_fraction <= 1))
@@ -222,6 +226,25 @@ void TimeSteppingContacts::sweep_until_converged() {
   iterations_ = settings_.max_iterations;
 }
 
+// The Euclidean projection of p onto the regular polygon of `facets` facets circumscribing the
+// disc of `radius` about 0, the facets' normals at the angles 2 pi i / facets. The facet whose
+// normal is nearest p's direction holds the projection, or one of its two vertices: p within
+// pi / N of that normal and beyond the facet's half-width h = radius tan(pi / N) lies in the
+// vertex's normal cone (its distance along the normal exceeds radius by at least
+// (t - h) cot(pi / N) >= (t - h) cot(2 pi / N), t its coordinate along the facet).
+namespace {
+Eigen::Vector2d project_on_polygon(const Eigen::Vector2d& p, double radius, int facets) {
+  const double sector = 2 * detail::kPi / facets;
+  const double facet = std::round(std::atan2(p.y(), p.x()) / sector);
+  const Eigen::Vector2d normal(std::cos(facet * sector), std::sin(facet * sector));
+  const Eigen::Vector2d along(-normal.y(), normal.x());
+  const double distance = normal.dot(p);
+  if (distance <= radius) return p;  // inside: the nearest facet's constraint is the binding one
+  const double half_width = radius * std::tan(detail::kPi / facets);
+  return radius * normal + std::clamp(along.dot(p), -half_width, half_width) * along;
+}
+}  // namespace
+
 // Contact k's velocity u_k = u_free_k + G_k lambda; its normal impulse by a projected Newton step
 // on its own row, then its tangential one by a scalar step onto the friction disc of the new
 // normal impulse (the step 1 / mean tangential diagonal of G).
@@ -243,8 +266,13 @@ double TimeSteppingContacts::update_contact(int k) {
   const Eigen::Vector2d u_t(u_free_[r] + G.col(r).dot(lambda),
                             u_free_[r + 1] + G.col(r + 1).dot(lambda));
   Eigen::Vector2d next = lambda_.segment<2>(r) - u_t / g_tt;
-  const double radius = settings_.friction_coefficient * lambda_[n], norm = next.norm();
-  if (norm > radius) next *= radius / norm;  // norm > radius >= 0
+  const double radius = settings_.friction_coefficient * lambda_[n];
+  if (settings_.friction_facets == 0) {
+    const double norm = next.norm();
+    if (norm > radius) next *= radius / norm;  // norm > radius >= 0
+  } else {
+    next = project_on_polygon(next, radius, settings_.friction_facets);
+  }
   change = std::max(change, g_tt * (next - lambda_.segment<2>(r)).cwiseAbs().maxCoeff());
   lambda_.segment<2>(r) = next;
   return change;

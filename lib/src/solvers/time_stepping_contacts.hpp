@@ -14,6 +14,10 @@
 //                                                            level)
 //   |lambda_t| <= mu lambda_n, and u_t = -c lambda_t, c >= 0  Coulomb's exact (circular) cone,
 //                                                            maximal dissipation
+// or, with N friction facets, lambda_t in the regular N-gon circumscribing that disc, its facets'
+// normals at the angles 2 pi i / N from world x (N = 4: |lambda_x|, |lambda_y| <= mu lambda_n,
+// the pyramid of ODE and Bullet), and -u_t in the polygon's normal cone at lambda_t (maximal
+// dissipation over the polygon).
 // The bound b_n says where the contact may go in the step (its height phi above the ground, the
 // velocity u_n- = J_k v at the step's start):
 //   phi > 0 (open)     b_n = -phi / h: it may close the gap, not cross it (it lands on the ground
@@ -26,8 +30,8 @@
 // The problem is solved by a projected Gauss-Seidel on the Delassus operator
 // G = J_c M^-1 J_c^T (the contact-space inverse inertia), one contact at a time: its normal
 // impulse projected onto lambda_n >= 0, then its tangential one by a scalar step onto the disc
-// |lambda_t| <= mu lambda_n (a scalar step keeps the fixed point that of maximal dissipation:
-// -u_t in the disc's normal cone at lambda_t). The sweeps stop when none changes any contact's
+// |lambda_t| <= mu lambda_n, or the polygon (a scalar step and the Euclidean projection keep the
+// fixed point that of maximal dissipation: -u_t in the set's normal cone at lambda_t). The sweeps stop when none changes any contact's
 // velocity by more than the tolerance, or at the iteration cap; the impulses of the step before
 // start them (warm start: a robot at rest converges in one sweep). Redundant contacts (four
 // corners of a box) leave G singular: the sweeps then converge to one of the impulses that give
@@ -60,10 +64,14 @@ namespace eom {
 /// up to about 1e-9 rad per step; a crossing is beyond this.
 constexpr double kLimitHeld = 1e-6;
 
+/// The fewest facets of a friction pyramid (a triangle is the coarsest polygon about the disc).
+constexpr int kFewestFrictionFacets = 3;
+
 /// The ground, the contacts' law and the solver's stopping rule.
 struct TimeSteppingSettings {
   double ground = 0;                  // m: the plane z = ground (world z up)
   double friction_coefficient = 1;    // mu > 0
+  int friction_facets = 0;            // 0: the exact cone; N >= 3: the N-facet pyramid around it
   double restitution = 0;             // e in [0, 1]
   double penetration_fraction = 0.2;  // beta in [0, 1]: of a penetration, removed per step
   double contact_margin = 1e-9;       // m: a point this close to the ground is on it
@@ -84,7 +92,8 @@ class TimeSteppingContacts {
   /// Throws InputError when a contact is not a point (3d) contact.
   TimeSteppingContacts(const Model& model, const ContactSet& contacts);
 
-  /// A run starts: the settings (checked: mu > 0, e and beta in [0, 1], finite ground; InputError
+  /// A run starts: the settings (checked: mu > 0, no facets or at least 3, e and beta in [0, 1],
+  /// finite ground; InputError
   /// naming the quantity), no impulses remembered, heights() at q0. Throws InputError naming the
   /// contact that is below the ground at q0 by more than the margin, or the joint outside its
   /// limits by more than it.

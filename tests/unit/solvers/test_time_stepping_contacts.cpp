@@ -4,6 +4,8 @@
 // v0^2 / (2 mu g); dropped it lands on the ground, never below, and rests with its weight on its
 // corners; on a slope (gravity tilted by theta) it sticks when tan(theta) < mu and slides at
 // g (sin(theta) - mu cos(theta)) otherwise; the same far from the origin and turned about z.
+// With a friction pyramid of N facets the box slides against the polygon's support in its
+// direction: mu g along a facet's normal, mu g / cos(pi / N) towards a vertex.
 
 #include <catch2/catch.hpp>
 
@@ -13,11 +15,13 @@
 #include <eom/core/errors.hpp>
 #include <eom/parsers/urdf.hpp>
 
+#include "core/constants.hpp"
 #include "paths.hpp"
 #include "solvers/time_stepping_contacts.hpp"
 
 using namespace eom;
 using namespace eom::test;
+using eom::detail::kPi;
 
 namespace {
 
@@ -75,9 +79,11 @@ struct SteppedBox {
 
 // Slides the box (yawed by `yaw`, its centre at x0, y0) along its own x axis at v0 until it
 // stops; returns the distance travelled and the time it stopped.
-std::pair<double, double> slide(double mu, double v0, double x0, double y0, double yaw) {
+std::pair<double, double> slide(double mu, double v0, double x0, double y0, double yaw,
+                                int facets = 0) {
   SteppedBox box;
   box.settings.friction_coefficient = mu;
+  box.settings.friction_facets = facets;
   box.place(x0, y0, 0.05, yaw);
   box.v[0] = v0;  // the base's velocity in its own axes
   box.start();
@@ -109,6 +115,28 @@ TEST_CASE("a box sliding on the ground stops after v0^2 / (2 mu g)", "[time_step
     const auto [far_distance, far_stopped] = slide(mu, v0, 1e3, -2e2, 0.3);
     CHECK(far_distance == Approx(distance).margin(1e-9));
     CHECK(far_stopped == Approx(stopped).margin(1e-12));
+  }
+}
+
+TEST_CASE("a box sliding against a friction pyramid decelerates by the polygon's support",
+          "[time_stepping]") {
+  const double mu = 0.5, v0 = 1;
+  // facets' normals at 2 pi i / N from world x; friction opposes the sliding, so what counts is
+  // the polygon's support in the direction -v: its inradius (mu) where -v is a facet's normal,
+  // its circumradius (mu / cos(pi / N)) where -v points at a vertex, pi / N from a normal
+  struct Case {
+    int facets;
+    double direction, support;
+  };
+  for (const Case& c :
+       {Case{4, 0, 1}, Case{4, kPi / 4, std::sqrt(2.0)}, Case{6, 0, 1},
+        Case{6, kPi / 6, 2 / std::sqrt(3.0)}, Case{3, kPi, 1}, Case{3, 4 * kPi / 3, 2},
+        Case{720, kPi + kPi / 720, 1 / std::cos(kPi / 720)}}) {
+    CAPTURE(c.facets, c.direction);
+    const double deceleration = c.support * mu * kStepGravity;
+    const auto [distance, stopped] = slide(mu, v0, 300, -40, c.direction, c.facets);
+    CHECK(distance == Approx(v0 * v0 / (2 * deceleration)).margin(v0 * kStepH));
+    CHECK(stopped == Approx(v0 / deceleration).margin(2 * kStepH));
   }
 }
 
@@ -205,6 +233,9 @@ TEST_CASE("time-stepping contacts refuse settings out of range and a start below
   box.settings.restitution = 1.5;
   CHECK_THROWS_AS(box.start(), InputError);
   box.settings.restitution = 0;
+  box.settings.friction_facets = 2;
+  CHECK_THROWS_WITH(box.start(), Catch::Contains("at least 3 facets"));
+  box.settings.friction_facets = 0;
   box.q[2] = 0.04;
   CHECK_THROWS_WITH(box.start(), Catch::Contains("front_left") && Catch::Contains("below"));
 }

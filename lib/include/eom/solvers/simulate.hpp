@@ -127,6 +127,9 @@ struct SimulationOptions {
   /// contacts, > 0: count the outputs at which a closed contact needs more friction than this,
   /// |f_t| > mu f_n (f_n along the contact's normal).
   double friction_coefficient = 0;
+  /// With a ground: 0 for Coulomb's exact cone, or N >= 3 for the pyramid of N facets
+  /// circumscribing it (facet normals at 2 pi i / N from world x; 4: |f_x|, |f_y| <= mu f_n).
+  int friction_facets = 0;
   Vec3 friction_normal = Vec3::UnitZ();  // without a ground: the normal f_n is taken along
   double ground_tolerance = 1e-9;        // m: a point this close to the ground is on it
   /// Clip the controller's torques at the model's effort limits (MuJoCo's forcerange, Gazebo's
