@@ -308,11 +308,16 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       "Identify the inertial, friction and drive parameters of a robot from logs of its\n"
       "measured joint torques: reads t, q.<joint> (v and a derived when absent, as eom id\n"
       "derives them) and tau.<joint>; weighted least squares on the base parameters of the\n"
-      "joint torque regressor; writes one row per parameter: parameter, prior, value, std.",
+      "joint torque regressor; writes one row per parameter: parameter, prior, value, std.\n"
+      "--partial writes what the logs contribute instead (a partial fit), and --merge finishes\n"
+      "the fit from partial fits, as one run over their logs.",
       {"eom identify robots/ur5.urdf tests/data/identify/ur5_log.csv -o params.csv "
        "--base-parameters base.csv",
        "eom identify tests/data/identify/ur5_no_friction.urdf tests/data/identify/ur5_log.csv "
-       "--urdf-out ur5_identified.urdf -o params.csv"},
+       "--urdf-out ur5_identified.urdf -o params.csv",
+       "eom identify robots/ur5.urdf examples/logs/ur5_1.csv --partial ur5_1.json",
+       "eom identify robots/ur5.urdf examples/logs/ur5_2.csv --partial ur5_2.json",
+       "eom identify robots/ur5.urdf -o params.csv --merge ur5_1.json ur5_2.json"},
       run_identify);
   add_robot_options(*cmd, opt->rows.robot);
   CLI::Option* logs =
@@ -353,6 +358,14 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       reads_files(cmd->add_option("--merge", opt->merge,
                                   "Finish the fit from partial fits (--partial's files) instead "
                                   "of logs, in the order given: as one run over their logs"));
+  // CLI11 takes the word after --merge whatever it is: an option there is a forgotten file
+  merge->check(CLI::Validator(
+      [](std::string& file) {
+        return file.size() > 1 && file[0] == '-'
+                   ? file + " is an option, not a partial fit: give the files right after --merge"
+                   : std::string();
+      },
+      "FILE"));
   excludes(merge, logs, "--merge reads partial fits, not logs: give the logs to --partial runs");
   for (const char* name : {"--output", "--format", "--base-parameters", "--urdf-out",
                            "--max-condition", "--method", "--prior-weight"}) {

@@ -305,10 +305,11 @@ PartialFit parse_partial_fit(const std::string& text, const std::string& file) {
     const size_t end = text.find('\n', first == std::string::npos ? 0 : first);
     const std::string found =
         first == std::string::npos ? "nothing" : quote_input(text.substr(first, end - first));
-    throw InputError(file, 1, 1,
-                     "expected a partial fit of eom identify (a JSON object with \"format\": \"" +
-                         std::string(kPartialFitFormat) + "\"), found " + found +
-                         (first == std::string::npos ? "" : ": a log is read, not merged"));
+    throw InputError(
+        file, 1, 1,
+        "expected a partial fit of eom identify (a JSON object with \"format\": \"" +
+            std::string(kPartialFitFormat) + "\"), found " + found +
+            (first == std::string::npos ? "" : ": a log? logs are read, only partial fits merged"));
   }
   const json doc = detail::parse_json_document(text, file);
   const Reader in(file);
@@ -367,7 +368,7 @@ void check_partial_fit_key(const PartialFitKey& run, const PartialFitKey& partia
                            const std::string& file) {
   const auto differs = [&](const Phrase& what, const std::string& there, const std::string& here) {
     throw InputError(file, 0, 0,
-                     "a partial fit made with " + what + " " + there + ", this run's is " + here +
+                     "a partial fit made with " + what + " " + there + ", this run with " + here +
                          ": partial fits merge only with the robot and settings they were made "
                          "with");
   };
