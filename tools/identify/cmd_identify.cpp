@@ -229,6 +229,19 @@ StreamingLeastSquares merge_partial_fits(const std::vector<std::string>& files,
   return std::move(*total);
 }
 
+// --partial: the fit left unfinished, written for a later --merge
+int write_partial_fit(const IdentifyOptions& opt, const PartialFitKey& key,
+                      const std::vector<std::string>& logs, const StreamingLeastSquares& fit,
+                      Streams& io) {
+  write_document(opt.partial_out, partial_fit_text(key, logs, fit), io.out);
+  if (!opt.rows.quiet) {
+    io.err << "eom identify: " << fit.rows() << " rows, " << fit.unknowns()
+           << " base parameters of " << opt.parameter_count << ": partial fit written to "
+           << opt.partial_out << "\n";
+  }
+  return kExitOk;
+}
+
 int run_identify(IdentifyOptions opt, Streams& io) {
   if (opt.rows.tables.empty() && opt.merge.empty()) {
     throw InputError(
@@ -259,14 +272,7 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   std::vector<std::string> logs = opt.rows.tables;
   StreamingLeastSquares fit = opt.merge.empty() ? fit_logs(opt, model, drive, base, notes)
                                                 : merge_partial_fits(opt.merge, key, logs);
-  if (!opt.partial_out.empty()) {
-    write_document(opt.partial_out, partial_fit_text(key, logs, fit), io.out);
-    if (!opt.rows.quiet) {
-      io.err << "eom identify: " << fit.rows() << " rows, " << r << " base parameters of "
-             << names.size() << ": partial fit written to " << opt.partial_out << "\n";
-    }
-    return kExitOk;
-  }
+  if (!opt.partial_out.empty()) return write_partial_fit(opt, key, logs, fit, io);
 
   std::ostringstream report;
   const StreamingLeastSquares::Solution solution = estimate_base(fit, opt, notes, report, io);

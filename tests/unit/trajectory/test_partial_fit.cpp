@@ -119,6 +119,14 @@ TEST_CASE("Fits combined part by part equal one fit over every row; through file
   REQUIRE(one.x.size() == r);
   CHECK((parted.x - one.x).norm() <= 1e-12 * one.x.norm());
   CHECK(parted.sigma == Approx(one.sigma).epsilon(1e-12));
+  // the two-step weighting (each joint by its own residual) from the merged factors too: the
+  // rows are not noise free, so the second step weights
+  const auto two_step = all.solve_two_step(1e12);
+  const auto merged_two_step = merged->solve_two_step(1e12);
+  REQUIRE(two_step.x.size() == r);
+  CHECK((two_step.weights.array() != 1.0).all());
+  CHECK((merged_two_step.weights - two_step.weights).norm() <= 1e-12 * two_step.weights.norm());
+  CHECK((merged_two_step.x - two_step.x).norm() <= 1e-12 * two_step.x.norm());
   for (int g = 0; g < groups; ++g) {
     CHECK(combined->residual_squares(g, one.x) ==
           Approx(all.residual_squares(g, one.x)).epsilon(1e-12));
