@@ -20,13 +20,18 @@ using nlohmann::json;
 
 constexpr const char* kPartialFitFormat = "eom identify partial fit";
 
-// FNV-1a, 64 bits, over a canonical byte stream (doubles by their bits, with -0 as 0; strings
-// with their length first): the same model gives the same hash on every machine with IEEE doubles
+// FNV-1a, 64 bits (Fowler, Noll and Vo; IETF draft-eastlake-fnv), over a canonical byte stream
+// (doubles by their bits, with -0 as 0, least significant byte first; strings with their length
+// first): the same model gives the same hash on every machine with IEEE doubles. A check that
+// partial fits belong together, not a protection against forgery.
 class ModelHash {
  public:
+  static constexpr std::uint64_t kOffsetBasis = 14695981039346656037ULL;
+  static constexpr std::uint64_t kPrime = 1099511628211ULL;
+
   void bytes(const void* data, size_t n) {
     const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t k = 0; k < n; ++k) value_ = (value_ ^ p[k]) * 1099511628211ULL;
+    for (size_t k = 0; k < n; ++k) value_ = (value_ ^ p[k]) * kPrime;
   }
   void integer(std::int64_t x) {
     unsigned char b[8];
@@ -58,7 +63,7 @@ class ModelHash {
   }
 
  private:
-  std::uint64_t value_ = 14695981039346656037ULL;
+  std::uint64_t value_ = kOffsetBasis;
 };
 
 // what the regressor's columns depend on: the joints, their bodies' names and placements, the
