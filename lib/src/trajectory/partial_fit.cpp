@@ -110,7 +110,7 @@ std::string prior_hash(const Model& model) {
 // a JSON value written on one line, in nlohmann's spelling (numbers read back to the same double,
 // -0 included)
 template <typename T>
-std::string dumped(const T& value) {
+std::string json_text(const T& value) {
   return json(value).dump();
 }
 
@@ -118,7 +118,7 @@ std::string dumped(const T& value) {
   throw InputError(file, 0, 0, where + ": " + what);
 }
 
-std::string kind_of(const json& value) {
+std::string json_kind(const json& value) {
   if (value.is_number()) return "a number";
   if (value.is_string()) return "a string";
   if (value.is_array()) return "a list";
@@ -128,9 +128,9 @@ std::string kind_of(const json& value) {
 }
 
 // the members of a partial fit's objects, each checked for its kind where it is read
-class Reader {
+class PartialFitReader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
+  explicit PartialFitReader(std::string file) : file_(std::move(file)) {}
 
   // member `key` of `object` (at `where`): there, and no member but those in `keys`
   const json& member(const json& object, const std::string& where, const char* key) const {
@@ -148,18 +148,18 @@ class Reader {
     }
   }
   double number(const json& value, const std::string& where) const {
-    if (!value.is_number()) bad(file_, where, "expected a number, found " + kind_of(value));
+    if (!value.is_number()) bad(file_, where, "expected a number, found " + json_kind(value));
     const double x = value.get<double>();
     if (!std::isfinite(x)) bad(file_, where, "expected a finite number");
     return x;
   }
   std::string text(const json& value, const std::string& where) const {
-    if (!value.is_string()) bad(file_, where, "expected a string, found " + kind_of(value));
+    if (!value.is_string()) bad(file_, where, "expected a string, found " + json_kind(value));
     return value.get<std::string>();
   }
   const json& list(const json& value, const std::string& where, long size = -1,
                    const char* of = "entries") const {
-    if (!value.is_array()) bad(file_, where, "expected a list, found " + kind_of(value));
+    if (!value.is_array()) bad(file_, where, "expected a list, found " + json_kind(value));
     if (size >= 0 && static_cast<long>(value.size()) != size) {
       bad(file_, where,
           std::to_string(value.size()) + " " + of + ", expected " + std::to_string(size));
@@ -185,7 +185,7 @@ class Reader {
   std::string file_;
 };
 
-PartialFitKey read_key(const Reader& in, const json& doc) {
+PartialFitKey read_partial_fit_key(const PartialFitReader& in, const json& doc) {
   PartialFitKey key;
   key.robot = in.text(in.member(doc, "", "robot"), "/robot");
   key.model_hash = in.text(in.member(doc, "", "model_hash"), "/model_hash");
@@ -205,9 +205,9 @@ PartialFitKey read_key(const Reader& in, const json& doc) {
 }
 
 // group g's factor [R, Q^T tau; 0, rho] from its entry of "factors"
-Eigen::MatrixXd read_factor(const Reader& in, const json& entry, const std::string& where,
-                            const std::string& joint, int r) {
-  if (!entry.is_object()) bad(in.file(), where, "expected an object, found " + kind_of(entry));
+Eigen::MatrixXd read_partial_factor(const PartialFitReader& in, const json& entry,
+                                    const std::string& where, const std::string& joint, int r) {
+  if (!entry.is_object()) bad(in.file(), where, "expected an object, found " + json_kind(entry));
   in.only(entry, where, {"joint", "R", "qt_tau", "residual"});
   const std::string name = in.text(in.member(entry, where, "joint"), where + "/joint");
   if (name != joint) {
@@ -227,13 +227,13 @@ Eigen::MatrixXd read_factor(const Reader& in, const json& entry, const std::stri
   return T;
 }
 
-std::string joined(const std::vector<std::string>& words) {
+std::string joined_names(const std::vector<std::string>& words) {
   std::string out;
   for (const std::string& w : words) out += (out.empty() ? "" : ",") + w;
   return out.empty() ? "none" : out;
 }
 
-std::string vector_text(const Vec3& v) {
+std::string gravity_text(const Vec3& v) {
   return shortest_text(v.x()) + "," + shortest_text(v.y()) + "," + shortest_text(v.z());
 }
 
@@ -271,32 +271,33 @@ std::string partial_fit_text(const PartialFitKey& key, const std::vector<std::st
   const auto field = [&](const char* name, const std::string& value) {
     out += "  \"" + std::string(name) + "\": " + value + ",\n";
   };
-  field("format", dumped(kPartialFitFormat));
-  field("version", dumped(kPartialFitVersion));
-  field("robot", dumped(key.robot));
-  field("model_hash", dumped(key.model_hash));
-  field("prior_hash", dumped(key.prior_hash));
-  field("friction", dumped(key.friction));
-  field("armature", dumped(key.armature));
-  field("friction_smoothing", dumped(key.friction_smoothing));
-  field("gravity", dumped(std::vector<double>{key.gravity.x(), key.gravity.y(), key.gravity.z()}));
-  field("locked", dumped(key.locked));
-  field("logs", dumped(logs));
-  field("rows", dumped(fit.rows()));
-  field("joints", dumped(key.joints));
-  field("parameters", dumped(key.parameters));
-  field("base", dumped(key.base));
+  field("format", json_text(kPartialFitFormat));
+  field("version", json_text(kPartialFitVersion));
+  field("robot", json_text(key.robot));
+  field("model_hash", json_text(key.model_hash));
+  field("prior_hash", json_text(key.prior_hash));
+  field("friction", json_text(key.friction));
+  field("armature", json_text(key.armature));
+  field("friction_smoothing", json_text(key.friction_smoothing));
+  field("gravity",
+        json_text(std::vector<double>{key.gravity.x(), key.gravity.y(), key.gravity.z()}));
+  field("locked", json_text(key.locked));
+  field("logs", json_text(logs));
+  field("rows", json_text(fit.rows()));
+  field("joints", json_text(key.joints));
+  field("parameters", json_text(key.parameters));
+  field("base", json_text(key.base));
   out += "  \"factors\": [";
   for (int g = 0; g < fit.groups(); ++g) {
     const Eigen::MatrixXd& T = fit.factor(g);
-    out += std::string(g ? "," : "") + "\n    {\"joint\": " + dumped(key.joints[g]) +
-           ",\n     \"residual\": " + dumped(T(r, r)) + ",\n     \"qt_tau\": ";
+    out += std::string(g ? "," : "") + "\n    {\"joint\": " + json_text(key.joints[g]) +
+           ",\n     \"residual\": " + json_text(T(r, r)) + ",\n     \"qt_tau\": ";
     std::vector<double> row(T.col(r).data(), T.col(r).data() + r);
-    out += dumped(row) + ",\n     \"R\": [";
+    out += json_text(row) + ",\n     \"R\": [";
     for (int i = 0; i < r; ++i) {
       row.assign(r - i, 0.0);
       for (int c = i; c < r; ++c) row[c - i] = T(i, c);
-      out += std::string(i ? "," : "") + "\n      " + dumped(row);
+      out += std::string(i ? "," : "") + "\n      " + json_text(row);
     }
     out += "]}";
   }
@@ -317,7 +318,7 @@ PartialFit parse_partial_fit(const std::string& text, const std::string& file) {
             (first == std::string::npos ? "" : ": a log? logs are read, only partial fits merged"));
   }
   const json doc = detail::parse_json_document(text, file);
-  const Reader in(file);
+  const PartialFitReader in(file);
   if (!doc.is_object() || !doc.contains("format") || doc["format"] != kPartialFitFormat) {
     bad(file, "/format",
         "expected \"" + std::string(kPartialFitFormat) + "\": not a partial fit of eom identify");
@@ -332,7 +333,7 @@ PartialFit parse_partial_fit(const std::string& text, const std::string& file) {
           {"format", "version", "robot", "model_hash", "prior_hash", "friction", "armature",
            "friction_smoothing", "gravity", "locked", "logs", "rows", "joints", "parameters",
            "base", "factors"});
-  PartialFitKey key = read_key(in, doc);
+  PartialFitKey key = read_partial_fit_key(in, doc);
   std::vector<std::string> logs = in.texts(in.member(doc, "", "logs"), "/logs");
   const json& rows = in.member(doc, "", "rows");
   if (!rows.is_number_integer() || rows.get<long long>() < 0) {
@@ -346,7 +347,8 @@ PartialFit parse_partial_fit(const std::string& text, const std::string& file) {
   // parameters than it holds numbers for is refused before anything that size is allocated
   std::vector<Eigen::MatrixXd> read;
   for (int g = 0; g < groups; ++g) {
-    read.push_back(read_factor(in, factors[g], "/factors/" + std::to_string(g), key.joints[g], r));
+    read.push_back(
+        read_partial_factor(in, factors[g], "/factors/" + std::to_string(g), key.joints[g], r));
   }
   StreamingLeastSquares fit(groups, r);
   for (int g = 0; g < groups; ++g) fit.set_factor(g, read[g], rows.get<long>());
@@ -381,7 +383,7 @@ void check_partial_fit_key(const PartialFitKey& run, const PartialFitKey& partia
     differs("the robot", quote_input(partial.robot), quote_input(run.robot));
   }
   if (partial.friction != run.friction) {
-    differs("the friction columns", joined(partial.friction), joined(run.friction));
+    differs("the friction columns", joined_names(partial.friction), joined_names(run.friction));
   }
   if (partial.armature != run.armature) {
     differs("armature columns", partial.armature ? "on" : "off", run.armature ? "on" : "off");
@@ -391,11 +393,12 @@ void check_partial_fit_key(const PartialFitKey& run, const PartialFitKey& partia
             shortest_text(run.friction_smoothing));
   }
   if (partial.gravity != run.gravity) {
-    differs(Phrase("") + Setting::gravity, vector_text(partial.gravity), vector_text(run.gravity));
+    differs(Phrase("") + Setting::gravity, gravity_text(partial.gravity),
+            gravity_text(run.gravity));
   }
   if (partial.locked != run.locked) {
-    differs("the joints locked (" + Phrase("") + Setting::lock + ")", joined(partial.locked),
-            joined(run.locked));
+    differs("the joints locked (" + Phrase("") + Setting::lock + ")", joined_names(partial.locked),
+            joined_names(run.locked));
   }
   if (partial.model_hash != run.model_hash) {
     differs("another model of " + quote_input(run.robot) +

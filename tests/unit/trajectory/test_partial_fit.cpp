@@ -22,22 +22,22 @@ using eom::test::kRobotsDir;
 namespace {
 
 // Whether two doubles have the same bits (-0 and 0 differ, as they would in a written output).
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool partial_same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-bool same_factors(const StreamingLeastSquares& a, const StreamingLeastSquares& b) {
+bool partial_same_factors(const StreamingLeastSquares& a, const StreamingLeastSquares& b) {
   if (a.groups() != b.groups() || a.unknowns() != b.unknowns() || a.rows() != b.rows()) {
     return false;
   }
   for (int g = 0; g < a.groups(); ++g) {
     for (Eigen::Index k = 0; k < a.factor(g).size(); ++k) {
-      if (!same_bits(a.factor(g).data()[k], b.factor(g).data()[k])) return false;
+      if (!partial_same_bits(a.factor(g).data()[k], b.factor(g).data()[k])) return false;
     }
   }
   return true;
 }
 
 // `rows` random rows of `groups` x `unknowns` added to `fit`, flushed
-void add_random_rows(StreamingLeastSquares& fit, Rng& rng, int rows) {
+void add_partial_rows(StreamingLeastSquares& fit, Rng& rng, int rows) {
   Eigen::MatrixXd A(fit.groups(), fit.unknowns());
   Eigen::VectorXd y(fit.groups());
   for (int r = 0; r < rows; ++r) {
@@ -67,7 +67,7 @@ TEST_CASE("A partial fit's file gives back every bit of its factors", "[partial_
   const PartialFitSetup setup;
   Rng rng(361);
   StreamingLeastSquares fit(setup.model.nv, setup.r());
-  add_random_rows(fit, rng, 37);
+  add_partial_rows(fit, rng, 37);
   // the factor's values extreme and signed zeros: the text must keep them all
   Eigen::MatrixXd T = fit.factor(1);
   T(0, 0) = -0.0;
@@ -80,7 +80,7 @@ TEST_CASE("A partial fit's file gives back every bit of its factors", "[partial_
   fit.set_factor(1, T, fit.rows());
   const std::string text = partial_fit_text(setup.key, {"a.csv", "b.csv"}, fit);
   const PartialFit back = parse_partial_fit(text, "p.json");
-  CHECK(same_factors(fit, back.fit));
+  CHECK(partial_same_factors(fit, back.fit));
   CHECK(std::signbit(back.fit.factor(1)(0, 0)));
   CHECK(back.logs == std::vector<std::string>{"a.csv", "b.csv"});
   CHECK(back.key.model_hash == setup.key.model_hash);
@@ -97,12 +97,12 @@ TEST_CASE("Fits combined part by part equal one fit over every row; through file
   // the same rows into one accumulator and into three parts (the rng replayed)
   StreamingLeastSquares all(groups, r);
   Rng rng_all(3601);
-  add_random_rows(all, rng_all, 40 + 25 + 61);
+  add_partial_rows(all, rng_all, 40 + 25 + 61);
   Rng rng(3601);
   std::vector<StreamingLeastSquares> parts;
   for (const int rows : {40, 25, 61}) {
     parts.emplace_back(groups, r);
-    add_random_rows(parts.back(), rng, rows);
+    add_partial_rows(parts.back(), rng, rows);
   }
   std::vector<std::string> texts;
   for (const auto& part : parts) texts.push_back(partial_fit_text(setup.key, {}, part));
@@ -111,7 +111,7 @@ TEST_CASE("Fits combined part by part equal one fit over every row; through file
   for (size_t k = 0; k < texts.size(); ++k) {
     combine_fit(merged, parse_partial_fit(texts[k], "p" + std::to_string(k)).fit);
   }
-  CHECK(same_factors(*combined, *merged));
+  CHECK(partial_same_factors(*combined, *merged));
   CHECK(combined->rows() == all.rows());
   const Eigen::VectorXd weights = Eigen::VectorXd::LinSpaced(groups, 1, 2);
   const auto one = all.solve(weights, 1e12);
@@ -170,7 +170,7 @@ TEST_CASE("A truncated or malformed partial fit is refused with its place", "[pa
   const PartialFitSetup setup;
   Rng rng(362);
   StreamingLeastSquares fit(setup.model.nv, setup.r());
-  add_random_rows(fit, rng, 20);
+  add_partial_rows(fit, rng, 20);
   const std::string text = partial_fit_text(setup.key, {"a.csv"}, fit);
   const auto message = [](const std::string& bad) {
     try {
