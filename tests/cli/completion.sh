@@ -42,4 +42,5 @@ expect "rk4 rk45" "$eom" sim "$ur5" --integrator rk
 expect "pd pd-gravity" "$eom" sim "$ur5" --controller p
 expect "drop" "$eom" id "$ur5" x.csv --duplicates d
 expect "three-point" "$eom" id "$ur5" x.csv --derive t
+expect "--partial" "$eom" identify "$ur5" x.csv --par
 echo "ok: completion"

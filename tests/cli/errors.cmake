@@ -2,18 +2,25 @@
 # subcommand that reads a ROBOT or a TABLE against every class of bad input that applies to it, one
 # ctest per (subcommand, class). One line per subcommand:
 #   eom_error_matrix(NAME ARGS <command line> [ROBOT urdf] [TABLE table] [FRAME frame]
-#                    [DROP column] [BAD_OPTION --opt=value] [MODEL_RC rc] [REPORT_ON_STDOUT])
-# ARGS holds the placeholders @ROBOT@, @TABLE@, @OUT@ and @FRAME@, which stand for the valid ROBOT,
-# TABLE and FRAME, and an output file; DROP is a column whose absence is an error; BAD_OPTION an
-# option value the command refuses. Which classes apply follows from them.
+#                    [DROP column] [BAD_OPTION --opt=value] [MODEL_RC rc] [REPORT_ON_STDOUT]
+#                    [PARTIAL_OF "table options"])
+# ARGS holds the placeholders @ROBOT@, @TABLE@, @OUT@, @FRAME@ and @PARTIAL@, which stand for the
+# valid ROBOT, TABLE and FRAME, an output file, and a partial fit of eom identify (made from ROBOT
+# by `eom identify ROBOT <PARTIAL_OF> --partial`); DROP is a column whose absence is an error;
+# BAD_OPTION an option value the command refuses. Which classes apply follows from them: with
+# PARTIAL_OF, the partial fit classes where ARGS has @PARTIAL@ (the last word: `--merge @PARTIAL@`),
+# and a partial fit given as the TABLE where it has @TABLE@.
 set(eom_robot_error_classes robot-missing robot-unreadable robot-directory robot-device
                             robot-oversized malformed-xml deep-nesting non-physical-inertia
                             beyond-bounds unknown-joint-type cycle)
 set(eom_table_error_classes table-missing table-unreadable table-directory text-in-number nan
                             ragged-row duplicate-column empty-input overlong-row)
+set(eom_partial_error_classes partial-missing partial-truncated partial-not-a-number
+                              partial-other-model partial-other-settings partial-newer-version
+                              log-as-partial no-partials)
 
 function(eom_error_matrix name)
-  cmake_parse_arguments(M "REPORT_ON_STDOUT;COPIES_FIELDS" "ROBOT;TABLE;FRAME;DROP;BAD_OPTION;MODEL_RC" "ARGS" ${ARGN})
+  cmake_parse_arguments(M "REPORT_ON_STDOUT;COPIES_FIELDS" "ROBOT;TABLE;FRAME;DROP;BAD_OPTION;MODEL_RC;PARTIAL_OF" "ARGS" ${ARGN})
   set(classes)
   set(options)
   if(DEFINED M_ROBOT)
@@ -38,6 +45,15 @@ function(eom_error_matrix name)
   if(DEFINED M_BAD_OPTION)
     list(APPEND classes bad-option)
     list(APPEND options --bad-option ${M_BAD_OPTION})
+  endif()
+  if(DEFINED M_PARTIAL_OF)
+    if("@PARTIAL@" IN_LIST M_ARGS)
+      list(APPEND classes ${eom_partial_error_classes})
+    endif()
+    if("@TABLE@" IN_LIST M_ARGS)
+      list(APPEND classes partial-as-log)
+    endif()
+    list(APPEND options --partial-of ${M_PARTIAL_OF})
   endif()
   if(DEFINED M_MODEL_RC)
     list(APPEND options --model-rc ${M_MODEL_RC})
@@ -80,6 +96,15 @@ eom_error_matrix(plot ARGS plot @TABLE@ --robot @ROBOT@ --y q.joint1,q.joint2 --
                  BAD_OPTION --width=10)
 eom_error_matrix(identify ARGS identify @ROBOT@ @TABLE@ --friction none -o @OUT@
                  ROBOT robots/planar_2r.urdf TABLE tests/data/id/planar_2r_measured.csv
-                 DROP tau.joint1 BAD_OPTION --max-condition=0)
+                 DROP tau.joint1 BAD_OPTION --max-condition=0
+                 PARTIAL_OF "tests/data/id/planar_2r_measured.csv --friction none")
+# the fit finished from a partial fit: a partial output with it is refused (it needs the fit)
+eom_error_matrix(identify-merge ARGS identify @ROBOT@ --friction none -o @OUT@ --merge @PARTIAL@
+                 ROBOT robots/planar_2r.urdf BAD_OPTION --partial=again.json
+                 PARTIAL_OF "tests/data/id/planar_2r_measured.csv --friction none")
+# the fit left unfinished: the partial fit is the output
+eom_error_matrix(identify-partial ARGS identify @ROBOT@ @TABLE@ --friction none --partial @OUT@
+                 ROBOT robots/planar_2r.urdf TABLE tests/data/id/planar_2r_measured.csv
+                 DROP tau.joint1 BAD_OPTION --urdf-out=robot_out.urdf)
 eom_error_matrix(excite ARGS excite @ROBOT@ --harmonics 2 --evaluations 10 -o @OUT@
                  ROBOT robots/planar_2r.urdf BAD_OPTION --rate=0)

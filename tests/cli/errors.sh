@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The error contract, one cell of the matrix (tests/cli/errors.cmake lists the cells):
 #   errors.sh EOM SOURCE_DIR CLASS [--robot R] [--table T] [--frame F] [--drop COLUMN]
-#             [--bad-option OPT] [--model-rc RC] [--report-on-stdout] -- ARGUMENTS...
-# ARGUMENTS is the subcommand's command line with the placeholders @ROBOT@, @TABLE@, @OUT@ and
-# @FRAME@; the cell replaces one of them by the bad input of CLASS (the others by the valid R, T,
-# F) and asserts: exit 2 (--model-rc for model errors a command reports as findings: eom check),
+#             [--bad-option OPT] [--model-rc RC] [--report-on-stdout]
+#             [--partial-of "TABLE OPTIONS"] -- ARGUMENTS...
+# ARGUMENTS is the subcommand's command line with the placeholders @ROBOT@, @TABLE@, @OUT@,
+# @FRAME@ and @PARTIAL@ (a partial fit, made by eom identify R TABLE OPTIONS --partial); the cell
+# replaces one of them by the bad input of CLASS (the others by the valid R, T, F, partial fit)
+# and asserts: exit 2 (--model-rc for model errors a command reports as findings: eom check),
 # a message naming the file with its line (and column for a cell), or the option; and, when the
 # command writes @OUT@, that no output file was created and an existing one was left untouched.
 # Exit 77 (ctest: skipped) for a cell that cannot be tested here, saying why.
@@ -20,6 +22,7 @@ drop=
 bad_option=
 model_rc=2
 report_on_stdout=false
+partial_of=
 while [ $# -gt 0 ]; do
   case $1 in
   --robot) robot=$src/$2 && shift 2 ;;
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
   --bad-option) bad_option=$2 && shift 2 ;;
   --model-rc) model_rc=$2 && shift 2 ;;
   --report-on-stdout) report_on_stdout=true && shift ;;
+  --partial-of) partial_of=$2 && shift 2 ;;
   --) shift && break ;;
   *) echo "errors.sh: unknown argument $1" && exit 2 ;;
   esac
@@ -55,6 +59,13 @@ robot_arg=robot.urdf
 table_arg=table.csv
 [ -n "$table" ] && head -n 6 "$table" > table.csv
 frame_arg=$frame
+partial_arg=partial.json
+if [ -n "$partial_of" ]; then
+  read -r partial_table partial_flags <<< "$partial_of"
+  # shellcheck disable=SC2086
+  "$eom" identify robot.urdf "$src/$partial_table" $partial_flags -q --partial partial.json ||
+    fail "could not make the partial fit"
+fi
 expected_rc=2
 expected=()  # extended regexes the message must match
 # the option just before @FRAME@ in the template, named by the unknown-frame message
@@ -158,6 +169,45 @@ empty-input)
   : > table.csv
   expected+=("table\.csv")
   ;;
+partial-missing)
+  partial_arg=no_such_partial.json
+  expected+=("no_such_partial\.json")
+  ;;
+partial-truncated)
+  head -c $(($(wc -c < partial.json) / 2)) partial.json > t && mv t partial.json
+  expected+=("partial\.json:[0-9]+:[0-9]+: malformed JSON: ")
+  ;;
+partial-not-a-number)
+  sed -E '0,/"qt_tau": \[[^],]*/s//"qt_tau": ["abc"/' partial.json > t && mv t partial.json
+  expected+=("partial\.json: /factors/0/qt_tau/0: expected a number, found a string")
+  ;;
+partial-other-model)
+  sed -E 's/"model_hash": "[0-9a-f]*"/"model_hash": "0123456789abcdef"/' partial.json > t
+  mv t partial.json
+  expected+=("partial\.json: a partial fit made with another model .*model hash 0123456789abcdef")
+  ;;
+partial-other-settings)
+  sed 's/"friction": \[\]/"friction": ["viscous"]/' partial.json > t && mv t partial.json
+  expected+=("partial\.json: a partial fit made with the friction columns viscous, this run with none")
+  ;;
+partial-newer-version)
+  sed 's/"version": 1/"version": 2/' partial.json > t && mv t partial.json
+  expected+=("partial\.json: /version: 2, expected 1")
+  ;;
+log-as-partial)
+  head -n 6 "$src/$partial_table" > log.csv
+  partial_arg=log.csv
+  expected+=("log\.csv:1:1: expected a partial fit of eom identify")
+  ;;
+no-partials)
+  # --merge, the last word, with nothing after it
+  template=("${template[@]/@PARTIAL@/}")
+  expected+=("--merge")
+  ;;
+partial-as-log)
+  table_arg=partial.json
+  expected+=("partial\.json: a partial fit of eom identify, not a log")
+  ;;
 unknown-frame)
   frame_arg=no_such_frame
   expected+=("no_such_frame" "${frame_option}")
@@ -181,7 +231,8 @@ run() {
     word=${word//@TABLE@/$table_arg}
     word=${word//@FRAME@/$frame_arg}
     word=${word//@OUT@/$1}
-    args+=("$word")
+    word=${word//@PARTIAL@/$partial_arg}
+    [ -n "$word" ] && args+=("$word")
   done
   "$eom" "${args[@]}" > stdout.txt 2> stderr.txt < /dev/null
   local rc=$?
@@ -209,7 +260,7 @@ if $writes_output; then
   cp kept.csv kept.orig
   run kept.csv
   cmp -s kept.csv kept.orig || fail "the existing output kept.csv was changed"
-  left=$(ls -A | grep -vxE 'robot(_dir)?\.urdf|table(_dir)?\.csv|std(out|err)\.txt|kept\.(csv|orig)')
+  left=$(ls -A | grep -vxE 'robot(_dir)?\.urdf|table(_dir)?\.csv|std(out|err)\.txt|kept\.(csv|orig)|partial\.json|log\.csv')
   [ -z "$left" ] || fail "left behind: $left"
 else
   run -

@@ -2,14 +2,16 @@
 # The scale-out recipes of examples/ (doc/scaling.md) give, byte for byte, what serial runs give,
 # and rerun only what is missing. Usage: examples.sh EOM SOURCE_DIR CASE, CASE one of
 #   recipes            make and GNU parallel over tables.tsv; make is up to date afterwards
-#   snakemake          the Snakefile (id, fd, deriv, summary); after one output is deleted, a
-#                      rerun rebuilds that one only
+#   snakemake          the Snakefile (id, fd, deriv, summary, and the identification's map to
+#                      partial fits and their merge, which equals one run over every log byte for
+#                      byte); after one output is deleted, a rerun rebuilds that one only (the
+#                      merged parameters: the merge's outputs, from the partial fits there)
 #   parallel-resume    GNU parallel in remote mode on this machine (--sshlogin :) with a job log:
 #                      a bad table fails and is logged; after it is fixed, --resume-failed reruns
 #                      that one only
 # and on the one-node Slurm cluster of scripts/slurm-up.sh (the ctest fixture starts and stops it):
 #   slurm-snakemake    the Snakefile through sbatch (the examples/slurm profile) equals serial
-#                      runs; one job cancelled (scancel) while it runs fails the run, and the rerun
+#                      runs (the merged identification: one run over every log); one job cancelled (scancel) while it runs fails the run, and the rerun
 #                      makes exactly the outputs that are missing
 #   slurm-array        examples/slurm/id-array.sh, one table per array task: a bad table fails its
 #                      task with exit 2, the others' outputs are complete, and resubmitting that
@@ -62,6 +64,24 @@ serial_workflow() {
     } || fail "serial runs of $table"
     names+=("$table.tau.csv" "$table.a.csv" "$table.dtau.csv")
   done < <(tables)
+  # the identification: each log's partial fit, and one run over every log (not a merge), which
+  # the Snakefile's merge of the partial fits must give byte for byte
+  mkdir "$1/identify"
+  local logs=() log robot flags identify_robot identify_flags
+  while IFS=$'\t' read -r log robot flags; do
+    # one robot and one set of options for every log (the Snakefile checks it)
+    identify_robot=$robot identify_flags=$flags
+    logs+=("$src/examples/logs/$log.csv")
+    # shellcheck disable=SC2086
+    "$eom" identify "$src/$robot" "$src/examples/logs/$log.csv" $flags -q \
+      --partial "$1/identify/$log.partial.json" || fail "serial partial fit of $log"
+    names+=("identify/$log.partial.json")
+  done < "$src/examples/logs.tsv"
+  # shellcheck disable=SC2086
+  "$eom" identify "$src/$identify_robot" "${logs[@]}" $identify_flags -q -o "$1/identify/params.csv" \
+    --base-parameters "$1/identify/base.csv" --urdf-out "$1/identify/identified.urdf" ||
+    fail "serial identification over every log"
+  names+=(identify/params.csv identify/base.csv identify/identified.urdf)
 }
 # summary_lists_every_table FILE: the Snakefile's summary.json holds every table's id run, in
 # table order
@@ -132,6 +152,16 @@ snakemake)
   rebuilt=$(find run/out -type f -newer marker | sort | tr '\n' ' ')
   [ "$rebuilt" = "run/out/ur5_wave.a.csv " ] || fail "the rerun rebuilt: $rebuilt"
   same_files serial run/out ur5_wave.a.csv
+  # the merged parameters deleted: the reduce runs again (its three outputs) from the partial
+  # fits there, and no log is read again
+  rm run/out/identify/params.csv
+  touch marker
+  snakemake -s "$src/examples/Snakefile" -d "$work/run" --cores 2 --config eom="$eom" \
+    > rerun.log 2>&1 || fail "snakemake rerun: $(tail -20 rerun.log)"
+  rebuilt=$(find run/out -type f -newer marker | sort | tr '\n' ' ')
+  expected="run/out/identify/base.csv run/out/identify/identified.urdf run/out/identify/params.csv "
+  [ "$rebuilt" = "$expected" ] || fail "the rerun after the merged parameters were deleted rebuilt: $rebuilt"
+  same_files serial run/out identify/params.csv identify/base.csv identify/identified.urdf
   ;;
 parallel-resume)
   needs parallel

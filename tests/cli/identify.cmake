@@ -82,3 +82,88 @@ eom_cli_test(NAME identify-not-exciting
              ABSENT ${EOM_CLI_OUT}/identify_not_exciting.csv)
 eom_cli_test(NAME identify-unknown-friction ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --friction dry
              RC 2 STDERR_REGEX "--friction")
+
+# scale out (doc/identify.md, "Partial fits"): each log of examples/logs.tsv (ur5_log.csv in four
+# parts) to a partial fit, then the partial fits merged in the logs' order: byte for byte the
+# parameters, base parameters, URDF and report of one run over the four logs
+set(IDENTIFY_PARTS examples/logs/ur5_1.csv examples/logs/ur5_2.csv examples/logs/ur5_3.csv
+                   examples/logs/ur5_4.csv)
+set(identify_partials)
+foreach(k 1 2 3 4)
+  eom_cli_test(NAME identify-partial-${k}
+               ARGS identify robots/ur5.urdf examples/logs/ur5_${k}.csv -q
+                    --partial ${EOM_CLI_OUT}/identify_part_${k}.json)
+  set_tests_properties("cli: identify-partial-${k}" PROPERTIES FIXTURES_SETUP identify_partials)
+  list(APPEND identify_partials ${EOM_CLI_OUT}/identify_part_${k}.json)
+endforeach()
+eom_cli_test(NAME identify-single-run
+             ARGS identify robots/ur5.urdf ${IDENTIFY_PARTS} -o ${EOM_CLI_OUT}/identify_single.csv
+                  --base-parameters ${EOM_CLI_OUT}/identify_single_base.csv
+                  --urdf-out ${EOM_CLI_OUT}/identify_single.urdf
+             STDERR_REGEX "eom identify: 800 rows, 48 base parameters of 72")
+eom_cli_test(NAME identify-merge
+             ARGS identify robots/ur5.urdf -o ${EOM_CLI_OUT}/identify_merged.csv
+                  --base-parameters ${EOM_CLI_OUT}/identify_merged_base.csv
+                  --urdf-out ${EOM_CLI_OUT}/identify_merged.urdf --merge ${identify_partials}
+             STDERR_REGEX "eom identify: 800 rows, 48 base parameters of 72")
+set_tests_properties("cli: identify-merge" PROPERTIES FIXTURES_REQUIRED identify_partials)
+set_tests_properties("cli: identify-single-run" "cli: identify-merge" PROPERTIES
+                     FIXTURES_SETUP identify_merged)
+add_test(NAME "cli: identify-merge-equals-single-run"
+         COMMAND sh -c "cd ${EOM_CLI_OUT} && cmp identify_single.csv identify_merged.csv && cmp identify_single_base.csv identify_merged_base.csv && cmp identify_single.urdf identify_merged.urdf && cmp identify_single_run.stderr identify_merge.stderr")
+set_tests_properties("cli: identify-merge-equals-single-run" PROPERTIES LABELS cli
+                     FIXTURES_REQUIRED identify_merged)
+# the same rows in one log (ur5_log.csv): the same base parameters, to round-off
+eom_cli_test(NAME identify-whole-log
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} -q -o /dev/null
+                  --base-parameters ${EOM_CLI_OUT}/identify_whole_base.csv)
+set_tests_properties("cli: identify-whole-log" PROPERTIES FIXTURES_SETUP identify_merged)
+# (each base parameter within 1e-10 of the largest in magnitude: the rows are summed in another order)
+add_test(NAME "cli: identify-merge-equals-whole-log"
+         COMMAND python3 -c "import csv, sys
+a, b = ([float(r['value']) for r in csv.DictReader(open(f))] for f in sys.argv[1:])
+scale = max(abs(x) for x in a)
+worst = max(abs(x - y) for x, y in zip(a, b)) / scale
+print('largest difference relative to the largest base parameter:', worst)
+sys.exit(0 if len(a) == len(b) and worst <= 1e-10 else 1)"
+                 ${EOM_CLI_OUT}/identify_whole_base.csv ${EOM_CLI_OUT}/identify_merged_base.csv)
+set_tests_properties("cli: identify-merge-equals-whole-log" PROPERTIES LABELS cli
+                     FIXTURES_REQUIRED identify_merged)
+# a partial fit of a merge: the merge of it with the rest is the single run too
+eom_cli_test(NAME identify-partial-of-partials
+             ARGS identify robots/ur5.urdf -q --partial ${EOM_CLI_OUT}/identify_part_12.json
+                  --merge ${EOM_CLI_OUT}/identify_part_1.json ${EOM_CLI_OUT}/identify_part_2.json)
+set_tests_properties("cli: identify-partial-of-partials" PROPERTIES FIXTURES_REQUIRED identify_partials
+                     FIXTURES_SETUP identify_part_12)
+eom_cli_test(NAME identify-merge-nested
+             ARGS identify robots/ur5.urdf -q -o ${EOM_CLI_OUT}/identify_nested.csv --merge
+                  ${EOM_CLI_OUT}/identify_part_12.json ${EOM_CLI_OUT}/identify_part_3.json
+                  ${EOM_CLI_OUT}/identify_part_4.json)
+set_tests_properties("cli: identify-merge-nested" PROPERTIES FIXTURES_REQUIRED "identify_part_12;identify_partials"
+                     FIXTURES_SETUP identify_nested)
+add_test(NAME "cli: identify-merge-nested-equals-single-run"
+         COMMAND ${CMAKE_COMMAND} -E compare_files ${EOM_CLI_OUT}/identify_single.csv ${EOM_CLI_OUT}/identify_nested.csv)
+set_tests_properties("cli: identify-merge-nested-equals-single-run" PROPERTIES LABELS cli
+                     FIXTURES_REQUIRED "identify_nested;identify_merged")
+# partial fits of another robot file or other settings: refused naming the file and what differs
+eom_cli_test(NAME identify-merge-other-prior
+             ARGS identify tests/data/identify/ur5_true.urdf -o ${EOM_CLI_OUT}/identify_other.csv
+                  --merge ${identify_partials}
+             RC 2 STDERR_REGEX "identify_part_1.json: a partial fit made with other inertial, friction or armature values in the robot file .*prior hash [0-9a-f]+, this run with [0-9a-f]+"
+             ABSENT ${EOM_CLI_OUT}/identify_other.csv)
+eom_cli_test(NAME identify-merge-other-friction
+             ARGS identify robots/ur5.urdf --friction viscous,coulomb,offset -o ${EOM_CLI_OUT}/identify_other.csv
+                  --merge ${identify_partials}
+             RC 2 STDERR_REGEX "identify_part_1.json: a partial fit made with the friction columns viscous,coulomb, this run with viscous,coulomb,offset"
+             ABSENT ${EOM_CLI_OUT}/identify_other.csv)
+eom_cli_test(NAME identify-merge-other-robot
+             ARGS identify robots/panda.urdf -o ${EOM_CLI_OUT}/identify_other.csv --merge ${identify_partials}
+             RC 2 STDERR_REGEX "identify_part_1.json: a partial fit made with the robot 'ur5', this run with 'panda'"
+             ABSENT ${EOM_CLI_OUT}/identify_other.csv)
+set_tests_properties("cli: identify-merge-other-prior" "cli: identify-merge-other-friction"
+                     "cli: identify-merge-other-robot" PROPERTIES FIXTURES_REQUIRED identify_partials)
+eom_cli_test(NAME identify-merge-option-as-file
+             ARGS identify robots/ur5.urdf --merge -o ${EOM_CLI_OUT}/identify_other.csv
+             RC 2 STDERR_REGEX "-o is an option, not a partial fit"
+             ABSENT ${EOM_CLI_OUT}/identify_other.csv)
+eom_cli_test(NAME identify-no-logs ARGS identify robots/ur5.urdf RC 2 STDERR_REGEX "no logs")

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include <eom/rows/row_input.hpp>
 #include <eom/trajectory/consistent_parameters.hpp>
 #include <eom/trajectory/identification.hpp>
+#include <eom/trajectory/partial_fit.hpp>
 
 #include "cli.hpp"
 #include "options.hpp"
@@ -34,7 +36,9 @@ struct IdentifyOptions {
   double max_condition = 1e8;
   std::string method = "consistent";  // or "least-squares"
   double prior_weight = 1e-3;
-  int parameter_count = 0;  // the standard parameters (for the report)
+  std::string partial_out;         // --partial FILE: the logs' factors, the fit left unfinished
+  std::vector<std::string> merge;  // --merge FILE...: partial fits finished as one run
+  int parameter_count = 0;         // the standard parameters (for the report)
 };
 
 DriveParameters drive_of(const IdentifyOptions& opt) {
@@ -185,8 +189,67 @@ std::string identified_urdf(const IdentifyOptions& opt, const Model& model,
   return text.str();
 }
 
+// The fit over every log: each log's rows accumulated on their own, the logs' fits combined in
+// the order given (combine_fit), as merge_partial_fits combines partial fits, so that one partial
+// fit per log merged in the logs' order gives this run's factors bit for bit.
+StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
+                               const DriveParameters& drive, const BaseParameters& base,
+                               const Notes& notes) {
+  std::optional<StreamingLeastSquares> total;
+  for (const std::string& log : opt.rows.tables) {
+    if (looks_like_partial_fit(log)) {
+      throw InputError(log, 0, 0,
+                       "a partial fit of eom identify, not a log: partial fits are finished "
+                       "with --merge FILE...");
+    }
+    StreamingLeastSquares part(model.nv, static_cast<int>(base.independent.size()));
+    const RowCommand command{
+        "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
+          return std::make_unique<IdentifyTask>(model, drive, base, part, header, file);
+        }};
+    scan_table(opt.rows, model, command, log, notes);
+    part.flush();
+    combine_fit(total, std::move(part));
+  }
+  return std::move(*total);
+}
+
+// The partial fits combined in the order given, each checked against this run's robot and
+// settings first; one at a time, so the memory is that of two fits whatever their number. Their
+// logs are added to `logs`.
+StreamingLeastSquares merge_partial_fits(const std::vector<std::string>& files,
+                                         const PartialFitKey& key, std::vector<std::string>& logs) {
+  std::optional<StreamingLeastSquares> total;
+  for (const std::string& file : files) {
+    PartialFit partial = read_partial_fit(file);
+    check_partial_fit_key(key, partial.key, file);
+    logs.insert(logs.end(), partial.logs.begin(), partial.logs.end());
+    combine_fit(total, std::move(partial.fit));
+  }
+  return std::move(*total);
+}
+
+// --partial: the fit left unfinished, written for a later --merge
+int write_partial_fit(const IdentifyOptions& opt, const PartialFitKey& key,
+                      const std::vector<std::string>& logs, const StreamingLeastSquares& fit,
+                      Streams& io) {
+  write_document(opt.partial_out, partial_fit_text(key, logs, fit), io.out);
+  if (!opt.rows.quiet) {
+    io.err << "eom identify: " << fit.rows() << " rows, " << fit.unknowns()
+           << " base parameters of " << opt.parameter_count << ": partial fit written to "
+           << opt.partial_out << "\n";
+  }
+  return kExitOk;
+}
+
 int run_identify(IdentifyOptions opt, Streams& io) {
-  check_destinations(io.inputs, {opt.rows.output.path}, "", {opt.base_out, opt.urdf_out});
+  if (opt.rows.tables.empty() && opt.merge.empty()) {
+    throw InputError(
+        "no logs: give the logs to identify from (LOG...), or the partial fits to "
+        "finish (--merge FILE...)");
+  }
+  check_destinations(io.inputs, {opt.partial_out.empty() ? opt.rows.output.path : opt.partial_out},
+                     "", {opt.base_out, opt.urdf_out});
   const Model model = load_robot(opt.rows, io, "identify");
   if (model.floating_base) {
     throw InputError(
@@ -205,13 +268,11 @@ int run_identify(IdentifyOptions opt, Streams& io) {
     for (const int c : base.unaffecting) list += (list.empty() ? "" : ", ") + names[c];
     notes.warning("no torque depends on " + list + ": they keep the file's values");
   }
-  StreamingLeastSquares fit(model.nv, r);
-  const RowCommand command{
-      "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
-        return std::make_unique<IdentifyTask>(model, drive, base, fit, header, file);
-      }};
-  for (const std::string& log : opt.rows.tables) scan_table(opt.rows, model, command, log, notes);
-  fit.flush();
+  const PartialFitKey key = partial_fit_key(model, drive, base);
+  std::vector<std::string> logs = opt.rows.tables;
+  StreamingLeastSquares fit = opt.merge.empty() ? fit_logs(opt, model, drive, base, notes)
+                                                : merge_partial_fits(opt.merge, key, logs);
+  if (!opt.partial_out.empty()) return write_partial_fit(opt, key, logs, fit, io);
 
   std::ostringstream report;
   const StreamingLeastSquares::Solution solution = estimate_base(fit, opt, notes, report, io);
@@ -253,15 +314,20 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       "Identify the inertial, friction and drive parameters of a robot from logs of its\n"
       "measured joint torques: reads t, q.<joint> (v and a derived when absent, as eom id\n"
       "derives them) and tau.<joint>; weighted least squares on the base parameters of the\n"
-      "joint torque regressor; writes one row per parameter: parameter, prior, value, std.",
+      "joint torque regressor; writes one row per parameter: parameter, prior, value, std.\n"
+      "--partial writes what the logs contribute instead (a partial fit), and --merge finishes\n"
+      "the fit from partial fits, as one run over their logs.",
       {"eom identify robots/ur5.urdf tests/data/identify/ur5_log.csv -o params.csv "
        "--base-parameters base.csv",
        "eom identify tests/data/identify/ur5_no_friction.urdf tests/data/identify/ur5_log.csv "
-       "--urdf-out ur5_identified.urdf -o params.csv"},
+       "--urdf-out ur5_identified.urdf -o params.csv",
+       "eom identify robots/ur5.urdf examples/logs/ur5_1.csv --partial ur5_1.json",
+       "eom identify robots/ur5.urdf examples/logs/ur5_2.csv --partial ur5_2.json",
+       "eom identify robots/ur5.urdf -o params.csv --merge ur5_1.json ur5_2.json"},
       run_identify);
   add_robot_options(*cmd, opt->rows.robot);
-  reads_files(cmd->add_option("LOG", opt->rows.tables, "Logs of the robot (- for stdin)"))
-      ->required();
+  CLI::Option* logs =
+      reads_files(cmd->add_option("LOG", opt->rows.tables, "Logs of the robot (- for stdin)"));
   add_output_options(*cmd, opt->rows.output);
   add_time_options(*cmd, opt->rows.time);
   cmd->add_option("--friction", opt->friction,
@@ -290,6 +356,29 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
                   "Pull of the consistent fit toward the file's parameters, relative to the data "
                   "(default 1e-3; 0: a pure fit)")
       ->check(CLI::NonNegativeNumber);
+  CLI::Option* partial = cmd->add_option(
+      "--partial", opt->partial_out,
+      "Write what the logs contribute (the accumulated factors, JSON) to FILE instead of "
+      "finishing the fit; --merge finishes it");
+  CLI::Option* merge =
+      reads_files(cmd->add_option("--merge", opt->merge,
+                                  "Finish the fit from partial fits (--partial's files) instead "
+                                  "of logs, in the order given: as one run over their logs"));
+  // CLI11 takes the word after --merge whatever it is: an option there is a forgotten file
+  merge->check(CLI::Validator(
+      [](std::string& file) {
+        return file.size() > 1 && file[0] == '-'
+                   ? file + " is an option, not a partial fit: give the files right after --merge"
+                   : std::string();
+      },
+      "FILE"));
+  excludes(merge, logs, "--merge reads partial fits, not logs: give the logs to --partial runs");
+  for (const char* name : {"--output", "--format", "--base-parameters", "--urdf-out",
+                           "--max-condition", "--method", "--prior-weight"}) {
+    excludes(partial, cmd->get_option(name),
+             std::string("--partial leaves the fit unfinished: ") + name +
+                 " belongs to the run that finishes it (--merge)");
+  }
   cmd->add_flag("-q,--quiet", opt->rows.quiet, "Errors only");
 }
 

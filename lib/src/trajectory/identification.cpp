@@ -89,53 +89,110 @@ StreamingLeastSquares::StreamingLeastSquares(int groups, int unknowns)
       factors_(groups, Eigen::MatrixXd::Zero(unknowns + 1, unknowns + 1)),
       // a buffer of twice the factor's rows: the QR's cost per row is then within 1.5 times that
       // of folding rows in one at a time, in Eigen's blocked kernels
-      stack_(3 * (unknowns + 1), unknowns + 1),
-      buffers_(groups, Eigen::MatrixXd::Zero(2 * (unknowns + 1), unknowns + 1)),
-      qr_(3 * (unknowns + 1), unknowns + 1) {}
+      buffers_(groups, Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>::Zero(
+                           2 * (unknowns + 1), unknowns + 1)),
+      touched_(groups, std::vector<char>(unknowns, 0)),
+      new_touches_(groups, 1),
+      columns_(groups),
+      stacks_(groups),
+      qrs_(groups) {
+  for (auto& columns : columns_) columns.reserve(unknowns + 1);
+}
 
 void StreamingLeastSquares::add(const Eigen::Ref<const Eigen::MatrixXd>& A,
                                 const Eigen::Ref<const Eigen::VectorXd>& y) {
   for (int g = 0; g < groups(); ++g) {
     buffers_[g].row(buffered_).head(unknowns_) = A.row(g);
     buffers_[g](buffered_, unknowns_) = y[g];
+    for (int c = 0; c < unknowns_; ++c) {
+      if (!touched_[g][c] && A(g, c) != 0) {
+        touched_[g][c] = 1;
+        new_touches_[g] = 1;
+      }
+    }
   }
   ++rows_;
   if (++buffered_ == buffers_.front().rows()) flush();
 }
 
-void StreamingLeastSquares::fold(int g) {
-  qr_.compute(stack_);
-  factors_[g] = qr_.matrixQR().topRows(unknowns_ + 1).triangularView<Eigen::Upper>();
+void StreamingLeastSquares::update_columns(int g) {
+  if (!new_touches_[g]) return;
+  new_touches_[g] = 0;
+  std::vector<int>& columns = columns_[g];
+  columns.clear();
+  for (int c = 0; c < unknowns_; ++c) {
+    if (touched_[g][c]) columns.push_back(c);
+  }
+  columns.push_back(unknowns_);
+  const Eigen::Index k = static_cast<Eigen::Index>(columns.size());
+  const Eigen::Index rows = k + buffers_[g].rows();
+  stacks_[g].resize(rows, k);
+  qrs_[g] = Eigen::HouseholderQR<Eigen::MatrixXd>(rows, k);
+}
+
+namespace {
+
+// rows r = 0 .. count - 1 of `rows` on `columns` into stack rows offset + r
+template <class Rows>
+void gather_rows(const Rows& rows, Eigen::Index count, const std::vector<int>& columns,
+                 Eigen::MatrixXd& stack, Eigen::Index offset) {
+  const Eigen::Index k = static_cast<Eigen::Index>(columns.size());
+  for (Eigen::Index r = 0; r < count; ++r) {
+    for (Eigen::Index b = 0; b < k; ++b) stack(offset + r, b) = rows(r, columns[b]);
+  }
+}
+
+}  // namespace
+
+template <class Rows>
+void StreamingLeastSquares::fold(int g, const Rows& rows, Eigen::Index count) {
+  update_columns(g);
+  const std::vector<int>& columns = columns_[g];
+  const Eigen::Index k = static_cast<Eigen::Index>(columns.size());
+  Eigen::MatrixXd& T = factors_[g];
+  Eigen::MatrixXd& stack = stacks_[g];
+  // T_g holds nothing off its touched columns (every fold writes only those), and is upper
+  // triangular in them; the rows below are the new ones, then zero rows, which change no R
+  stack.setZero();
+  for (Eigen::Index a = 0; a < k; ++a) {
+    for (Eigen::Index b = a; b < k; ++b) stack(a, b) = T(columns[a], columns[b]);
+  }
+  gather_rows(rows, count, columns, stack, k);
+  qrs_[g].compute(stack);
+  const Eigen::MatrixXd& R = qrs_[g].matrixQR();
+  for (Eigen::Index a = 0; a < k; ++a) {
+    for (Eigen::Index b = a; b < k; ++b) T(columns[a], columns[b]) = R(a, b);
+  }
 }
 
 void StreamingLeastSquares::flush() {
   if (buffered_ == 0) return;
-  for (int g = 0; g < groups(); ++g) {
-    // rows not filled since the last flush are zero rows: they change no factor
-    buffers_[g].bottomRows(buffers_[g].rows() - buffered_).setZero();
-    stack_.topRows(unknowns_ + 1) = factors_[g];
-    stack_.bottomRows(buffers_[g].rows()) = buffers_[g];
-    fold(g);
-  }
+  for (int g = 0; g < groups(); ++g) fold(g, buffers_[g], buffered_);
   buffered_ = 0;
 }
 
 void StreamingLeastSquares::merge(StreamingLeastSquares& other) {
   flush();
   other.flush();
-  const int n = unknowns_ + 1;
   for (int g = 0; g < groups(); ++g) {
-    // [T_g; T_g'] has the R of all the rows the two stand for
-    stack_.setZero();
-    stack_.topRows(n) = factors_[g];
-    stack_.middleRows(n, n) = other.factors_[g];
-    fold(g);
+    // [T_g; T_g'] has the R of all the rows the two stand for; T_g' lives on its own touched
+    // columns, which become this group's too
+    for (int c = 0; c < unknowns_; ++c) {
+      if (other.touched_[g][c] && !touched_[g][c]) {
+        touched_[g][c] = 1;
+        new_touches_[g] = 1;
+      }
+    }
+    fold(g, other.factors_[g], other.factors_[g].rows());
   }
   rows_ += other.rows_;
 }
 
 void StreamingLeastSquares::set_factor(int g, const Eigen::MatrixXd& T, long rows) {
   factors_[g] = T;
+  // a row of T with data where its column has none (a factor not folded here) counts as well
+  for (int c = 0; c < unknowns_; ++c) touched_[g][c] = T.col(c).any() || T.row(c).any();
+  new_touches_[g] = 1;
   rows_ = rows;
 }
 

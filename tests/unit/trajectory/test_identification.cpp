@@ -176,6 +176,53 @@ TEST_CASE("StreamingLeastSquares: one dense weighted solve of the stacked rows, 
         Approx(svd.singularValues()[0] / svd.singularValues()[unknowns - 1]).epsilon(1e-12));
 }
 
+TEST_CASE("StreamingLeastSquares: groups folded on the columns they touch, one touched late",
+          "[identification]") {
+  // the structure of a joint torque regressor: group 0 touches every column, group 1 the last
+  // three, group 2 only column 1 and, from row 180 on (after several flushes), column 3 as well;
+  // merged with an accumulator whose group 1 touches column 0, which this one's never did
+  const int groups = 3, unknowns = 6, rows = 250;
+  Rng rng(29);
+  const auto entry = [&](int g, int r, int c) {
+    const bool touched =
+        g == 0 || (g == 1 && c >= 3) || (g == 2 && (c == 1 || (c == 3 && r >= 180)));
+    return touched ? rng.uniform(-1, 1) : 0.0;
+  };
+  std::vector<Eigen::MatrixXd> A(groups, Eigen::MatrixXd(2 * rows, unknowns));
+  std::vector<Eigen::VectorXd> y(groups, Eigen::VectorXd(2 * rows));
+  for (int r = 0; r < 2 * rows; ++r) {
+    for (int g = 0; g < groups; ++g) {
+      for (int c = 0; c < unknowns; ++c) {
+        A[g](r, c) = r < rows ? entry(g, r, c) : (g == 1 && c == 0 ? 1.5 : entry(g, r - rows, c));
+      }
+      y[g][r] = rng.uniform(-2, 2);
+    }
+  }
+  StreamingLeastSquares fit(groups, unknowns), other(groups, unknowns);
+  Eigen::MatrixXd batch(groups, unknowns);
+  Eigen::VectorXd values(groups);
+  for (int r = 0; r < 2 * rows; ++r) {
+    for (int g = 0; g < groups; ++g) {
+      batch.row(g) = A[g].row(r);
+      values[g] = y[g][r];
+    }
+    (r < rows ? fit : other).add(batch, values);
+  }
+  fit.merge(other);
+  REQUIRE(fit.rows() == 2 * rows);
+  // each group's factor: T^T T = [A y]^T [A y] of its own rows, and its residual at any x
+  for (int g = 0; g < groups; ++g) {
+    Eigen::MatrixXd Ay(2 * rows, unknowns + 1);
+    Ay << A[g], y[g];
+    const Eigen::MatrixXd gram = Ay.transpose() * Ay;
+    const Eigen::MatrixXd T = fit.factor(g);
+    CHECK(T.isUpperTriangular());
+    CHECK((T.transpose() * T - gram).norm() <= 1e-12 * gram.norm());
+    const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(unknowns, -1, 2);
+    CHECK(fit.residual_squares(g, x) == Approx((A[g] * x - y[g]).squaredNorm()).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("StreamingLeastSquares: a rank-deficient system is refused with its condition",
           "[identification]") {
   StreamingLeastSquares fit(1, 2);

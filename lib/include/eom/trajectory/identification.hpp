@@ -63,7 +63,11 @@ bool alone(const BaseParameters& base, int k);
 /// squares of the group's own fit). Never forms A^T A (which squares the condition number); the
 /// memory is the groups times (n + 1)^2 plus a buffer of rows, whatever the row count. Rows are
 /// buffered and folded into the factor by a Householder QR of [T_g; buffer] when the buffer
-/// fills (the streaming QR of Gentleman 1973 in blocks); add() allocates nothing.
+/// fills (the streaming QR of Gentleman 1973 in blocks), on the columns the group's rows have
+/// touched only: a joint's torque depends on the bodies it carries and on its own drive
+/// parameters, so the wrist's rows touch a few of an arm's columns, and the QR's cost, quadratic
+/// in the columns, falls with them. add() allocates nothing; a fold allocates only when a group
+/// touches a column for the first time.
 class StreamingLeastSquares {
  public:
   StreamingLeastSquares(int groups, int unknowns);
@@ -109,15 +113,23 @@ class StreamingLeastSquares {
   Solution solve_two_step(double max_condition) const;
 
  private:
-  void fold(int g);  // factors_[g] = the R of stack_
+  // group g's touched columns (ascending, then the right-hand side n), after new touches
+  void update_columns(int g);
+  // factors_[g] = the R of [T_g; `rows` (the first `count` of them)] on its touched columns
+  template <class Rows>
+  void fold(int g, const Rows& rows, Eigen::Index count);
 
   int unknowns_;
   long rows_ = 0;
   int buffered_ = 0;
   std::vector<Eigen::MatrixXd> factors_;  // per group, (n + 1) x (n + 1)
-  Eigen::MatrixXd stack_;                 // per group in turn: [T_g; its buffered rows]
-  std::vector<Eigen::MatrixXd> buffers_;  // per group, rows x (n + 1)
-  Eigen::HouseholderQR<Eigen::MatrixXd> qr_;
+  // per group, rows x (n + 1), by rows: add() writes a row at a time
+  std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> buffers_;
+  std::vector<std::vector<char>> touched_;  // per group and column: some row is nonzero there
+  std::vector<char> new_touches_;           // per group: touched_ changed since update_columns
+  std::vector<std::vector<int>> columns_;   // per group: its touched columns, then n
+  std::vector<Eigen::MatrixXd> stacks_;     // per group: [T_g; rows] on columns_[g]
+  std::vector<Eigen::HouseholderQR<Eigen::MatrixXd>> qrs_;  // per group, sized as stacks_
 };
 
 }  // namespace eom

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# End to end: eom identify over a generated log of the 7-DoF iiwa14 (t, q, v, a and the torques
+# eom id computes from them) against eom id over the same log, wall time best of 3, and the peak
+# memory of eom identify at ROWS / 10 and ROWS rows (it must not grow with the rows).
+# Usage: bench/e2e_identify.sh [BUILD_DIR] [ROWS]
+set -euo pipefail
+build=${1:-build}
+rows=${2:-1000000}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+eom="$build/eom"
+robot="$(dirname "$0")/../robots/iiwa14.urdf"
+
+# q_i = 0.5 cos(w_i t + i), with exact v and a, as bench/e2e_id.sh; then the torques
+log() {
+  awk -v n="$1" 'BEGIN {
+    printf "t"; for (i = 1; i <= 7; i++) printf ",q.iiwa_joint_%d", i
+    for (i = 1; i <= 7; i++) printf ",v.iiwa_joint_%d", i
+    for (i = 1; i <= 7; i++) printf ",a.iiwa_joint_%d", i
+    printf "\n"
+    for (k = 0; k < n; k++) {
+      t = k / 1000; printf "%.17g", t
+      for (i = 1; i <= 7; i++) printf ",%.17g", 0.5 * cos(0.7 * i * t + i)
+      for (i = 1; i <= 7; i++) printf ",%.17g", -0.35 * i * sin(0.7 * i * t + i)
+      for (i = 1; i <= 7; i++) printf ",%.17g", -0.245 * i * i * cos(0.7 * i * t + i)
+      printf "\n"
+    }
+  }' > "$work/in.csv"
+  "$eom" id "$robot" "$work/in.csv" --keep-input -o "$2"
+}
+log $((rows / 10)) "$work/small.csv"
+log "$rows" "$work/log.csv"
+echo "log: $rows rows, $(du -m "$work/log.csv" | cut -f1) MB"
+
+. "$(dirname "$0")/timing.sh"
+
+id=$(best "$eom" id "$robot" "$work/log.csv" -o "$work/tau.csv")
+identify=$(best "$eom" identify "$robot" "$work/log.csv" -o "$work/params.csv" -q)
+least=$(best "$eom" identify "$robot" "$work/log.csv" --method least-squares -o "$work/params.csv" -q)
+peak() { /usr/bin/time -f %M "$@" 2>&1 > /dev/null | tail -1; }
+small_kb=$(peak "$eom" identify "$robot" "$work/small.csv" -o "$work/params.csv" -q)
+large_kb=$(peak "$eom" identify "$robot" "$work/log.csv" -o "$work/params.csv" -q)
+awk -v a="$id" -v b="$identify" -v c="$least" -v s="$small_kb" -v l="$large_kb" -v n="$rows" 'BEGIN {
+  printf "eom id                          %.2f s  %.0f rows/s\n", a, n / a
+  printf "eom identify                    %.2f s  %.0f rows/s  (%.2f x id)\n", b, n / b, b / a
+  printf "eom identify --method least-sq. %.2f s  %.0f rows/s  (%.2f x id)\n", c, n / c, c / a
+  printf "peak memory of eom identify     %.1f MB at %d rows, %.1f MB at %d rows\n", s / 1024, n / 10, l / 1024, n
+}'
