@@ -82,3 +82,63 @@ eom_cli_test(NAME identify-not-exciting
              ABSENT ${EOM_CLI_OUT}/identify_not_exciting.csv)
 eom_cli_test(NAME identify-unknown-friction ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --friction dry
              RC 2 STDERR_REGEX "--friction")
+
+# --only: a payload welded to the UR5's last link (ur5_payload_log.csv: eom id's torques of
+# ur5_payload_true.urdf, scripts/make_identify_data.py) identified as that link's body, every
+# other body at the file's values, from the shipped UR5 (no payload) and from one with a wrong
+# payload: the ten parameters of the body are then all base parameters, least squares finds them
+# to round-off, and the URDF written gives the log's torques back to 1e-9 of their RMS (the
+# parameters themselves against the URDF's numbers: tests/unit/trajectory/
+# test_identification_only.cpp)
+set(PAYLOAD_LOG tests/data/identify/ur5_payload_log.csv)
+foreach(prior robots/ur5.urdf tests/data/identify/ur5_payload_wrong.urdf)
+  get_filename_component(name ${prior} NAME_WE)
+  eom_cli_test(NAME identify-only-${name}
+               ARGS identify ${prior} ${PAYLOAD_LOG} --only wrist_3_link --friction none
+                    --method least-squares -o ${EOM_CLI_OUT}/identify_only_${name}.csv
+                    --urdf-out ${EOM_CLI_OUT}/identify_only_${name}.urdf
+               STDERR_REGEX "eom identify: 800 rows, 10 base parameters of 10; condition number")
+  eom_cli_test(NAME identify-only-${name}-check
+               ARGS check ${EOM_CLI_OUT}/identify_only_${name}.urdf --against ${PAYLOAD_LOG}
+                    --tolerance 1e-9 -q
+               STDOUT_REGEX "^$")
+  set_tests_properties("cli: identify-only-${name}" PROPERTIES FIXTURES_SETUP identify_only_${name})
+  set_tests_properties("cli: identify-only-${name}-check" PROPERTIES FIXTURES_REQUIRED identify_only_${name})
+endforeach()
+# the consistent pure fit: its weighted residual is 3e-9 of the data's scale (the continuation's
+# last pull, 1e-7, and the optimiser's stopping), which is 5e-8 of the smallest joint's torque
+# RMS (wrist_3_joint's, 0.06 N m): checked to 1e-7
+eom_cli_test(NAME identify-only-consistent
+             ARGS identify tests/data/identify/ur5_payload_wrong.urdf ${PAYLOAD_LOG}
+                  --only wrist_3_link --friction none --prior-weight 0 -q -o /dev/null
+                  --urdf-out ${EOM_CLI_OUT}/identify_only_consistent.urdf)
+eom_cli_test(NAME identify-only-consistent-check
+             ARGS check ${EOM_CLI_OUT}/identify_only_consistent.urdf --against ${PAYLOAD_LOG}
+                  --tolerance 1e-7 -q
+             STDOUT_REGEX "^$")
+set_tests_properties("cli: identify-only-consistent" PROPERTIES FIXTURES_SETUP identify_only_consistent)
+set_tests_properties("cli: identify-only-consistent-check" PROPERTIES FIXTURES_REQUIRED identify_only_consistent)
+# the prior alone misses the payload: the check fails
+eom_cli_test(NAME identify-only-prior-fails
+             ARGS check robots/ur5.urdf --against ${PAYLOAD_LOG} --tolerance 0.01 RC 1
+             STDOUT_REGEX "over the tolerance")
+# links --only cannot identify: exit 2, nothing written
+eom_cli_test(NAME identify-only-unknown
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --only wrist_3_lnk
+                  -o ${EOM_CLI_OUT}/identify_only_unknown.csv
+             RC 2 STDERR_REGEX "no link 'wrist_3_lnk' in the robot \\(did you mean 'wrist_3_link'"
+             ABSENT ${EOM_CLI_OUT}/identify_only_unknown.csv)
+eom_cli_test(NAME identify-only-welded
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --only ee_link
+                  -o ${EOM_CLI_OUT}/identify_only_welded.csv
+             RC 2 STDERR_REGEX "link 'ee_link' is welded by fixed joints to 'wrist_3_link', whose body"
+             ABSENT ${EOM_CLI_OUT}/identify_only_welded.csv)
+eom_cli_test(NAME identify-only-base
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --only base_link -o /dev/null
+             RC 2 STDERR_REGEX "link 'base_link' is welded to the fixed base")
+eom_cli_test(NAME identify-only-massless
+             ARGS identify tests/data/urdf/massless_gripper.urdf ${IDENTIFY_LOG} --only finger_1
+                  -o ${EOM_CLI_OUT}/identify_only_massless.csv
+             RC 2 STDERR_REGEX "link 'finger_1' has no mass in the robot file"
+             ABSENT ${EOM_CLI_OUT}/identify_only_massless.csv)
+

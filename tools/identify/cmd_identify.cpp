@@ -34,7 +34,8 @@ struct IdentifyOptions {
   double max_condition = 1e8;
   std::string method = "consistent";  // or "least-squares"
   double prior_weight = 1e-3;
-  int parameter_count = 0;  // the standard parameters (for the report)
+  std::vector<std::string> only;  // --only LINK,...: those bodies alone, the others the file's
+  int parameter_count = 0;        // the standard parameters (for the report)
 };
 
 DriveParameters drive_of(const IdentifyOptions& opt) {
@@ -50,14 +51,17 @@ DriveParameters drive_of(const IdentifyOptions& opt) {
 }
 
 // One log's rows into the least squares: per row the base columns of the regressor and the
-// measured tau.<coordinate>.
+// measured tau.<coordinate> less the torques of the known parameters (Y known, known being the
+// prior's values of the parameters not identified and zeros).
 class IdentifyTask final : public RowTask {
  public:
   IdentifyTask(const Model& model, const DriveParameters& drive, const BaseParameters& base,
-               StreamingLeastSquares& fit, const Header& header, const std::string& file)
+               const Eigen::VectorXd& known, StreamingLeastSquares& fit, const Header& header,
+               const std::string& file)
       : model_(model),
         drive_(drive),
         base_(base),
+        known_(known),
         fit_(fit),
         data_(model),
         Y_(model.nv, regressor_columns(model, drive)),
@@ -71,6 +75,7 @@ class IdentifyTask final : public RowTask {
       base_Y_.col(static_cast<Eigen::Index>(k)) = Y_.col(base_.independent[k]);
     }
     gather(s.row, inputs, tau_);
+    tau_.noalias() -= Y_ * known_;
     fit_.add(base_Y_, tau_);
   }
 
@@ -78,6 +83,7 @@ class IdentifyTask final : public RowTask {
   const Model& model_;
   const DriveParameters& drive_;
   const BaseParameters& base_;
+  const Eigen::VectorXd& known_;
   StreamingLeastSquares& fit_;
   Data data_;
   Eigen::MatrixXd Y_, base_Y_;
@@ -144,7 +150,8 @@ Eigen::VectorXd standard_parameters(const IdentifyOptions& opt, const Model& mod
                                     const DriveParameters& drive, const BaseParameters& base,
                                     const StreamingLeastSquares& fit,
                                     const StreamingLeastSquares::Solution& solution,
-                                    const Eigen::VectorXd& prior, std::ostringstream& report) {
+                                    const Eigen::VectorXd& prior, const std::vector<int>& unknowns,
+                                    std::ostringstream& report) {
   if (opt.method == "least-squares") return standard_from_base(base, solution.x, prior);
   const int r = fit.unknowns();
   const Eigen::MatrixXd T = fit.combined(solution.weights);
@@ -152,8 +159,8 @@ Eigen::VectorXd standard_parameters(const IdentifyOptions& opt, const Model& mod
   settings.bodies = model.njoints - 1;
   settings.drive = drive;
   settings.prior_weight = opt.prior_weight;
-  const ConsistentFit consistent = consistent_parameters(T.topLeftCorner(r, r) * base.combination,
-                                                         T.col(r).head(r), prior, settings);
+  const ConsistentFit consistent = consistent_parameters(
+      T.topLeftCorner(r, r) * base.combination, T.col(r).head(r), prior, settings, unknowns);
   // the weighted residuals of the two, over every row: ||R b - z||^2 + rho^2
   const Eigen::VectorXd lsq_residual = T.topLeftCorner(r, r) * solution.x - T.col(r).head(r);
   const double rho2 = T(r, r) * T(r, r);
@@ -196,9 +203,18 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   const Notes notes{io.err, "identify", opt.rows.quiet, nullptr, io.names};
   const DriveParameters drive = drive_of(opt);
   const std::vector<std::string> names = regressor_parameter_names(model, drive);
-  opt.parameter_count = static_cast<int>(names.size());
+  const std::vector<int> unknowns = [&] {
+    try {
+      return identified_columns(model, drive, opt.only);
+    } catch (const InputError& e) {
+      throw InputError("--only: " + e.text(io.names));
+    }
+  }();
+  opt.parameter_count = static_cast<int>(unknowns.size());
   const Eigen::VectorXd prior = regressor_parameters(model, drive);
-  const BaseParameters base = base_parameters(model, drive);
+  Eigen::VectorXd known = prior;
+  for (const int c : unknowns) known[c] = 0;
+  const BaseParameters base = base_parameters(model, drive, unknowns);
   const int r = static_cast<int>(base.independent.size());
   if (!base.unaffecting.empty() && !opt.rows.quiet) {
     std::string list;
@@ -208,7 +224,7 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   StreamingLeastSquares fit(model.nv, r);
   const RowCommand command{
       "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
-        return std::make_unique<IdentifyTask>(model, drive, base, fit, header, file);
+        return std::make_unique<IdentifyTask>(model, drive, base, known, fit, header, file);
       }};
   for (const std::string& log : opt.rows.tables) scan_table(opt.rows, model, command, log, notes);
   fit.flush();
@@ -217,7 +233,7 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   const StreamingLeastSquares::Solution solution = estimate_base(fit, opt, notes, report, io);
   if (solution.x.size() == 0 && r > 0) return kExitFailure;
   const Eigen::VectorXd value =
-      standard_parameters(opt, model, drive, base, fit, solution, prior, report);
+      standard_parameters(opt, model, drive, base, fit, solution, prior, unknowns, report);
   report_fit(model, fit, base.combination * prior, base.combination * value, report);
   if (!opt.rows.quiet) io.err << report.str();
   Eigen::VectorXd std = Eigen::VectorXd::Constant(prior.size(), NAN);
@@ -290,6 +306,10 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
                   "Pull of the consistent fit toward the file's parameters, relative to the data "
                   "(default 1e-3; 0: a pure fit)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--only", opt->only,
+                  "Identify the bodies of these links alone (a payload's, say), with the friction "
+                  "and drive columns; every other body keeps the file's values")
+      ->delimiter(',');
   cmd->add_flag("-q,--quiet", opt->rows.quiet, "Errors only");
 }
 

@@ -40,6 +40,23 @@ inline constexpr double kRoundOffResidual = 1e-10;
 /// dependency the structure of the robot implies, and no other, with probability one.
 BaseParameters base_parameters(const Model& model, const DriveParameters& drive, int states = 0,
                                std::uint64_t seed = 36, double tolerance = kBaseParameterTolerance);
+/// The same over the regressor's columns `unknowns` alone (ascending), the others being known:
+/// the combinations of those parameters that the torques determine once the known parameters'
+/// torques are taken off. BaseParameters' indices and combination still count every column (the
+/// known ones in no combination).
+BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
+                               const std::vector<int>& unknowns, int states = 0,
+                               std::uint64_t seed = 36, double tolerance = kBaseParameterTolerance);
+
+/// The regressor's columns to identify when only the bodies of `links` are (eom identify --only;
+/// a payload, say): the ten of each such body and every drive column, ascending; every column
+/// when `links` is empty. The other bodies stay at the model file's values. A link names a body
+/// when it is the body's own link (regressor_parameter_names); an unknown name (with the names
+/// near it), a link welded to another body by fixed joints (naming that body), one welded to the
+/// fixed base and a body without mass in the file (massless by design, such as those between the
+/// axes of a multi-axis joint: nothing to start from) are InputErrors.
+std::vector<int> identified_columns(const Model& model, const DriveParameters& drive,
+                                    const std::vector<std::string>& links);
 
 /// A base parameter in words: "link6.Izz + 0.0064 link6.m - link5.Iyy" (coefficients under
 /// 1e-10 in magnitude dropped, the others to 12 significant digits).
