@@ -142,3 +142,15 @@ eom_cli_test(NAME identify-only-massless
              RC 2 STDERR_REGEX "link 'finger_1' has no mass in the robot file"
              ABSENT ${EOM_CLI_OUT}/identify_only_massless.csv)
 
+# --validate and the report: the residuals on a held-out log (the values against eom check's:
+# tests/cli/summaries.sh identify-report)
+eom_cli_test(NAME identify-validate
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --prior-weight 0 -o /dev/null
+                  --validate tests/data/identify/ur5_heldout.csv
+             STDERR_REGEX "on the held-out logs \\(200 rows\\), joint: .*\n  shoulder_pan_joint: [0-9.]+, [0-9.]+ \\([0-9.]+%\\) -> [0-9.]+e-(09|1[0-9]) .*worst-determined base parameters")
+eom_cli_test(NAME identify-validate-bad
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} -o ${EOM_CLI_OUT}/identify_validate_bad.csv
+                  --validate tests/data/identify/ur5_excite.csv
+             RC 2 STDERR_REGEX "ur5_excite.csv:1: missing columns tau.shoulder_pan_joint"
+             ABSENT ${EOM_CLI_OUT}/identify_validate_bad.csv)
+

@@ -1,6 +1,7 @@
 // eom identify: inertial, friction and drive parameters from logs of measured joint torques, by
 // weighted least squares on the base parameters of the joint torque regressor.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include <eom/trajectory/identification.hpp>
 
 #include "cli.hpp"
+#include "identify/identify_report.hpp"
 #include "options.hpp"
 
 namespace eom::cli {
@@ -34,8 +36,9 @@ struct IdentifyOptions {
   double max_condition = 1e8;
   std::string method = "consistent";  // or "least-squares"
   double prior_weight = 1e-3;
-  std::vector<std::string> only;  // --only LINK,...: those bodies alone, the others the file's
-  int parameter_count = 0;        // the standard parameters (for the report)
+  std::vector<std::string> only;      // --only LINK,...: those bodies alone, the others the file's
+  std::vector<std::string> validate;  // --validate LOG...: held-out logs for the report
+  int parameter_count = 0;            // the standard parameters (for the report)
 };
 
 DriveParameters drive_of(const IdentifyOptions& opt) {
@@ -89,22 +92,6 @@ class IdentifyTask final : public RowTask {
   Eigen::MatrixXd Y_, base_Y_;
   Eigen::VectorXd tau_;
 };
-
-// Per coordinate the residual's RMS of the base parameters b over the rows, and the measured
-// torque's RMS (the norm of the factor's last column).
-void report_fit(const Model& model, const StreamingLeastSquares& fit, const Eigen::VectorXd& prior,
-                const Eigen::VectorXd& identified, std::ostream& out) {
-  const double rows = static_cast<double>(fit.rows());
-  out << "  joint: measured RMS, residual RMS of the file's model -> identified (% of measured)\n";
-  for (int g = 0; g < fit.groups(); ++g) {
-    const double measured = fit.factor(g).col(fit.unknowns()).norm() / std::sqrt(rows);
-    const double before = std::sqrt(fit.residual_squares(g, prior) / rows);
-    const double after = std::sqrt(fit.residual_squares(g, identified) / rows);
-    const auto percent = [&](double x) { return measured > 0 ? 100 * x / measured : 0.0; };
-    out << "  " << model.tau_names[g] << ": " << measured << ", " << before << " ("
-        << percent(before) << "%) -> " << after << " (" << percent(after) << "%)\n";
-  }
-}
 
 // A parameter table: its text columns (names, expressions), then its numbers (NaN written empty),
 // finished for the run to commit with its other outputs.
@@ -192,15 +179,68 @@ std::string identified_urdf(const IdentifyOptions& opt, const Model& model,
   return text.str();
 }
 
+// The estimate into the summary, and the worst-determined base parameters (at most three) into
+// the report and the summary.
+void report_estimate(const BaseParameters& base, const StreamingLeastSquares::Solution& solution,
+                     const std::vector<std::string>& names, int parameters, std::ostream& out,
+                     nlohmann::json& summary) {
+  summary["base_parameters"] = solution.x.size();
+  summary["parameters"] = parameters;
+  summary["condition"] = solution.condition;
+  summary["worst_determined"] = nlohmann::json::array();
+  out << "  worst-determined base parameters: value, std (% of |value|)\n";
+  for (const int k : worst_determined(solution, 3)) {
+    const std::string expression = base_parameter_expression(base, k, names);
+    const double relative = 100 * solution.std[k] / std::abs(solution.x[k]);
+    out << "  b" << k + 1 << " = " << expression << ": " << solution.x[k] << ", " << solution.std[k]
+        << " (" << relative << "%)\n";
+    summary["worst_determined"].push_back({{"base", "b" + std::to_string(k + 1)},
+                                           {"expression", expression},
+                                           {"value", solution.x[k]},
+                                           {"std", solution.std[k]},
+                                           {"relative_std", relative}});
+  }
+}
+
+// The residuals of the file's model and of the identified one on the fit's logs (read again for
+// the largest residuals, unless one is stdin) and on the held-out ones, into the report and the
+// summary.
+void report_residuals_of(const IdentifyOptions& opt, const Model& model,
+                         const DriveParameters& drive, const BaseParameters& base,
+                         const StreamingLeastSquares& fit, const Eigen::VectorXd& prior,
+                         const Eigen::VectorXd& value, const Notes& notes,
+                         std::ostringstream& report, nlohmann::json& summary) {
+  const bool stdin_read =
+      std::find(opt.rows.tables.begin(), opt.rows.tables.end(), "-") != opt.rows.tables.end();
+  // the fit's logs again: their warnings were said
+  const Notes again{notes.out, notes.command, true, nullptr, notes.names};
+  const ResidualSummary scanned =
+      stdin_read ? ResidualSummary{}
+                 : scan_residuals(opt.rows, opt.rows.tables, model, drive, prior, value, again);
+  const ResidualSummary on_fit =
+      fit_residuals(fit, base.combination * prior, base.combination * value, scanned);
+  report_residuals("on the fit's logs", on_fit, model.tau_names, report);
+  summary["fit"] = residuals_json(on_fit, model.tau_names);
+  if (opt.validate.empty()) return;
+  const ResidualSummary held_out =
+      scan_residuals(opt.rows, opt.validate, model, drive, prior, value, notes);
+  report_residuals("on the held-out logs", held_out, model.tau_names, report);
+  summary["validation"] = residuals_json(held_out, model.tau_names);
+  summary["validation"]["files"] = opt.validate;
+}
+
 int run_identify(IdentifyOptions opt, Streams& io) {
-  check_destinations(io.inputs, {opt.rows.output.path}, "", {opt.base_out, opt.urdf_out});
+  check_destinations(io.inputs, {opt.rows.output.path}, opt.rows.summary,
+                     {opt.base_out, opt.urdf_out});
   const Model model = load_robot(opt.rows, io, "identify");
   if (model.floating_base) {
     throw InputError(
         "a floating base's torques depend on the contact forces, which identification does not "
         "read yet: identify a fixed-base robot (or its joints with the base locked in place)");
   }
-  const Notes notes{io.err, "identify", opt.rows.quiet, nullptr, io.names};
+  MessageLog log;
+  const Notes notes{io.err, "identify", opt.rows.quiet, opt.rows.summary.empty() ? nullptr : &log,
+                    io.names};
   const DriveParameters drive = drive_of(opt);
   const std::vector<std::string> names = regressor_parameter_names(model, drive);
   const std::vector<int> unknowns = [&] {
@@ -234,7 +274,10 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   if (solution.x.size() == 0 && r > 0) return kExitFailure;
   const Eigen::VectorXd value =
       standard_parameters(opt, model, drive, base, fit, solution, prior, unknowns, report);
-  report_fit(model, fit, base.combination * prior, base.combination * value, report);
+  nlohmann::json summary = summary_object("identify", opt.rows.tables, opt.rows.output.path, true,
+                                          fit.rows(), kExitOk, log);
+  report_residuals_of(opt, model, drive, base, fit, prior, value, notes, report, summary);
+  report_estimate(base, solution, names, opt.parameter_count, report, summary);
   if (!opt.rows.quiet) io.err << report.str();
   Eigen::VectorXd std = Eigen::VectorXd::Constant(prior.size(), NAN);
   for (int k = 0; k < r; ++k) {
@@ -257,7 +300,9 @@ int run_identify(IdentifyOptions opt, Streams& io) {
                           {labels, expressions}, {solution.x, solution.std, relative}, finished);
   }
   if (!urdf.empty()) write_document(opt.urdf_out, urdf, io.out);
-  for (const auto& table : finished) table->commit();
+  std::vector<TableWriter*> tables;
+  for (const auto& table : finished) tables.push_back(table.get());
+  commit_results(tables, opt.rows.summary, nlohmann::json::array({summary}));
   return kExitOk;
 }
 
@@ -310,6 +355,10 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
                   "Identify the bodies of these links alone (a payload's, say), with the friction "
                   "and drive columns; every other body keeps the file's values")
       ->delimiter(',');
+  reads_files(cmd->add_option("--validate", opt->validate,
+                              "Held-out logs: the residuals of the file's model and of the "
+                              "identified one on them, in the report"));
+  add_summary_option(*cmd, opt->rows.summary);
   cmd->add_flag("-q,--quiet", opt->rows.quiet, "Errors only");
 }
 

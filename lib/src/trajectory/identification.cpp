@@ -257,4 +257,24 @@ StreamingLeastSquares::Solution StreamingLeastSquares::solve_two_step(double max
   return solve(sigma.cwiseInverse(), max_condition);
 }
 
+ParameterResiduals::ParameterResiduals(const Model& model, const DriveParameters& drive,
+                                       std::vector<Eigen::VectorXd> sets)
+    : model_(model),
+      drive_(drive),
+      sets_(std::move(sets)),
+      data_(model),
+      Y_(model.nv, regressor_columns(model, drive)),
+      tau_(model.nv),
+      residual_(model.nv),
+      scans_(sets_.size(), TorqueResidualScan(model.nv)) {}
+
+void ParameterResiduals::observe(ConstVec q, ConstVec v, ConstVec a, ConstVec measured, double t,
+                                 int line) {
+  joint_torque_regressor(model_, data_, q, v, a, Y_, drive_);
+  for (size_t k = 0; k < sets_.size(); ++k) {
+    tau_.noalias() = Y_ * sets_[k];
+    scans_[k].observe(measured, tau_, t, line, residual_);
+  }
+}
+
 }  // namespace eom

@@ -14,6 +14,7 @@
 
 #include "eom/algorithm/regressor.hpp"
 #include "eom/multibody/model.hpp"
+#include "eom/trajectory/residuals.hpp"
 
 namespace eom {
 
@@ -135,6 +136,30 @@ class StreamingLeastSquares {
   Eigen::MatrixXd stack_;                 // per group in turn: [T_g; its buffered rows]
   std::vector<Eigen::MatrixXd> buffers_;  // per group, rows x (n + 1)
   Eigen::HouseholderQR<Eigen::MatrixXd> qr_;
+};
+
+/// Parameter sets against measured torques over the rows of a log (eom identify's report: the
+/// file's parameters and the identified ones, on the fit's logs and on held-out ones): per row the
+/// regressor once, each set's torques Y pi, the residual measured - Y pi tallied per coordinate
+/// (TorqueResidualScan). Allocates nothing per row.
+class ParameterResiduals {
+ public:
+  /// Each set in the regressor's column order for `drive`.
+  ParameterResiduals(const Model& model, const DriveParameters& drive,
+                     std::vector<Eigen::VectorXd> sets);
+  /// One row: the state and the measured torques (nv).
+  void observe(ConstVec q, ConstVec v, ConstVec a, ConstVec measured, double t, int line);
+  int sets() const { return static_cast<int>(scans_.size()); }
+  const TorqueResidualScan& scan(int set) const { return scans_[set]; }
+
+ private:
+  const Model& model_;
+  DriveParameters drive_;
+  std::vector<Eigen::VectorXd> sets_;
+  Data data_;
+  Eigen::MatrixXd Y_;
+  Eigen::VectorXd tau_, residual_;
+  std::vector<TorqueResidualScan> scans_;
 };
 
 }  // namespace eom
