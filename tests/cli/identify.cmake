@@ -154,3 +154,37 @@ eom_cli_test(NAME identify-validate-bad
              RC 2 STDERR_REGEX "ur5_excite.csv:1: missing columns tau.shoulder_pan_joint"
              ABSENT ${EOM_CLI_OUT}/identify_validate_bad.csv)
 
+# --filter and --decimate: the rows that remain follow from the window (H = ceil(4 * 100 / 5) =
+# 80 rows at each end of the 800-row log) and the decimation (every fourth of the 640 left: 160)
+eom_cli_test(NAME identify-filter-rows
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --filter 5 -o /dev/null
+             STDERR_REGEX "eom identify: 640 rows \\(160 dropped: 160 at the ends of segments by the filter, 0 by the decimation\\)")
+eom_cli_test(NAME identify-decimate-rows
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --decimate 4 -o /dev/null
+             STDERR_REGEX "eom identify: 200 rows \\(600 dropped: 0 at the ends of segments by the filter, 600 by the decimation\\)")
+eom_cli_test(NAME identify-filter-decimate-rows
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --filter 5 --decimate 4 -o /dev/null
+             STDERR_REGEX "eom identify: 160 rows \\(640 dropped")
+# the payload log's motion is under 1 Hz (five harmonics of 1/8 Hz) and has no friction: a 5 Hz
+# low-pass passes q and tau alike to within its ripple, 2e-4 (-74 dB; tests/unit/trajectory/
+# test_low_pass.cpp), and what the dynamics' products and sines put above the pass band is smaller
+# still, so the identified robot gives the unfiltered log's torques to that order: checked to 1e-3
+# (measured: 5e-5 of the smallest joint's RMS)
+eom_cli_test(NAME identify-filter
+             ARGS identify robots/ur5.urdf ${PAYLOAD_LOG} --filter 5 --friction none -q
+                  --prior-weight 0 -o /dev/null --urdf-out ${EOM_CLI_OUT}/identify_filter.urdf)
+eom_cli_test(NAME identify-filter-check
+             ARGS check ${EOM_CLI_OUT}/identify_filter.urdf --against ${PAYLOAD_LOG}
+                  --tolerance 1e-3 -q
+             STDOUT_REGEX "^$")
+set_tests_properties("cli: identify-filter" PROPERTIES FIXTURES_SETUP identify_filter)
+set_tests_properties("cli: identify-filter-check" PROPERTIES FIXTURES_REQUIRED identify_filter)
+# a cut-off at or above the Nyquist frequency (the log's rate is 100 Hz): exit 2, saying the rate
+eom_cli_test(NAME identify-filter-nyquist
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --filter 50
+                  -o ${EOM_CLI_OUT}/identify_filter_nyquist.csv
+             RC 2 STDERR_REGEX "ur5_log.csv:3: a low-pass cut-off of 50 Hz: it must be above 0 and below 50 Hz, the Nyquist frequency of the log's 100 samples per second"
+             ABSENT ${EOM_CLI_OUT}/identify_filter_nyquist.csv)
+eom_cli_test(NAME identify-filter-zero
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --filter 0 -o /dev/null
+             RC 2 STDERR_REGEX "--filter")

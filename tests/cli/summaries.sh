@@ -380,9 +380,10 @@ identify-report)
   check s.json '
 t = doc[0]
 keys(t, COMMON | {"parameters", "base_parameters", "condition", "worst_determined", "fit",
-     "validation"}, "identify")
+     "validation", "dropped"}, "identify")
 assert t["command"] == "identify" and t["written"] is True and t["rows"] == 800
 assert t["parameters"] == 72 and t["base_parameters"] == 48 and t["condition"] > 1
+assert t["dropped"] == {"filter_edges": 0, "decimation": 0}
 base = table("base.csv")
 worst = max(base, key=lambda b: float(b["relative_std"]))
 assert t["worst_determined"][0]["base"] == worst["base"], (t["worst_determined"][0], worst)

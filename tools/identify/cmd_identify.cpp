@@ -115,14 +115,43 @@ void write_parameter_table(const OutputOptions& output, const std::vector<std::s
   finished.push_back(std::move(out));
 }
 
+// Every log's rows into the fit; returns the rows the filter and the decimation dropped, summed
+// over the logs.
+nlohmann::json accumulate(const IdentifyOptions& opt, const Model& model,
+                          const DriveParameters& drive, const BaseParameters& base,
+                          const Eigen::VectorXd& known, StreamingLeastSquares& fit,
+                          const Notes& notes) {
+  const RowCommand command{
+      "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
+        return std::make_unique<IdentifyTask>(model, drive, base, known, fit, header, file);
+      }};
+  nlohmann::json dropped = {{"filter_edges", 0}, {"decimation", 0}};
+  for (const std::string& log : opt.rows.tables) {
+    nlohmann::json table;
+    scan_table(opt.rows, model, command, log, notes, &table);
+    for (const auto& [key, rows] : table.items()) {
+      dropped[key] = dropped[key].get<long>() + rows.get<long>();
+    }
+  }
+  fit.flush();
+  return dropped;
+}
+
 // The base parameters' weighted least-squares estimate; empty (the report so far and the error
 // on stderr: exit 1) when the logs do not excite them all.
 StreamingLeastSquares::Solution estimate_base(const StreamingLeastSquares& fit,
-                                              const IdentifyOptions& opt, const Notes& notes,
+                                              const IdentifyOptions& opt,
+                                              const nlohmann::json& dropped, const Notes& notes,
                                               std::ostringstream& report, Streams& io) {
   StreamingLeastSquares::Solution solution = fit.solve_two_step(opt.max_condition);
-  report << "eom identify: " << fit.rows() << " rows, " << fit.unknowns() << " base parameters of "
-         << opt.parameter_count << "; condition number " << solution.condition << "\n";
+  const long filtered = dropped["filter_edges"], decimated = dropped["decimation"];
+  report << "eom identify: " << fit.rows() << " rows";
+  if (filtered + decimated > 0) {
+    report << " (" << filtered + decimated << " dropped: " << filtered
+           << " at the ends of segments by the filter, " << decimated << " by the decimation)";
+  }
+  report << ", " << fit.unknowns() << " base parameters of " << opt.parameter_count
+         << "; condition number " << solution.condition << "\n";
   if (solution.x.size() == 0 && fit.unknowns() > 0) {
     io.err << report.str();
     notes.error("the logs do not excite every base parameter (condition number above " +
@@ -262,20 +291,17 @@ int run_identify(IdentifyOptions opt, Streams& io) {
     notes.warning("no torque depends on " + list + ": they keep the file's values");
   }
   StreamingLeastSquares fit(model.nv, r);
-  const RowCommand command{
-      "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
-        return std::make_unique<IdentifyTask>(model, drive, base, known, fit, header, file);
-      }};
-  for (const std::string& log : opt.rows.tables) scan_table(opt.rows, model, command, log, notes);
-  fit.flush();
+  const nlohmann::json dropped = accumulate(opt, model, drive, base, known, fit, notes);
 
   std::ostringstream report;
-  const StreamingLeastSquares::Solution solution = estimate_base(fit, opt, notes, report, io);
+  const StreamingLeastSquares::Solution solution =
+      estimate_base(fit, opt, dropped, notes, report, io);
   if (solution.x.size() == 0 && r > 0) return kExitFailure;
   const Eigen::VectorXd value =
       standard_parameters(opt, model, drive, base, fit, solution, prior, unknowns, report);
   nlohmann::json summary = summary_object("identify", opt.rows.tables, opt.rows.output.path, true,
                                           fit.rows(), kExitOk, log);
+  summary["dropped"] = dropped;
   report_residuals_of(opt, model, drive, base, fit, prior, value, notes, report, summary);
   report_estimate(base, solution, names, opt.parameter_count, report, summary);
   if (!opt.rows.quiet) io.err << report.str();
@@ -358,6 +384,15 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
   reads_files(cmd->add_option("--validate", opt->validate,
                               "Held-out logs: the residuals of the file's model and of the "
                               "identified one on them, in the report"));
+  cmd->add_option("--filter", opt->rows.low_pass,
+                  "Low-pass q (before the derivation), the derivatives given and tau alike at HZ: "
+                  "a zero-phase windowed-sinc FIR (Gautier's parallel filtering)")
+      ->type_name("HZ")
+      ->check(kPositive);
+  cmd->add_option("--decimate", opt->rows.decimate,
+                  "Keep every N-th row, after the filter and the derivation")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000000000));
   add_summary_option(*cmd, opt->rows.summary);
   cmd->add_flag("-q,--quiet", opt->rows.quiet, "Errors only");
 }
