@@ -4,8 +4,9 @@
 #   eom_error_matrix(NAME ARGS <command line> [ROBOT urdf] [TABLE table] [FRAME frame]
 #                    [DROP column] [BAD_OPTION --opt=value] [MODEL_RC rc] [REPORT_ON_STDOUT])
 # ARGS holds the placeholders @ROBOT@, @TABLE@, @OUT@ and @FRAME@, which stand for the valid ROBOT,
-# TABLE and FRAME, and an output file; DROP is a column whose absence is an error; BAD_OPTION an
-# option value the command refuses. Which classes apply follows from them.
+# TABLE and FRAME, and an output file; DROP is a column whose absence is an error; BAD_OPTION the
+# option values the command refuses (one cell each; the first is the cell "bad-option", the others
+# "bad-option OPTION=VALUE"). Which classes apply follows from them.
 set(eom_robot_error_classes robot-missing robot-unreadable robot-directory robot-device
                             robot-oversized malformed-xml deep-nesting non-physical-inertia
                             beyond-bounds unknown-joint-type cycle)
@@ -13,7 +14,7 @@ set(eom_table_error_classes table-missing table-unreadable table-directory text-
                             ragged-row duplicate-column empty-input overlong-row)
 
 function(eom_error_matrix name)
-  cmake_parse_arguments(M "REPORT_ON_STDOUT;COPIES_FIELDS" "ROBOT;TABLE;FRAME;DROP;BAD_OPTION;MODEL_RC" "ARGS" ${ARGN})
+  cmake_parse_arguments(M "REPORT_ON_STDOUT;COPIES_FIELDS" "ROBOT;TABLE;FRAME;DROP;MODEL_RC" "ARGS;BAD_OPTION" ${ARGN})
   set(classes)
   set(options)
   if(DEFINED M_ROBOT)
@@ -35,9 +36,12 @@ function(eom_error_matrix name)
     list(APPEND classes unknown-frame)
     list(APPEND options --frame ${M_FRAME})
   endif()
+  set(bad_options)
   if(DEFINED M_BAD_OPTION)
+    list(POP_FRONT M_BAD_OPTION first_bad_option)
     list(APPEND classes bad-option)
-    list(APPEND options --bad-option ${M_BAD_OPTION})
+    list(APPEND options --bad-option ${first_bad_option})
+    set(bad_options ${M_BAD_OPTION})
   endif()
   if(DEFINED M_MODEL_RC)
     list(APPEND options --model-rc ${M_MODEL_RC})
@@ -50,6 +54,14 @@ function(eom_error_matrix name)
              COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/errors.sh $<TARGET_FILE:eom_cli> ${PROJECT_SOURCE_DIR}
                      ${class} ${options} -- ${M_ARGS})
     set_tests_properties("cli: errors ${name} ${class}" PROPERTIES LABELS "cli;errors" SKIP_RETURN_CODE 77)
+  endforeach()
+  # the other refused option values: the class bad-option with each (the last --bad-option given
+  # to errors.sh wins)
+  foreach(bad IN LISTS bad_options)
+    add_test(NAME "cli: errors ${name} bad-option ${bad}"
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/errors.sh $<TARGET_FILE:eom_cli> ${PROJECT_SOURCE_DIR}
+                     bad-option ${options} --bad-option ${bad} -- ${M_ARGS})
+    set_tests_properties("cli: errors ${name} bad-option ${bad}" PROPERTIES LABELS "cli;errors" SKIP_RETURN_CODE 77)
   endforeach()
 endfunction()
 
@@ -80,6 +92,7 @@ eom_error_matrix(plot ARGS plot @TABLE@ --robot @ROBOT@ --y q.joint1,q.joint2 --
                  BAD_OPTION --width=10)
 eom_error_matrix(identify ARGS identify @ROBOT@ @TABLE@ --friction none -o @OUT@
                  ROBOT robots/planar_2r.urdf TABLE tests/data/id/planar_2r_measured.csv
-                 DROP tau.joint1 BAD_OPTION --max-condition=0)
+                 DROP tau.joint1 BAD_OPTION --max-condition=0 --only=no_such_link --filter=0
+                 --decimate=0)
 eom_error_matrix(excite ARGS excite @ROBOT@ --harmonics 2 --evaluations 10 -o @OUT@
                  ROBOT robots/planar_2r.urdf BAD_OPTION --rate=0)
