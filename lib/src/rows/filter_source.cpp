@@ -3,6 +3,7 @@
 #include <utility>
 
 #include <eom/core/errors.hpp>
+#include <eom/core/number_text.hpp>
 #include <eom/multibody/configuration.hpp>
 #include <eom/trajectory/low_pass.hpp>
 
@@ -112,6 +113,14 @@ void LowPassSource::filter(Sample& out) const {
     for (long j = 0; j < n; ++j) x += taps_[j] * at(first + j).row[c];
     out.row[c] = x;
   }
+}
+
+std::string LowPassSource::description() const {
+  return "q, the derivatives given and the columns read low-pass filtered (" +
+         number_text(cutoff_) + " Hz at the first step's rate of " + number_text(rate_) +
+         " Hz: " + std::to_string(taps()) + " rows centred on each): the " +
+         std::to_string(taps() / 2) + " rows at each end of a segment dropped, " +
+         std::to_string(dropped_) + " in all";
 }
 
 bool DecimationSource::next(Sample& out) {

@@ -31,6 +31,8 @@ class LowPassSource final : public SampleSource {
   int taps() const { return static_cast<int>(taps_.size()); }
   double rate() const { return rate_; }
   double cutoff() const { return cutoff_; }
+  /// What was filtered and dropped, for the table's warning (after the last row).
+  std::string description() const;
 
  private:
   bool read(Sample& slot);  // the next upstream row; a gap marks it as starting a segment

@@ -567,15 +567,7 @@ nlohmann::json TableSamples::dropped() const {
 TableSamples::~TableSamples() = default;
 
 void TableSamples::report() const {
-  if (low_pass_ && low_pass_->taps() > 0) {
-    const long half = low_pass_->taps() / 2;
-    notes_.warning(file_ + ": q, the derivatives given and the columns read low-pass filtered (" +
-                   number_text(low_pass_->cutoff()) + " Hz at the first step's rate of " +
-                   number_text(low_pass_->rate()) + " Hz: " + std::to_string(low_pass_->taps()) +
-                   " rows centred on each): the " + std::to_string(half) +
-                   " rows at each end of a segment dropped, " +
-                   std::to_string(low_pass_->dropped()) + " in all");
-  }
+  if (low_pass_ && low_pass_->taps() > 0) notes_.warning(file_ + ": " + low_pass_->description());
   for (size_t k = 0; k < stages_.size(); ++k) {
     const DerivationStage& stage = stages_[k]->stage();
     const WindowChoice& choice = stages_[k]->choice();
