@@ -12,6 +12,13 @@ The torques of the log (ur5_excite.tau.csv) are then eom id's: eom id --friction
 ur5_excite.csv -o ur5_excite.tau.csv, beside the motion in ur5_log.csv by this script's second step
 (python3 scripts/make_identify_data.py log).
 
+- ur5_payload_true.urdf and ur5_payload_wrong.urdf (python3 scripts/make_identify_data.py
+  payload): robots/ur5.urdf with a payload link welded to wrist_3_link (1.5 kg, its centre of
+  mass off every axis, a full inertia), and with a wrong payload (0.4 kg at the link's origin);
+  ur5_payload_log.csv is the true one's torques along ur5_excite.csv, eom id's alone:
+  eom id tests/data/identify/ur5_payload_true.urdf tests/data/identify/ur5_excite.csv --keep-input
+  -q -o tests/data/identify/ur5_payload_log.csv
+
 ur5_heldout.csv, a held-out log (another motion, the true robot's torques), is eom id's alone:
 eom id --friction tests/data/identify/ur5_true.urdf tests/data/logs/ur5_clean.csv --keep-input -q
 -o tests/data/identify/ur5_heldout.csv
@@ -80,6 +87,24 @@ def excite():
         out.writerow([repr(t)] + [repr(x) for x in q + v + a])
 
 
+def payload():
+    text = open("robots/ur5.urdf").read()
+    joint = ('  <joint name="payload_joint" type="fixed">\n'
+             '    <parent link="wrist_3_link"/>\n    <child link="payload"/>\n'
+             '    <origin rpy="0 0 0" xyz="0.0 0.12 0.01"/>\n  </joint>\n')
+    inertials = {
+        "true": '<mass value="1.5"/>\n      <origin rpy="0 0 0" xyz="0.005 0.03 -0.01"/>\n'
+                '      <inertia ixx="0.003" ixy="0.0002" ixz="-0.0001" iyy="0.002" iyz="0.0003"'
+                ' izz="0.004"/>',
+        "wrong": '<mass value="0.4"/>\n      <origin rpy="0 0 0" xyz="0 0 0"/>\n'
+                 '      <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/>'}
+    for name, inertial in inertials.items():
+        link = ('  <link name="payload">\n    <inertial>\n      ' + inertial +
+                '\n    </inertial>\n  </link>\n')
+        out = text.replace("</robot>", joint + link + "</robot>")
+        open(HERE + "ur5_payload_%s.urdf" % name, "w").write(out)
+
+
 def log():
     motion = list(csv.reader(open(HERE + "ur5_excite.csv")))
     tau = list(csv.reader(open(HERE + "ur5_excite.tau.csv")))
@@ -91,6 +116,8 @@ def log():
 if __name__ == "__main__":
     if sys.argv[1:] == ["log"]:
         log()
+    elif sys.argv[1:] == ["payload"]:
+        payload()
     else:
         true_urdf()
         excite()

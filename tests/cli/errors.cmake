@@ -2,12 +2,13 @@
 # subcommand that reads a ROBOT or a TABLE against every class of bad input that applies to it, one
 # ctest per (subcommand, class). One line per subcommand:
 #   eom_error_matrix(NAME ARGS <command line> [ROBOT urdf] [TABLE table] [FRAME frame]
-#                    [DROP column] [BAD_OPTION --opt=value] [MODEL_RC rc] [REPORT_ON_STDOUT]
+#                    [DROP column] [BAD_OPTION --opt=value...] [MODEL_RC rc] [REPORT_ON_STDOUT]
 #                    [PARTIAL_OF "table options"])
 # ARGS holds the placeholders @ROBOT@, @TABLE@, @OUT@, @FRAME@ and @PARTIAL@, which stand for the
 # valid ROBOT, TABLE and FRAME, an output file, and a partial fit of eom identify (made from ROBOT
 # by `eom identify ROBOT <PARTIAL_OF> --partial`); DROP is a column whose absence is an error;
-# BAD_OPTION an option value the command refuses. Which classes apply follows from them: with
+# BAD_OPTION the option values the command refuses (one cell each; the first is the cell
+# "bad-option", the others "bad-option OPTION=VALUE"). Which classes apply follows from them: with
 # PARTIAL_OF, the partial fit classes where ARGS has @PARTIAL@ (the last word: `--merge @PARTIAL@`),
 # and a partial fit given as the TABLE where it has @TABLE@.
 set(eom_robot_error_classes robot-missing robot-unreadable robot-directory robot-device
@@ -20,7 +21,7 @@ set(eom_partial_error_classes partial-missing partial-truncated partial-not-a-nu
                               log-as-partial no-partials)
 
 function(eom_error_matrix name)
-  cmake_parse_arguments(M "REPORT_ON_STDOUT;COPIES_FIELDS" "ROBOT;TABLE;FRAME;DROP;BAD_OPTION;MODEL_RC;PARTIAL_OF" "ARGS" ${ARGN})
+  cmake_parse_arguments(M "REPORT_ON_STDOUT;COPIES_FIELDS" "ROBOT;TABLE;FRAME;DROP;MODEL_RC;PARTIAL_OF" "ARGS;BAD_OPTION" ${ARGN})
   set(classes)
   set(options)
   if(DEFINED M_ROBOT)
@@ -42,9 +43,12 @@ function(eom_error_matrix name)
     list(APPEND classes unknown-frame)
     list(APPEND options --frame ${M_FRAME})
   endif()
+  set(bad_options)
   if(DEFINED M_BAD_OPTION)
+    list(POP_FRONT M_BAD_OPTION first_bad_option)
     list(APPEND classes bad-option)
-    list(APPEND options --bad-option ${M_BAD_OPTION})
+    list(APPEND options --bad-option ${first_bad_option})
+    set(bad_options ${M_BAD_OPTION})
   endif()
   if(DEFINED M_PARTIAL_OF)
     if("@PARTIAL@" IN_LIST M_ARGS)
@@ -66,6 +70,14 @@ function(eom_error_matrix name)
              COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/errors.sh $<TARGET_FILE:eom_cli> ${PROJECT_SOURCE_DIR}
                      ${class} ${options} -- ${M_ARGS})
     set_tests_properties("cli: errors ${name} ${class}" PROPERTIES LABELS "cli;errors" SKIP_RETURN_CODE 77)
+  endforeach()
+  # the other refused option values: the class bad-option with each (the last --bad-option given
+  # to errors.sh wins)
+  foreach(bad IN LISTS bad_options)
+    add_test(NAME "cli: errors ${name} bad-option ${bad}"
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/errors.sh $<TARGET_FILE:eom_cli> ${PROJECT_SOURCE_DIR}
+                     bad-option ${options} --bad-option ${bad} -- ${M_ARGS})
+    set_tests_properties("cli: errors ${name} bad-option ${bad}" PROPERTIES LABELS "cli;errors" SKIP_RETURN_CODE 77)
   endforeach()
 endfunction()
 
@@ -96,7 +108,8 @@ eom_error_matrix(plot ARGS plot @TABLE@ --robot @ROBOT@ --y q.joint1,q.joint2 --
                  BAD_OPTION --width=10)
 eom_error_matrix(identify ARGS identify @ROBOT@ @TABLE@ --friction none -o @OUT@
                  ROBOT robots/planar_2r.urdf TABLE tests/data/id/planar_2r_measured.csv
-                 DROP tau.joint1 BAD_OPTION --max-condition=0
+                 DROP tau.joint1 BAD_OPTION --max-condition=0 --only=no_such_link --filter=0
+                 --decimate=0
                  PARTIAL_OF "tests/data/id/planar_2r_measured.csv --friction none")
 # the fit finished from a partial fit: a partial output with it is refused (it needs the fit)
 eom_error_matrix(identify-merge ARGS identify @ROBOT@ --friction none -o @OUT@ --merge @PARTIAL@

@@ -110,7 +110,7 @@ set_tests_properties("cli: identify-merge" PROPERTIES FIXTURES_REQUIRED identify
 set_tests_properties("cli: identify-single-run" "cli: identify-merge" PROPERTIES
                      FIXTURES_SETUP identify_merged)
 add_test(NAME "cli: identify-merge-equals-single-run"
-         COMMAND sh -c "cd ${EOM_CLI_OUT} && cmp identify_single.csv identify_merged.csv && cmp identify_single_base.csv identify_merged_base.csv && cmp identify_single.urdf identify_merged.urdf && cmp identify_single_run.stderr identify_merge.stderr")
+         COMMAND sh -c "cd ${EOM_CLI_OUT} && cmp identify_single.csv identify_merged.csv && cmp identify_single_base.csv identify_merged_base.csv && cmp identify_single.urdf identify_merged.urdf && bash ${CMAKE_CURRENT_SOURCE_DIR}/same_report.sh identify_single_run.stderr identify_merge.stderr")
 set_tests_properties("cli: identify-merge-equals-single-run" PROPERTIES LABELS cli
                      FIXTURES_REQUIRED identify_merged)
 # the same rows in one log (ur5_log.csv): the same base parameters, to round-off
@@ -167,3 +167,109 @@ eom_cli_test(NAME identify-merge-option-as-file
              RC 2 STDERR_REGEX "-o is an option, not a partial fit"
              ABSENT ${EOM_CLI_OUT}/identify_other.csv)
 eom_cli_test(NAME identify-no-logs ARGS identify robots/ur5.urdf RC 2 STDERR_REGEX "no logs")
+
+# --only: a payload welded to the UR5's last link (ur5_payload_log.csv: eom id's torques of
+# ur5_payload_true.urdf, scripts/make_identify_data.py) identified as that link's body, every
+# other body at the file's values, from the shipped UR5 (no payload) and from one with a wrong
+# payload: the ten parameters of the body are then all base parameters, least squares finds them
+# to round-off, and the URDF written gives the log's torques back to 1e-9 of their RMS (the
+# parameters themselves against the URDF's numbers: tests/unit/trajectory/
+# test_identification_only.cpp)
+set(PAYLOAD_LOG tests/data/identify/ur5_payload_log.csv)
+foreach(prior robots/ur5.urdf tests/data/identify/ur5_payload_wrong.urdf)
+  get_filename_component(name ${prior} NAME_WE)
+  eom_cli_test(NAME identify-only-${name}
+               ARGS identify ${prior} ${PAYLOAD_LOG} --only wrist_3_link --friction none
+                    --method least-squares -o ${EOM_CLI_OUT}/identify_only_${name}.csv
+                    --urdf-out ${EOM_CLI_OUT}/identify_only_${name}.urdf
+               STDERR_REGEX "eom identify: 800 rows, 10 base parameters of 10; condition number")
+  eom_cli_test(NAME identify-only-${name}-check
+               ARGS check ${EOM_CLI_OUT}/identify_only_${name}.urdf --against ${PAYLOAD_LOG}
+                    --tolerance 1e-9 -q
+               STDOUT_REGEX "^$")
+  set_tests_properties("cli: identify-only-${name}" PROPERTIES FIXTURES_SETUP identify_only_${name})
+  set_tests_properties("cli: identify-only-${name}-check" PROPERTIES FIXTURES_REQUIRED identify_only_${name})
+endforeach()
+# the consistent pure fit: its weighted residual is 3e-9 of the data's scale (the continuation's
+# last pull, 1e-7, and the optimiser's stopping), which is 5e-8 of the smallest joint's torque
+# RMS (wrist_3_joint's, 0.06 N m): checked to 1e-7
+eom_cli_test(NAME identify-only-consistent
+             ARGS identify tests/data/identify/ur5_payload_wrong.urdf ${PAYLOAD_LOG}
+                  --only wrist_3_link --friction none --prior-weight 0 -q -o /dev/null
+                  --urdf-out ${EOM_CLI_OUT}/identify_only_consistent.urdf)
+eom_cli_test(NAME identify-only-consistent-check
+             ARGS check ${EOM_CLI_OUT}/identify_only_consistent.urdf --against ${PAYLOAD_LOG}
+                  --tolerance 1e-7 -q
+             STDOUT_REGEX "^$")
+set_tests_properties("cli: identify-only-consistent" PROPERTIES FIXTURES_SETUP identify_only_consistent)
+set_tests_properties("cli: identify-only-consistent-check" PROPERTIES FIXTURES_REQUIRED identify_only_consistent)
+# the prior alone misses the payload: the check fails
+eom_cli_test(NAME identify-only-prior-fails
+             ARGS check robots/ur5.urdf --against ${PAYLOAD_LOG} --tolerance 0.01 RC 1
+             STDOUT_REGEX "over the tolerance")
+# links --only cannot identify: exit 2, nothing written
+eom_cli_test(NAME identify-only-unknown
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --only wrist_3_lnk
+                  -o ${EOM_CLI_OUT}/identify_only_unknown.csv
+             RC 2 STDERR_REGEX "no link 'wrist_3_lnk' in the robot \\(did you mean 'wrist_3_link'"
+             ABSENT ${EOM_CLI_OUT}/identify_only_unknown.csv)
+eom_cli_test(NAME identify-only-welded
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --only ee_link
+                  -o ${EOM_CLI_OUT}/identify_only_welded.csv
+             RC 2 STDERR_REGEX "link 'ee_link' is welded by fixed joints to 'wrist_3_link', whose body"
+             ABSENT ${EOM_CLI_OUT}/identify_only_welded.csv)
+eom_cli_test(NAME identify-only-base
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --only base_link -o /dev/null
+             RC 2 STDERR_REGEX "link 'base_link' is welded to the fixed base")
+eom_cli_test(NAME identify-only-massless
+             ARGS identify tests/data/urdf/massless_gripper.urdf ${IDENTIFY_LOG} --only finger_1
+                  -o ${EOM_CLI_OUT}/identify_only_massless.csv
+             RC 2 STDERR_REGEX "link 'finger_1' has no mass in the robot file"
+             ABSENT ${EOM_CLI_OUT}/identify_only_massless.csv)
+
+# --validate and the report: the residuals on a held-out log (the values against eom check's:
+# tests/cli/summaries.sh identify-report)
+eom_cli_test(NAME identify-validate
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --prior-weight 0 -o /dev/null
+                  --validate tests/data/identify/ur5_heldout.csv
+             STDERR_REGEX "on the held-out logs \\(200 rows\\), joint: .*\n  shoulder_pan_joint: [0-9.]+, [0-9.]+ \\([0-9.]+%\\) -> [0-9.]+e-(09|1[0-9]) .*worst-determined base parameters")
+eom_cli_test(NAME identify-validate-bad
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} -o ${EOM_CLI_OUT}/identify_validate_bad.csv
+                  --validate tests/data/identify/ur5_excite.csv
+             RC 2 STDERR_REGEX "ur5_excite.csv:1: missing columns tau.shoulder_pan_joint"
+             ABSENT ${EOM_CLI_OUT}/identify_validate_bad.csv)
+
+# --filter and --decimate: the rows that remain follow from the window (H = ceil(4 * 100 / 5) =
+# 80 rows at each end of the 800-row log) and the decimation (every fourth of the 640 left: 160)
+eom_cli_test(NAME identify-filter-rows
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --filter 5 -o /dev/null
+             STDERR_REGEX "eom identify: 640 rows \\(160 dropped: 160 at the ends of segments by the filter, 0 by the decimation\\)")
+eom_cli_test(NAME identify-decimate-rows
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --decimate 4 -o /dev/null
+             STDERR_REGEX "eom identify: 200 rows \\(600 dropped: 0 at the ends of segments by the filter, 600 by the decimation\\)")
+eom_cli_test(NAME identify-filter-decimate-rows
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --filter 5 --decimate 4 -o /dev/null
+             STDERR_REGEX "eom identify: 160 rows \\(640 dropped")
+# the payload log's motion is under 1 Hz (five harmonics of 1/8 Hz) and has no friction: a 5 Hz
+# low-pass passes q and tau alike to within its ripple, 2e-4 (-74 dB; tests/unit/trajectory/
+# test_low_pass.cpp), and what the dynamics' products and sines put above the pass band is smaller
+# still, so the identified robot gives the unfiltered log's torques to that order: checked to 1e-3
+# (measured: 5e-5 of the smallest joint's RMS)
+eom_cli_test(NAME identify-filter
+             ARGS identify robots/ur5.urdf ${PAYLOAD_LOG} --filter 5 --friction none -q
+                  --prior-weight 0 -o /dev/null --urdf-out ${EOM_CLI_OUT}/identify_filter.urdf)
+eom_cli_test(NAME identify-filter-check
+             ARGS check ${EOM_CLI_OUT}/identify_filter.urdf --against ${PAYLOAD_LOG}
+                  --tolerance 1e-3 -q
+             STDOUT_REGEX "^$")
+set_tests_properties("cli: identify-filter" PROPERTIES FIXTURES_SETUP identify_filter)
+set_tests_properties("cli: identify-filter-check" PROPERTIES FIXTURES_REQUIRED identify_filter)
+# a cut-off at or above the Nyquist frequency (the log's rate is 100 Hz): exit 2, saying the rate
+eom_cli_test(NAME identify-filter-nyquist
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --filter 50
+                  -o ${EOM_CLI_OUT}/identify_filter_nyquist.csv
+             RC 2 STDERR_REGEX "ur5_log.csv:3: a low-pass cut-off of 50 Hz: it must be above 0 and below 50 Hz, the Nyquist frequency of the log's 100 samples per second"
+             ABSENT ${EOM_CLI_OUT}/identify_filter_nyquist.csv)
+eom_cli_test(NAME identify-filter-zero
+             ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --filter 0 -o /dev/null
+             RC 2 STDERR_REGEX "--filter")

@@ -364,6 +364,51 @@ keys(doc[0], {"file", "status", "errors", "warnings", "notes", "links", "joints"
 assert doc[0]["status"] == "unreadable" and doc[0]["links"] is None
 '
   ;;
+identify-report)
+  # eom identify's summary: the file's model's residuals on the fit's log and on a held-out one
+  # are those eom check --against computes for the file (by rnea, not the regressor), the
+  # identified model's those of the URDF it writes; the worst-determined base parameters are the
+  # base table's largest relative_std
+  log=$src/tests/data/identify/ur5_log.csv
+  held=$src/tests/data/identify/ur5_heldout.csv
+  expect 0 "$eom" identify "$ur5" "$log" --validate "$held" --prior-weight 0 -o params.csv \
+    --base-parameters base.csv --urdf-out id.urdf --summary-json s.json -q
+  "$eom" check "$ur5" --against "$log" --format json > prior_fit.json
+  "$eom" check "$ur5" --against "$held" --format json > prior_held.json
+  "$eom" check id.urdf --against "$log" --format json > id_fit.json
+  "$eom" check id.urdf --against "$held" --format json > id_held.json
+  check s.json '
+t = doc[0]
+keys(t, COMMON | {"parameters", "base_parameters", "condition", "worst_determined", "fit",
+     "validation", "dropped"}, "identify")
+assert t["command"] == "identify" and t["written"] is True and t["rows"] == 800
+assert t["parameters"] == 72 and t["base_parameters"] == 48 and t["condition"] > 1
+assert t["dropped"] == {"filter_edges": 0, "decimation": 0}
+base = table("base.csv")
+worst = max(base, key=lambda b: float(b["relative_std"]))
+assert t["worst_determined"][0]["base"] == worst["base"], (t["worst_determined"][0], worst)
+assert t["worst_determined"][0]["expression"] == worst["expression"]
+def against(path):
+    return json.load(open(path))[0]["against"][0]
+for key, files, name in (("fit", ("prior_fit.json", "id_fit.json"), "ur5_log.csv"),
+                         ("validation", ("prior_held.json", "id_held.json"), "ur5_heldout.csv")):
+    got = t[key]
+    for set_name, path in zip(("prior", "identified"), files):
+        ref = against(path)
+        assert got["rows"] == ref["rows"], (key, got["rows"], ref["rows"])
+        for mine, theirs in zip(got["residuals"], ref["residuals"]):
+            assert mine["coordinate"] == theirs["coordinate"]
+            assert abs(mine["measured_rms"] - theirs["measured_rms"]) <= 1e-12 * theirs["measured_rms"]
+            m = mine[set_name]
+            # the identified model through its URDF (every digit written) and rnea: the same
+            # torques to round-off of the measured ones; the RMS of the fit from its factor
+            tol = 1e-9 * theirs["measured_rms"]
+            assert abs(m["rms"] - theirs["rms"]) <= tol, (key, set_name, m, theirs)
+            assert abs(m["largest"] - theirs["largest"]) <= tol, (key, set_name, m, theirs)
+            assert m["largest_file"].endswith(name)
+assert t["validation"]["files"] == ["'"$held"'"]
+'
+  ;;
 *)
   fail "unknown case $case_name"
   ;;

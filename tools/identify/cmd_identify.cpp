@@ -1,6 +1,7 @@
 // eom identify: inertial, friction and drive parameters from logs of measured joint torques, by
 // weighted least squares on the base parameters of the joint torque regressor.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include <eom/trajectory/partial_fit.hpp>
 
 #include "cli.hpp"
+#include "identify/identify_report.hpp"
 #include "options.hpp"
 
 namespace eom::cli {
@@ -36,9 +38,11 @@ struct IdentifyOptions {
   double max_condition = 1e8;
   std::string method = "consistent";  // or "least-squares"
   double prior_weight = 1e-3;
-  std::string partial_out;         // --partial FILE: the logs' factors, the fit left unfinished
-  std::vector<std::string> merge;  // --merge FILE...: partial fits finished as one run
-  int parameter_count = 0;         // the standard parameters (for the report)
+  std::string partial_out;             // --partial FILE: the logs' factors, the fit left unfinished
+  std::vector<std::string> merge;      // --merge FILE...: partial fits finished as one run
+  std::vector<std::string> only;      // --only LINK,...: those bodies alone, the others the file's
+  std::vector<std::string> validate;  // --validate LOG...: held-out logs for the report
+  int parameter_count = 0;            // the standard parameters (for the report)
 };
 
 DriveParameters drive_of(const IdentifyOptions& opt) {
@@ -54,14 +58,17 @@ DriveParameters drive_of(const IdentifyOptions& opt) {
 }
 
 // One log's rows into the least squares: per row the base columns of the regressor and the
-// measured tau.<coordinate>.
+// measured tau.<coordinate> less the torques of the known parameters (Y known, known being the
+// prior's values of the parameters not identified and zeros).
 class IdentifyTask final : public RowTask {
  public:
   IdentifyTask(const Model& model, const DriveParameters& drive, const BaseParameters& base,
-               StreamingLeastSquares& fit, const Header& header, const std::string& file)
+               const Eigen::VectorXd& known, StreamingLeastSquares& fit, const Header& header,
+               const std::string& file)
       : model_(model),
         drive_(drive),
         base_(base),
+        known_(known),
         fit_(fit),
         data_(model),
         Y_(model.nv, regressor_columns(model, drive)),
@@ -75,6 +82,7 @@ class IdentifyTask final : public RowTask {
       base_Y_.col(static_cast<Eigen::Index>(k)) = Y_.col(base_.independent[k]);
     }
     gather(s.row, inputs, tau_);
+    tau_.noalias() -= Y_ * known_;
     fit_.add(base_Y_, tau_);
   }
 
@@ -82,27 +90,12 @@ class IdentifyTask final : public RowTask {
   const Model& model_;
   const DriveParameters& drive_;
   const BaseParameters& base_;
+  const Eigen::VectorXd& known_;
   StreamingLeastSquares& fit_;
   Data data_;
   Eigen::MatrixXd Y_, base_Y_;
   Eigen::VectorXd tau_;
 };
-
-// Per coordinate the residual's RMS of the base parameters b over the rows, and the measured
-// torque's RMS (the norm of the factor's last column).
-void report_fit(const Model& model, const StreamingLeastSquares& fit, const Eigen::VectorXd& prior,
-                const Eigen::VectorXd& identified, std::ostream& out) {
-  const double rows = static_cast<double>(fit.rows());
-  out << "  joint: measured RMS, residual RMS of the file's model -> identified (% of measured)\n";
-  for (int g = 0; g < fit.groups(); ++g) {
-    const double measured = fit.factor(g).col(fit.unknowns()).norm() / std::sqrt(rows);
-    const double before = std::sqrt(fit.residual_squares(g, prior) / rows);
-    const double after = std::sqrt(fit.residual_squares(g, identified) / rows);
-    const auto percent = [&](double x) { return measured > 0 ? 100 * x / measured : 0.0; };
-    out << "  " << model.tau_names[g] << ": " << measured << ", " << before << " ("
-        << percent(before) << "%) -> " << after << " (" << percent(after) << "%)\n";
-  }
-}
 
 // A parameter table: its text columns (names, expressions), then its numbers (NaN written empty),
 // finished for the run to commit with its other outputs.
@@ -129,11 +122,18 @@ void write_parameter_table(const OutputOptions& output, const std::vector<std::s
 // The base parameters' weighted least-squares estimate; empty (the report so far and the error
 // on stderr: exit 1) when the logs do not excite them all.
 StreamingLeastSquares::Solution estimate_base(const StreamingLeastSquares& fit,
-                                              const IdentifyOptions& opt, const Notes& notes,
+                                              const IdentifyOptions& opt,
+                                              const nlohmann::json& dropped, const Notes& notes,
                                               std::ostringstream& report, Streams& io) {
   StreamingLeastSquares::Solution solution = fit.solve_two_step(opt.max_condition);
-  report << "eom identify: " << fit.rows() << " rows, " << fit.unknowns() << " base parameters of "
-         << opt.parameter_count << "; condition number " << solution.condition << "\n";
+  const long filtered = dropped["filter_edges"], decimated = dropped["decimation"];
+  report << "eom identify: " << fit.rows() << " rows";
+  if (filtered + decimated > 0) {
+    report << " (" << filtered + decimated << " dropped: " << filtered
+           << " at the ends of segments by the filter, " << decimated << " by the decimation)";
+  }
+  report << ", " << fit.unknowns() << " base parameters of " << opt.parameter_count
+         << "; condition number " << solution.condition << "\n";
   if (solution.x.size() == 0 && fit.unknowns() > 0) {
     io.err << report.str();
     notes.error("the logs do not excite every base parameter (condition number above " +
@@ -148,7 +148,8 @@ Eigen::VectorXd standard_parameters(const IdentifyOptions& opt, const Model& mod
                                     const DriveParameters& drive, const BaseParameters& base,
                                     const StreamingLeastSquares& fit,
                                     const StreamingLeastSquares::Solution& solution,
-                                    const Eigen::VectorXd& prior, std::ostringstream& report) {
+                                    const Eigen::VectorXd& prior, const std::vector<int>& unknowns,
+                                    std::ostringstream& report) {
   if (opt.method == "least-squares") return standard_from_base(base, solution.x, prior);
   const int r = fit.unknowns();
   const Eigen::MatrixXd T = fit.combined(solution.weights);
@@ -156,8 +157,8 @@ Eigen::VectorXd standard_parameters(const IdentifyOptions& opt, const Model& mod
   settings.bodies = model.njoints - 1;
   settings.drive = drive;
   settings.prior_weight = opt.prior_weight;
-  const ConsistentFit consistent = consistent_parameters(T.topLeftCorner(r, r) * base.combination,
-                                                         T.col(r).head(r), prior, settings);
+  const ConsistentFit consistent = consistent_parameters(
+      T.topLeftCorner(r, r) * base.combination, T.col(r).head(r), prior, settings, unknowns);
   // the weighted residuals of the two, over every row: ||R b - z||^2 + rho^2
   const Eigen::VectorXd lsq_residual = T.topLeftCorner(r, r) * solution.x - T.col(r).head(r);
   const double rho2 = T(r, r) * T(r, r);
@@ -192,9 +193,11 @@ std::string identified_urdf(const IdentifyOptions& opt, const Model& model,
 // The fit over every log: each log's rows accumulated on their own, the logs' fits combined in
 // the order given (combine_fit), as merge_partial_fits combines partial fits, so that one partial
 // fit per log merged in the logs' order gives this run's factors bit for bit.
+// The rows the filter and the decimation dropped are tallied into `dropped`.
 StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
                                const DriveParameters& drive, const BaseParameters& base,
-                               const Notes& notes) {
+                               const Eigen::VectorXd& known, const Notes& notes,
+                               nlohmann::json& dropped) {
   std::optional<StreamingLeastSquares> total;
   for (const std::string& log : opt.rows.tables) {
     if (looks_like_partial_fit(log)) {
@@ -205,9 +208,13 @@ StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
     StreamingLeastSquares part(model.nv, static_cast<int>(base.independent.size()));
     const RowCommand command{
         "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
-          return std::make_unique<IdentifyTask>(model, drive, base, part, header, file);
+          return std::make_unique<IdentifyTask>(model, drive, base, known, part, header, file);
         }};
-    scan_table(opt.rows, model, command, log, notes);
+    nlohmann::json table;
+    scan_table(opt.rows, model, command, log, notes, &table);
+    for (const auto& [key, rows] : table.items()) {
+      dropped[key] = dropped[key].get<long>() + rows.get<long>();
+    }
     part.flush();
     combine_fit(total, std::move(part));
   }
@@ -242,6 +249,74 @@ int write_partial_fit(const IdentifyOptions& opt, const PartialFitKey& key,
   return kExitOk;
 }
 
+// The estimate into the summary, and the worst-determined base parameters (at most three) into
+// the report and the summary.
+void report_estimate(const BaseParameters& base, const StreamingLeastSquares::Solution& solution,
+                     const std::vector<std::string>& names, int parameters, std::ostream& out,
+                     nlohmann::json& summary) {
+  summary["base_parameters"] = solution.x.size();
+  summary["parameters"] = parameters;
+  summary["condition"] = solution.condition;
+  summary["worst_determined"] = nlohmann::json::array();
+  out << "  worst-determined base parameters: value, std (% of |value|)\n";
+  for (const int k : worst_determined(solution, 3)) {
+    const std::string expression = base_parameter_expression(base, k, names);
+    const double relative = 100 * solution.std[k] / std::abs(solution.x[k]);
+    out << "  b" << k + 1 << " = " << expression << ": " << solution.x[k] << ", " << solution.std[k]
+        << " (" << relative << "%)\n";
+    summary["worst_determined"].push_back({{"base", "b" + std::to_string(k + 1)},
+                                           {"expression", expression},
+                                           {"value", solution.x[k]},
+                                           {"std", solution.std[k]},
+                                           {"relative_std", relative}});
+  }
+}
+
+// The residuals of the file's model and of the identified one on the fit's logs (read again for
+// the largest residuals, unless one is stdin) and on the held-out ones, into the report and the
+// summary.
+void report_residuals_of(const IdentifyOptions& opt, const Model& model,
+                         const DriveParameters& drive, const BaseParameters& base,
+                         const StreamingLeastSquares& fit, const Eigen::VectorXd& prior,
+                         const Eigen::VectorXd& value, const Notes& notes,
+                         std::ostringstream& report, nlohmann::json& summary) {
+  // the logs of merged partial fits are not read again: they may be on other machines
+  const bool stdin_read =
+      !opt.merge.empty() ||
+      std::find(opt.rows.tables.begin(), opt.rows.tables.end(), "-") != opt.rows.tables.end();
+  // the fit's logs again: their warnings were said
+  const Notes again{notes.out, notes.command, true, nullptr, notes.names};
+  const ResidualSummary scanned =
+      stdin_read ? ResidualSummary{}
+                 : scan_residuals(opt.rows, opt.rows.tables, model, drive, prior, value, again);
+  const ResidualSummary on_fit =
+      fit_residuals(fit, base.combination * prior, base.combination * value, scanned);
+  report_residuals("on the fit's logs", on_fit, model.tau_names, report);
+  summary["fit"] = residuals_json(on_fit, model.tau_names);
+  if (opt.validate.empty()) return;
+  const ResidualSummary held_out =
+      scan_residuals(opt.rows, opt.validate, model, drive, prior, value, notes);
+  report_residuals("on the held-out logs", held_out, model.tau_names, report);
+  summary["validation"] = residuals_json(held_out, model.tau_names);
+  summary["validation"]["files"] = opt.validate;
+}
+
+// --base-parameters: one row per base parameter, its combination in words, value and std
+void write_base_table(const IdentifyOptions& opt, const BaseParameters& base,
+                      const std::vector<std::string>& names,
+                      const StreamingLeastSquares::Solution& solution,
+                      std::vector<std::unique_ptr<TableWriter>>& finished) {
+  std::vector<std::string> labels, expressions;
+  for (Eigen::Index k = 0; k < solution.x.size(); ++k) {
+    labels.push_back("b" + std::to_string(k + 1));
+    expressions.push_back(base_parameter_expression(base, static_cast<int>(k), names));
+  }
+  const Eigen::VectorXd relative = 100 * solution.std.cwiseQuotient(solution.x.cwiseAbs());
+  write_parameter_table(OutputOptions{opt.base_out, opt.rows.output.format},
+                        {"base", "expression", "value", "std", "relative_std"},
+                        {labels, expressions}, {solution.x, solution.std, relative}, finished);
+}
+
 int run_identify(IdentifyOptions opt, Streams& io) {
   if (opt.rows.tables.empty() && opt.merge.empty()) {
     throw InputError(
@@ -249,19 +324,30 @@ int run_identify(IdentifyOptions opt, Streams& io) {
         "finish (--merge FILE...)");
   }
   check_destinations(io.inputs, {opt.partial_out.empty() ? opt.rows.output.path : opt.partial_out},
-                     "", {opt.base_out, opt.urdf_out});
+                     opt.rows.summary, {opt.base_out, opt.urdf_out});
   const Model model = load_robot(opt.rows, io, "identify");
   if (model.floating_base) {
     throw InputError(
         "a floating base's torques depend on the contact forces, which identification does not "
         "read yet: identify a fixed-base robot (or its joints with the base locked in place)");
   }
-  const Notes notes{io.err, "identify", opt.rows.quiet, nullptr, io.names};
+  MessageLog log;
+  const Notes notes{io.err, "identify", opt.rows.quiet, opt.rows.summary.empty() ? nullptr : &log,
+                    io.names};
   const DriveParameters drive = drive_of(opt);
   const std::vector<std::string> names = regressor_parameter_names(model, drive);
-  opt.parameter_count = static_cast<int>(names.size());
+  const std::vector<int> unknowns = [&] {
+    try {
+      return identified_columns(model, drive, opt.only);
+    } catch (const InputError& e) {
+      throw InputError("--only: " + e.text(io.names));
+    }
+  }();
+  opt.parameter_count = static_cast<int>(unknowns.size());
   const Eigen::VectorXd prior = regressor_parameters(model, drive);
-  const BaseParameters base = base_parameters(model, drive);
+  Eigen::VectorXd known = prior;
+  for (const int c : unknowns) known[c] = 0;
+  const BaseParameters base = base_parameters(model, drive, unknowns);
   const int r = static_cast<int>(base.independent.size());
   if (!base.unaffecting.empty() && !opt.rows.quiet) {
     std::string list;
@@ -270,16 +356,23 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   }
   const PartialFitKey key = partial_fit_key(model, drive, base);
   std::vector<std::string> logs = opt.rows.tables;
-  StreamingLeastSquares fit = opt.merge.empty() ? fit_logs(opt, model, drive, base, notes)
-                                                : merge_partial_fits(opt.merge, key, logs);
+  nlohmann::json dropped = {{"filter_edges", 0}, {"decimation", 0}};
+  StreamingLeastSquares fit = opt.merge.empty()
+                                  ? fit_logs(opt, model, drive, base, known, notes, dropped)
+                                  : merge_partial_fits(opt.merge, key, logs);
   if (!opt.partial_out.empty()) return write_partial_fit(opt, key, logs, fit, io);
 
   std::ostringstream report;
-  const StreamingLeastSquares::Solution solution = estimate_base(fit, opt, notes, report, io);
+  const StreamingLeastSquares::Solution solution =
+      estimate_base(fit, opt, dropped, notes, report, io);
   if (solution.x.size() == 0 && r > 0) return kExitFailure;
   const Eigen::VectorXd value =
-      standard_parameters(opt, model, drive, base, fit, solution, prior, report);
-  report_fit(model, fit, base.combination * prior, base.combination * value, report);
+      standard_parameters(opt, model, drive, base, fit, solution, prior, unknowns, report);
+  nlohmann::json summary = summary_object("identify", logs, opt.rows.output.path, true,
+                                          fit.rows(), kExitOk, log);
+  summary["dropped"] = dropped;
+  report_residuals_of(opt, model, drive, base, fit, prior, value, notes, report, summary);
+  report_estimate(base, solution, names, opt.parameter_count, report, summary);
   if (!opt.rows.quiet) io.err << report.str();
   Eigen::VectorXd std = Eigen::VectorXd::Constant(prior.size(), NAN);
   for (int k = 0; k < r; ++k) {
@@ -290,19 +383,11 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   std::vector<std::unique_ptr<TableWriter>> finished;
   write_parameter_table(opt.rows.output, {"parameter", "prior", "value", "std"}, {names},
                         {prior, value, std}, finished);
-  if (!opt.base_out.empty()) {
-    std::vector<std::string> labels, expressions;
-    for (int k = 0; k < r; ++k) {
-      labels.push_back("b" + std::to_string(k + 1));
-      expressions.push_back(base_parameter_expression(base, k, names));
-    }
-    const Eigen::VectorXd relative = 100 * solution.std.cwiseQuotient(solution.x.cwiseAbs());
-    write_parameter_table(OutputOptions{opt.base_out, opt.rows.output.format},
-                          {"base", "expression", "value", "std", "relative_std"},
-                          {labels, expressions}, {solution.x, solution.std, relative}, finished);
-  }
+  if (!opt.base_out.empty()) write_base_table(opt, base, names, solution, finished);
   if (!urdf.empty()) write_document(opt.urdf_out, urdf, io.out);
-  for (const auto& table : finished) table->commit();
+  std::vector<TableWriter*> tables;
+  for (const auto& table : finished) tables.push_back(table.get());
+  commit_results(tables, opt.rows.summary, nlohmann::json::array({summary}));
   return kExitOk;
 }
 
@@ -356,6 +441,23 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
                   "Pull of the consistent fit toward the file's parameters, relative to the data "
                   "(default 1e-3; 0: a pure fit)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--only", opt->only,
+                  "Identify the bodies of these links alone (a payload's, say), with the friction "
+                  "and drive columns; every other body keeps the file's values")
+      ->delimiter(',');
+  reads_files(cmd->add_option("--validate", opt->validate,
+                              "Held-out logs: the residuals of the file's model and of the "
+                              "identified one on them, in the report"));
+  cmd->add_option("--filter", opt->rows.low_pass,
+                  "Low-pass q (before the derivation), the derivatives given and tau alike at HZ: "
+                  "a zero-phase windowed-sinc FIR (Gautier's parallel filtering)")
+      ->type_name("HZ")
+      ->check(kPositive);
+  cmd->add_option("--decimate", opt->rows.decimate,
+                  "Keep every N-th row, after the filter and the derivation")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000000000));
+  add_summary_option(*cmd, opt->rows.summary);
   CLI::Option* partial = cmd->add_option(
       "--partial", opt->partial_out,
       "Write what the logs contribute (the accumulated factors, JSON) to FILE instead of "
@@ -373,8 +475,14 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       },
       "FILE"));
   excludes(merge, logs, "--merge reads partial fits, not logs: give the logs to --partial runs");
+  for (const char* name : {"--filter", "--decimate"}) {
+    excludes(merge, cmd->get_option(name),
+             std::string("--merge reads no log: ") + name +
+                 " belongs to the runs that read them (--partial)");
+  }
   for (const char* name : {"--output", "--format", "--base-parameters", "--urdf-out",
-                           "--max-condition", "--method", "--prior-weight"}) {
+                           "--max-condition", "--method", "--prior-weight", "--validate",
+                           "--summary-json"}) {
     excludes(partial, cmd->get_option(name),
              std::string("--partial leaves the fit unfinished: ") + name +
                  " belongs to the run that finishes it (--merge)");

@@ -243,7 +243,7 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   // rows of an endless stream go out as soon as they are computed
   const bool streaming = in_path == "-" && stdin_is_stream();
 
-  TableSamples samples(model, *in, b, opt, notes, command.order);
+  TableSamples samples(model, *in, b, opt, notes, command.order, task->inputs);
   SampleSource* source = &samples.source();
   RowSink sink(*task, b, *out, in->name(), streaming);
   if (pipelined && !streaming) {
@@ -368,17 +368,18 @@ TimeTable stream_time_table(const std::string& path, const std::vector<std::stri
 }
 
 int scan_table(const RowOptions& opt, const Model& model, const RowCommand& command,
-               const std::string& path, const Notes& notes) {
+               const std::string& path, const Notes& notes, nlohmann::json* dropped) {
   auto in = open_input(
       InputOptions{path, opt.from, opt.separator}, [&](const std::string& m) { notes.warning(m); },
       notes.names);
   const Binding b = bind(model, in->header(), in->name(), opt, command, notes);
   const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
   read_used_columns(*in, b, *task);
-  TableSamples samples(model, *in, b, opt, notes, command.order);
+  TableSamples samples(model, *in, b, opt, notes, command.order, task->inputs);
   Sample s(model, command.order);
   while (samples.source().next(s)) task->compute(s, nullptr);
   samples.report();
+  if (dropped) *dropped = samples.dropped();
   return task->finish(notes);
 }
 

@@ -14,6 +14,7 @@
 #include "core/constants.hpp"
 #include "core/tolerances.hpp"
 #include "rows/derivative_source.hpp"
+#include "rows/filter_source.hpp"
 
 namespace eom::rows {
 
@@ -534,23 +535,39 @@ class TableSource final : public SampleSource {
 };
 
 TableSamples::TableSamples(const Model& model, TableReader& in, const Binding& b,
-                           const RowOptions& opt, const Notes& notes, int order)
+                           const RowOptions& opt, const Notes& notes, int order,
+                           const std::vector<int>& inputs)
     : table_(std::make_unique<TableSource>(model, in, b, opt, notes)),
       last_(table_.get()),
       file_(in.name()),
       binding_(b),
       notes_(notes) {
+  if (opt.low_pass > 0) {
+    low_pass_ =
+        std::make_unique<LowPassSource>(model, *last_, opt.low_pass, b, inputs, file_, order);
+    last_ = low_pass_.get();
+  }
   for (const DerivationStage& stage : b.stages) {
     auto derivation = std::make_unique<DerivativeSource>(model, *last_, stage, in.name(), order);
     if (!first_derivation_) first_derivation_ = derivation.get();
     last_ = derivation.get();
     stages_.push_back(std::move(derivation));
   }
+  if (opt.decimate > 1) {
+    decimation_ = std::make_unique<DecimationSource>(*last_, opt.decimate);
+    last_ = decimation_.get();
+  }
+}
+
+nlohmann::json TableSamples::dropped() const {
+  return {{"filter_edges", low_pass_ ? low_pass_->dropped() : 0},
+          {"decimation", decimation_ ? decimation_->dropped() : 0}};
 }
 
 TableSamples::~TableSamples() = default;
 
 void TableSamples::report() const {
+  if (low_pass_ && low_pass_->taps() > 0) notes_.warning(file_ + ": " + low_pass_->description());
   for (size_t k = 0; k < stages_.size(); ++k) {
     const DerivationStage& stage = stages_[k]->stage();
     const WindowChoice& choice = stages_[k]->choice();

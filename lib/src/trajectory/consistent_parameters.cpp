@@ -241,4 +241,27 @@ ConsistentFit consistent_parameters(const Eigen::MatrixXd& A, const Eigen::Vecto
   return fit;
 }
 
+ConsistentFit consistent_parameters(const Eigen::MatrixXd& A, const Eigen::VectorXd& z,
+                                    const Eigen::VectorXd& prior,
+                                    const ConsistentFitSettings& settings,
+                                    const std::vector<int>& unknowns) {
+  // the unknowns' own problem: their columns of A, their prior, the bodies among them
+  const Eigen::Index n = static_cast<Eigen::Index>(unknowns.size());
+  Eigen::MatrixXd A_unknown(A.rows(), n);
+  Eigen::VectorXd prior_unknown(n);
+  ConsistentFitSettings unknown = settings;
+  unknown.bodies = 0;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    A_unknown.col(k) = A.col(unknowns[k]);
+    prior_unknown[k] = prior[unknowns[k]];
+    unknown.bodies += unknowns[k] < 10 * settings.bodies;
+  }
+  unknown.bodies /= 10;
+  ConsistentFit fit = consistent_parameters(A_unknown, z, prior_unknown, unknown);
+  Eigen::VectorXd pi = prior;
+  for (Eigen::Index k = 0; k < n; ++k) pi[unknowns[k]] = fit.pi[k];
+  fit.pi = pi;
+  return fit;
+}
+
 }  // namespace eom

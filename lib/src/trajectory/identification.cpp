@@ -5,6 +5,7 @@
 
 #include <Eigen/SVD>
 
+#include "eom/core/errors.hpp"
 #include "eom/core/number_text.hpp"
 #include "eom/multibody/configuration.hpp"
 #include "eom/multibody/data.hpp"
@@ -12,22 +13,33 @@
 namespace eom {
 BaseParameters base_parameters(const Model& model, const DriveParameters& drive, int states,
                                std::uint64_t seed, double tolerance) {
-  const int columns = regressor_columns(model, drive);
+  std::vector<int> every(regressor_columns(model, drive));
+  for (size_t c = 0; c < every.size(); ++c) every[c] = static_cast<int>(c);
+  return base_parameters(model, drive, every, states, seed, tolerance);
+}
+
+BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
+                               const std::vector<int>& unknowns, int states, std::uint64_t seed,
+                               double tolerance) {
+  const int all = regressor_columns(model, drive), columns = static_cast<int>(unknowns.size());
   // twice as many rows as columns at least: a generic stack then has the regressor's rank
   if (states <= 0) states = std::max(20, 2 * columns / std::max(1, model.nv) + 1);
   Eigen::MatrixXd stack(static_cast<Eigen::Index>(states) * model.nv, columns);
+  Eigen::MatrixXd Y(model.nv, all);
   Data data(model);
   Rng rng(seed);
   for (int s = 0; s < states; ++s) {
     const Eigen::VectorXd q = random_configuration(model, rng);
     const Eigen::VectorXd v = random_tangent(model, rng);
     const Eigen::VectorXd a = random_tangent(model, rng);
-    joint_torque_regressor(model, data, q, v, a, stack.middleRows(s * model.nv, model.nv), drive);
+    joint_torque_regressor(model, data, q, v, a, Y, drive);
+    for (int c = 0; c < columns; ++c)
+      stack.block(s * model.nv, c, model.nv, 1) = Y.col(unknowns[c]);
   }
   BaseParameters base;
   base.tolerance = tolerance;
   for (int c = 0; c < columns; ++c) {
-    if (stack.col(c).isZero(0)) base.unaffecting.push_back(c);
+    if (stack.col(c).isZero(0)) base.unaffecting.push_back(unknowns[c]);
   }
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(stack);
   const Eigen::MatrixXd R = qr.matrixR().topRows(std::min<Eigen::Index>(stack.rows(), columns));
@@ -42,15 +54,67 @@ BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
   std::vector<int> order(rank);  // pivot positions sorted by column
   for (int k = 0; k < rank; ++k) order[k] = k;
   std::sort(order.begin(), order.end(), [&](int x, int y) { return p[x] < p[y]; });
-  base.combination = Eigen::MatrixXd::Zero(rank, columns);
+  base.combination = Eigen::MatrixXd::Zero(rank, all);
   for (int k = 0; k < rank; ++k) {
-    base.independent.push_back(p[order[k]]);
-    base.combination(k, p[order[k]]) = 1;
-    for (int d = 0; d < columns - rank; ++d) base.combination(k, p[rank + d]) = K(order[k], d);
+    base.independent.push_back(unknowns[p[order[k]]]);
+    base.combination(k, unknowns[p[order[k]]]) = 1;
+    for (int d = 0; d < columns - rank; ++d) {
+      base.combination(k, unknowns[p[rank + d]]) = K(order[k], d);
+    }
   }
-  for (int d = rank; d < columns; ++d) base.dependent.push_back(p[d]);
+  for (int d = rank; d < columns; ++d) base.dependent.push_back(unknowns[p[d]]);
   std::sort(base.dependent.begin(), base.dependent.end());
   return base;
+}
+
+std::vector<int> identified_columns(const Model& model, const DriveParameters& drive,
+                                    const std::vector<std::string>& links) {
+  const int all = regressor_columns(model, drive), bodies = model.njoints - 1;
+  std::vector<int> columns;
+  if (links.empty()) {
+    for (int c = 0; c < all; ++c) columns.push_back(c);
+    return columns;
+  }
+  // the bodies' links, as the parameters name them ("<link>.m")
+  const std::vector<std::string> names = regressor_parameter_names(model, drive);
+  std::vector<std::string> body_links;
+  for (int b = 0; b < bodies; ++b) {
+    const std::string& m = names[kInertialParameterCount * b];
+    body_links.push_back(m.substr(0, m.size() - 2));
+  }
+  std::vector<bool> chosen(bodies, false);
+  for (const std::string& link : links) {
+    const auto at = std::find(body_links.begin(), body_links.end(), link);
+    if (at == body_links.end()) {
+      const int frame = model.frame_index(link);
+      if (frame < 0) {
+        throw InputError("no link " + quote_input(link) + " in the robot" +
+                         did_you_mean(body_links, link));
+      }
+      const int carrier = model.frames[frame].parent;
+      if (carrier == 0) {
+        throw InputError("link " + quote_input(link) +
+                         " is welded to the fixed base: no torque depends on it");
+      }
+      throw InputError("link " + quote_input(link) + " is welded by fixed joints to " +
+                       quote_input(body_links[carrier - 1]) +
+                       ", whose body it is part of: identify that body");
+    }
+    const int b = static_cast<int>(at - body_links.begin());
+    if (model.inertia[b + 1].m == 0) {
+      throw InputError("link " + quote_input(link) +
+                       " has no mass in the robot file (a massless link by design): there is "
+                       "nothing to identify it from; give it a mass to identify it");
+    }
+    chosen[b] = true;
+  }
+  for (int b = 0; b < bodies; ++b) {
+    for (int k = 0; chosen[b] && k < kInertialParameterCount; ++k) {
+      columns.push_back(kInertialParameterCount * b + k);
+    }
+  }
+  for (int c = kInertialParameterCount * bodies; c < all; ++c) columns.push_back(c);
+  return columns;
 }
 
 std::string base_parameter_expression(const BaseParameters& base, int k,
@@ -248,6 +312,26 @@ StreamingLeastSquares::Solution StreamingLeastSquares::solve_two_step(double max
   }
   if (noise_free) return s;
   return solve(sigma.cwiseInverse(), max_condition);
+}
+
+ParameterResiduals::ParameterResiduals(const Model& model, const DriveParameters& drive,
+                                       std::vector<Eigen::VectorXd> sets)
+    : model_(model),
+      drive_(drive),
+      sets_(std::move(sets)),
+      data_(model),
+      Y_(model.nv, regressor_columns(model, drive)),
+      tau_(model.nv),
+      residual_(model.nv),
+      scans_(sets_.size(), TorqueResidualScan(model.nv)) {}
+
+void ParameterResiduals::observe(ConstVec q, ConstVec v, ConstVec a, ConstVec measured, double t,
+                                 int line) {
+  joint_torque_regressor(model_, data_, q, v, a, Y_, drive_);
+  for (size_t k = 0; k < sets_.size(); ++k) {
+    tau_.noalias() = Y_ * sets_[k];
+    scans_[k].observe(measured, tau_, t, line, residual_);
+  }
 }
 
 }  // namespace eom

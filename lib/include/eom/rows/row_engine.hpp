@@ -59,6 +59,10 @@ struct RowOptions {
   bool drop_duplicates = false;   // rows repeating the stamp of the row before are dropped
   bool quiet = false;             // errors only on stderr
   std::string summary;            // --summary-json FILE
+  // a zero-phase low-pass (Hz) of q, the given derivatives and the task's inputs before the
+  // derivation (0: none; LowPassSource), and every decimate-th row kept after it
+  double low_pass = 0;
+  int decimate = 1;
 };
 
 /// The passed-through fields of a row as the input wrote them (Binding::keep order), copied out
@@ -164,9 +168,10 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
 /// Runs `command`'s task over one table for what it gathers (a check, a fit), writing no table:
 /// the rows are read, bound and derived as run_rows reads them and each is given to compute()
 /// with no output (the task writes no columns). Returns the task's finish(); InputError
-/// propagates.
+/// propagates. `dropped`, when given, gets the rows the filter and the decimation dropped
+/// (TableSamples::dropped).
 int scan_table(const RowOptions& opt, const Model& model, const RowCommand& command,
-               const std::string& path, const Notes& notes);
+               const std::string& path, const Notes& notes, nlohmann::json* dropped = nullptr);
 
 /// columns += names: building a task's output columns.
 inline void append(std::vector<std::string>& columns, const std::vector<std::string>& names) {

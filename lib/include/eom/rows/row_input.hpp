@@ -47,14 +47,18 @@ class SampleSource {
 
 class TableSource;
 class DerivativeSource;
+class LowPassSource;
+class DecimationSource;
 
 /// The rows of one table as samples: bound, their missing joints filled, quaternions
 /// renormalised, the time checked when derivatives are derived (a gap starts a new segment),
-/// then through the derivation stages.
+/// low-pass filtered with q the given derivatives and `inputs` (the task's input columns) when
+/// RowOptions::low_pass asks, then through the derivation stages, then decimated when
+/// RowOptions::decimate asks.
 class TableSamples {
  public:
   TableSamples(const Model& model, TableReader& in, const Binding& b, const RowOptions& opt,
-               const Notes& notes, int order);
+               const Notes& notes, int order, const std::vector<int>& inputs);
   ~TableSamples();
   SampleSource& source() { return *last_; }
   /// After the last row (never before an error: a failed table gets the error alone, not a word
@@ -66,10 +70,15 @@ class TableSamples {
   /// The derivation stages as run, for the summary: what each derived from what, by which
   /// method, its degree and window and whether the window was chosen from the data.
   nlohmann::json derivation() const;
+  /// The rows dropped, for the summary: {"filter_edges": the filter's (the ends of each segment,
+  /// no whole window), "decimation": the decimation's}.
+  nlohmann::json dropped() const;
 
  private:
   std::unique_ptr<TableSource> table_;
+  std::unique_ptr<LowPassSource> low_pass_;
   std::vector<std::unique_ptr<DerivativeSource>> stages_;
+  std::unique_ptr<DecimationSource> decimation_;
   SampleSource* last_;
   const DerivativeSource* first_derivation_ = nullptr;  // v from q, whose gaps are reported
   std::string file_;

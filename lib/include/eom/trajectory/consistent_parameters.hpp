@@ -4,6 +4,8 @@
 // by Levenberg-Marquardt in the log-Cholesky parameters of Rucker and Wensing 2022.
 #pragma once
 
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "eom/algorithm/regressor.hpp"
@@ -66,5 +68,12 @@ struct ConsistentFit {
 ConsistentFit consistent_parameters(const Eigen::MatrixXd& A, const Eigen::VectorXd& z,
                                     const Eigen::VectorXd& prior,
                                     const ConsistentFitSettings& settings);
+/// The same over the parameters `unknowns` alone (identified_columns: whole bodies, then every
+/// drive column; settings.bodies counts every body), the others staying at the prior exactly: z
+/// must already be free of their torques (the rows' known torques taken off the measured ones).
+ConsistentFit consistent_parameters(const Eigen::MatrixXd& A, const Eigen::VectorXd& z,
+                                    const Eigen::VectorXd& prior,
+                                    const ConsistentFitSettings& settings,
+                                    const std::vector<int>& unknowns);
 
 }  // namespace eom

@@ -14,6 +14,7 @@
 
 #include "eom/algorithm/regressor.hpp"
 #include "eom/multibody/model.hpp"
+#include "eom/trajectory/residuals.hpp"
 
 namespace eom {
 
@@ -40,6 +41,23 @@ inline constexpr double kRoundOffResidual = 1e-10;
 /// dependency the structure of the robot implies, and no other, with probability one.
 BaseParameters base_parameters(const Model& model, const DriveParameters& drive, int states = 0,
                                std::uint64_t seed = 36, double tolerance = kBaseParameterTolerance);
+/// The same over the regressor's columns `unknowns` alone (ascending), the others being known:
+/// the combinations of those parameters that the torques determine once the known parameters'
+/// torques are taken off. BaseParameters' indices and combination still count every column (the
+/// known ones in no combination).
+BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
+                               const std::vector<int>& unknowns, int states = 0,
+                               std::uint64_t seed = 36, double tolerance = kBaseParameterTolerance);
+
+/// The regressor's columns to identify when only the bodies of `links` are (eom identify --only;
+/// a payload, say): the ten of each such body and every drive column, ascending; every column
+/// when `links` is empty. The other bodies stay at the model file's values. A link names a body
+/// when it is the body's own link (regressor_parameter_names); an unknown name (with the names
+/// near it), a link welded to another body by fixed joints (naming that body), one welded to the
+/// fixed base and a body without mass in the file (massless by design, such as those between the
+/// axes of a multi-axis joint: nothing to start from) are InputErrors.
+std::vector<int> identified_columns(const Model& model, const DriveParameters& drive,
+                                    const std::vector<std::string>& links);
 
 /// A base parameter in words: "link6.Izz + 0.0064 link6.m - link5.Iyy" (coefficients under
 /// 1e-10 in magnitude dropped, the others to 12 significant digits).
@@ -130,6 +148,30 @@ class StreamingLeastSquares {
   std::vector<std::vector<int>> columns_;   // per group: its touched columns, then n
   std::vector<Eigen::MatrixXd> stacks_;     // per group: [T_g; rows] on columns_[g]
   std::vector<Eigen::HouseholderQR<Eigen::MatrixXd>> qrs_;  // per group, sized as stacks_
+};
+
+/// Parameter sets against measured torques over the rows of a log (eom identify's report: the
+/// file's parameters and the identified ones, on the fit's logs and on held-out ones): per row the
+/// regressor once, each set's torques Y pi, the residual measured - Y pi tallied per coordinate
+/// (TorqueResidualScan). Allocates nothing per row.
+class ParameterResiduals {
+ public:
+  /// Each set in the regressor's column order for `drive`.
+  ParameterResiduals(const Model& model, const DriveParameters& drive,
+                     std::vector<Eigen::VectorXd> sets);
+  /// One row: the state and the measured torques (nv).
+  void observe(ConstVec q, ConstVec v, ConstVec a, ConstVec measured, double t, int line);
+  int sets() const { return static_cast<int>(scans_.size()); }
+  const TorqueResidualScan& scan(int set) const { return scans_[set]; }
+
+ private:
+  const Model& model_;
+  DriveParameters drive_;
+  std::vector<Eigen::VectorXd> sets_;
+  Data data_;
+  Eigen::MatrixXd Y_;
+  Eigen::VectorXd tau_, residual_;
+  std::vector<TorqueResidualScan> scans_;
 };
 
 }  // namespace eom
