@@ -149,15 +149,18 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
   return cmd;
 }
 
+// a NaN is not a finite number, as the options' own conversion says, rather than "not positive"
 const CLI::Validator kPositive(
     [](std::string& text) {
       const std::optional<double> x = number_in(text);
+      if (x && std::isnan(*x)) return "not a finite number: " + text;
       return x && !(*x > 0) ? text + " must be positive" : std::string();
     },
     "POSITIVE");
 const CLI::Validator kNonNegative(
     [](std::string& text) {
       const std::optional<double> x = number_in(text);
+      if (x && std::isnan(*x)) return "not a finite number: " + text;
       return x && *x < 0 ? text + " must not be negative" : std::string();
     },
     "NONNEGATIVE");

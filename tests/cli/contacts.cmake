@@ -85,10 +85,10 @@ eom_cli_test(NAME id-contacts-normal-zero
 eom_cli_test(NAME id-contacts-activity-not-0-or-1
              ARGS id tests/data/urdf/box_corners_centred.urdf ${contact_data}/box_bad_activity.csv
                   --static --floating-base --contacts front_left,front_right,rear_left,rear_right
-             RC 2 STDERR_REGEX "box_bad_activity.csv:3:9: column contact.front_left: 0.5 is neither 1 \\(active\\) nor 0 \\(inactive\\)")
+             RC 2 STDERR_REGEX "box_bad_activity.csv:3:20: column contact.front_left: '0.5' is neither 1 nor 0 \\(1: the contact holds, 0: it does not\\)")
 eom_cli_test(NAME id-contacts-activity-of-no-contact
              ARGS ${box_args} --floating-base --contacts front_right,rear_left
-             RC 2 STDERR_REGEX "box_stand.csv:1:9: column contact.front_left: 'front_left' is not one of the --contacts")
+             RC 2 STDERR_REGEX "box_stand.csv:1:70: column contact.front_left: 'front_left' is not one of the --contacts")
 eom_cli_test(NAME id-contacts-measured-missing-columns
              ARGS ${box_args} --floating-base --contacts front_left --contact-forces measured
              RC 2 STDERR_REGEX "box_stand.csv:1: missing columns f.front_left.fx, f.front_left.fy, f.front_left.fz")

@@ -144,6 +144,24 @@ nan)
   set_cell nan
   expected+=("table\.csv:3:[0-9]+: .*'nan'")
   ;;
+nul-in-cell)
+  # a NUL inside a cell is shown (\x00), not the end of the message (issue 38 item 15)
+  perl -i -pe 's/^([^,]*),[^,]*/$1,1\x002/ if $. == 3' table.csv
+  expected+=("table\.csv:3:[0-9]+: .*'1\\\\x002' is not a number")
+  ;;
+out-of-range)
+  set_cell 1e400
+  expected+=("table\.csv:3:[0-9]+: .*'1e400' is out of the range of a double \\(beyond 1\\.8e308\\)")
+  ;;
+json-out-of-range)
+  # the same table as JSON rows, one per line: 1e400 in line 3's second value, said as in CSV
+  # and not in a JSON parser's words
+  "$eom" convert table.csv table.json 2> /dev/null || fail "cannot convert table.csv to JSON"
+  perl -i -pe 's/^(\{"[^"]*": *[^,]*, *"[^"]*": *)[^,}]*/${1}1e400/ if $. == 3' table.json
+  grep -q 1e400 table.json || fail "no 1e400 written into table.json: $(head -3 table.json)"
+  table_arg=table.json
+  expected+=("table\.json:3:[0-9]+: .*'1e400' is out of the range of a double")
+  ;;
 ragged-row)
   awk -F, -v OFS=, 'NR == 3 { NF = NF - 1 } 1' table.csv > t && mv t table.csv
   expected+=("table\.csv:3(:[0-9]+)?: ")
@@ -260,7 +278,7 @@ if $writes_output; then
   cp kept.csv kept.orig
   run kept.csv
   cmp -s kept.csv kept.orig || fail "the existing output kept.csv was changed"
-  left=$(ls -A | grep -vxE 'robot(_dir)?\.urdf|table(_dir)?\.csv|std(out|err)\.txt|kept\.(csv|orig)|partial\.json|log\.csv')
+  left=$(ls -A | grep -vxE 'robot(_dir)?\.urdf|table(_dir)?\.(csv|json)|std(out|err)\.txt|kept\.(csv|orig)|partial\.json|log\.csv')
   [ -z "$left" ] || fail "left behind: $left"
 else
   run -

@@ -361,10 +361,24 @@ info-output)
   no_temporaries
   ;;
 long-output-name)
-  # a name of 255 bytes, the most a file system allows: its temporary fits too
-  long=$(printf 'x%.0s' $(seq 251)).csv
-  "$eom" id "$robot" "$table" -o "$long" 2> err.txt || fail "$(cat err.txt)"
-  cmp -s "$long" <("$eom" id "$robot" "$table" 2> /dev/null) || fail "output differs"
+  # names of 239 to 255 bytes, the most a file system allows (the temporary once added 17 bytes
+  # and failed from 239): their temporaries fit too, in the same directory; a table, a summary
+  # and a plot
+  "$eom" id "$robot" "$table" > expected.csv 2> /dev/null
+  mkdir -p sub
+  for n in $(seq 239 255); do
+    long=$(printf 'x%.0s' $(seq $((n - 4)))).csv
+    "$eom" id "$robot" "$table" -o "sub/$long" 2> err.txt || fail "$n bytes: $(cat err.txt)"
+    cmp -s "sub/$long" expected.csv || fail "$n bytes: output differs"
+    rm "sub/$long"
+  done
+  long=$(printf 'x%.0s' $(seq 250))
+  "$eom" id "$robot" "$table" -o - --summary-json "$long.json" > /dev/null 2> err.txt ||
+    fail "summary: $(cat err.txt)"
+  [ -s "$long.json" ] || fail "no summary written"
+  "$eom" plot "$table" --y q.joint1 --format svg -o "$long.svg" 2> err.txt ||
+    fail "plot: $(cat err.txt)"
+  [ -s "$long.svg" ] || fail "no plot written"
   no_temporaries
   ;;
 *)

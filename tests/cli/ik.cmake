@@ -172,3 +172,17 @@ foreach(weight IN ITEMS position orientation)
                ARGS ${IK} ${IKD}/iiwa_quaternion.csv --frame iiwa_link_ee --${weight}-weight -1
                RC 2 STDERR_REGEX "^eom ik: error: --${weight}-weight: -1 must not be negative\n")
 endforeach()
+# every numeric option of ik is refused by its own name (issue 38 item 15): a NaN is not a
+# finite number, a value in NAME=VALUE is said for what it is, a seed is not negative
+eom_cli_test(NAME ik-tolerance-nan
+             ARGS ${IK} ${IKD}/iiwa_quaternion.csv --frame iiwa_link_ee --position-tolerance nan
+             RC 2 STDERR_REGEX "^eom ik: error: --position-tolerance: not a finite number: nan\n")
+eom_cli_test(NAME ik-seed-negative
+             ARGS ${IK} ${IKD}/iiwa_quaternion.csv --frame iiwa_link_ee --seed -1
+             RC 2 STDERR_REGEX "^eom ik: error: --seed: -1 must not be negative\n")
+eom_cli_test(NAME ik-q0-not-finite
+             ARGS ${IK} ${IKD}/iiwa_quaternion.csv --frame iiwa_link_ee --q0 iiwa_joint_1=nan
+             RC 2 STDERR_REGEX "^eom ik: error: --q0 iiwa_joint_1=nan: expected NAME=VALUE with a finite number, not 'nan'\n$")
+eom_cli_test(NAME ik-posture-out-of-range
+             ARGS ${IK} ${IKD}/iiwa_quaternion.csv --frame iiwa_link_ee --posture iiwa_joint_1=1e400
+             RC 2 STDERR_REGEX "^eom ik: error: --posture iiwa_joint_1=1e400: '1e400' is out of the range of a double \\(beyond 1\\.8e308\\)\n$")

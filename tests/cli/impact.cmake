@@ -37,7 +37,7 @@ eom_cli_test(NAME impact-needs-contacts
              RC 2 STDERR_REGEX "--contacts is required")
 eom_cli_test(NAME impact-activity-of-no-contact
              ARGS ${rod_args} --contacts end_left
-             RC 2 STDERR_REGEX "rod_fall.csv:1:15: column contact.end_right: 'end_right' is not one of the --contacts")
+             RC 2 STDERR_REGEX "rod_fall.csv:1:130: column contact.end_right: 'end_right' is not one of the --contacts")
 eom_cli_test(NAME impact-missing-v
              ARGS impact tests/data/urdf/hopper.urdf tests/data/id/contacts/hopper_stand.csv
                   --floating-base --contacts foot

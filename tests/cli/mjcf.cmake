@@ -42,10 +42,10 @@ foreach(case IN ITEMS
                STDERR_REGEX "^eom info: error: ${B}/${file}.xml:${message}")
 endforeach()
 eom_cli_test(NAME mjcf-bad-self-include ARGS info ${B}/self_include.xml RC 2
-             STDERR_REGEX "^eom info: error: ${B}/self_include_part.xml:2: <include file=\"self_include_part.xml\">: '${B}/self_include_part.xml' includes itself: ${B}/self_include_part.xml -> ${B}/self_include_part.xml\n$")
-# a longer loop is named whole, file by file
+             STDERR_REGEX "^eom info: error: ${B}/self_include_part.xml:2: <include file=\"self_include_part.xml\">: '${B}/self_include_part.xml' includes itself: ${B}/self_include.xml -> ${B}/self_include_part.xml -> ${B}/self_include_part.xml\n$")
+# a longer loop is named whole, file by file from the main file
 eom_cli_test(NAME mjcf-bad-include-loop ARGS info ${B}/include_loop.xml RC 2
-             STDERR_REGEX "^eom info: error: ${B}/include_loop_c.xml:2: <include file=\"include_loop_b.xml\">: '${B}/include_loop_b.xml' includes itself: ${B}/include_loop_b.xml -> ${B}/include_loop_c.xml -> ${B}/include_loop_b.xml\n$")
+             STDERR_REGEX "^eom info: error: ${B}/include_loop_c.xml:2: <include file=\"include_loop_b.xml\">: '${B}/include_loop_b.xml' includes itself: ${B}/include_loop.xml -> ${B}/include_loop_b.xml -> ${B}/include_loop_c.xml -> ${B}/include_loop_b.xml\n$")
 eom_cli_test(NAME mjcf-radian-range ARGS info ${B}/radian_range.xml
              STDERR_REGEX "^eom info: warning: ${B}/radian_range.xml: <joint range> of 'j' \\(line 5\\), 'k' \\(line 11\\) span more than two turns \\(4 pi\\) with <compiler angle=\"radian\">: degrees given as radians\\?\n$")
 eom_cli_test(NAME mjcf-floating-base-option ARGS info ${M}/pendulum.xml --floating-base RC 2

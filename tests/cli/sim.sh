@@ -826,11 +826,11 @@ contact-changes-bad-input)
   printf 't,contact.front_right,contact.top\n0,1,1\n' > unknown.csv
   expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
     --contact-schedule unknown.csv --duration 1 -o x.csv
-  stderr_has "unknown.csv:1:3: .*'top' is not one of the --contacts"
+  stderr_has "unknown.csv:1:23: .*'top' is not one of the --contacts"
   printf 't,contact.front_right\n0,1\n0.2,0.5\n' > half.csv
   expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
     --contact-schedule half.csv --duration 1 -o x.csv
-  stderr_has "half.csv:3:2: column contact.front_right: 0.5 is neither 1 (active) nor 0"
+  stderr_has "half.csv:3:5: column contact.front_right: '0.5' is neither 1 nor 0 (1: the contact holds"
   for mu in 0 -0.5 nan; do
     expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners --ground 0 \
       --friction-coefficient=$mu --duration 1 -o x.csv

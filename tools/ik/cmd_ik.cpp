@@ -233,7 +233,8 @@ void add_solver_options(CLI::App& cmd, IkOptions& solver) {
                  "(default 1)")
       ->check(kPositive);
   cmd.add_option("--seed", solver.random_seed,
-                 "Seed of the random restarts (default 0); the same seed gives the same output");
+                 "Seed of the random restarts (default 0); the same seed gives the same output")
+      ->check(kNonNegative);
 }
 
 }  // namespace

@@ -74,8 +74,13 @@ namespace {
 void read_contact_schedule(const SimOptions& opt, const Model& model, const ContactSet& contacts,
                            const SimStart& start, ContactSchedule& schedule) {
   const std::string& path = opt.contact_schedule;
-  const TimeTable table = read_time_table(path, {kContactActivityPrefix}, opt.time, start.clock);
-  const ContactActivity activity(model, contacts, table.header, path, table.columns);
+  std::vector<std::string> flags;
+  for (const Contact& contact : contacts.contacts) {
+    flags.push_back(contact_activity_column(model.frames[contact.frame].name));
+  }
+  const TimeTable table =
+      read_time_table(path, {kContactActivityPrefix}, opt.time, start.clock, flags);
+  const ContactActivity activity(model, contacts, table.header, path);
   if (activity.inputs().empty()) {
     throw InputError(path, 1, 0, "no contact.<frame> column of the --contacts");
   }
@@ -86,7 +91,7 @@ void read_contact_schedule(const SimOptions& opt, const Model& model, const Cont
     schedule.times.push_back(table.series.time(r));
     std::vector<char>& row = schedule.active.emplace_back(contacts.contacts.size(), 1);
     for (std::size_t k = 0; k < row.size(); ++k) {
-      row[k] = activity.active(k, values.data(), table.lines[r]) ? 1 : 0;
+      row[k] = activity.active(k, values.data()) ? 1 : 0;
     }
   }
 }

@@ -2,6 +2,7 @@
 
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/core/errors.hpp"
+#include "eom/core/number_text.hpp"
 #include "algorithm/newton_euler.hpp"
 #include "core/sizes.hpp"
 
@@ -142,7 +143,7 @@ Model model_with_parameters(const Model& model, const DriveParameters& drive,
   for (int i = 1; i < model.njoints; ++i, c += kInertialParameterCount) {
     const InertialParameters body = pi.segment<kInertialParameterCount>(c);
     if (!(body[0] > 0)) {
-      throw InputError("link '" + body_name(model, i) + "': mass " + std::to_string(body[0]) +
+      throw InputError("link '" + body_name(model, i) + "': mass " + number_text(body[0]) +
                        " is not positive: no inertia has these parameters");
     }
     out.inertia[i] = inertia_from_parameters(body);

@@ -25,7 +25,7 @@ class CsvReader final : public TableReader {
     spans_.resize(header_.names.size());
   }
 
-  bool next(std::vector<double>& row) override {
+  bool read_row(std::vector<double>& row) override {
     const size_t n = header_.names.size();
     if (row.size() != n) row.resize(n);
     unquoted_.clear();
@@ -66,7 +66,7 @@ class CsvReader final : public TableReader {
 
   int line() const override { return line_; }
   int column_position(int column) const override {
-    return static_cast<int>(spans_[static_cast<size_t>(column)].at) + 1;
+    return position(line_begin_ + spans_[static_cast<size_t>(column)].at);
   }
   long long offset() const override { return in_->offset(); }
 
@@ -127,6 +127,14 @@ class CsvReader final : public TableReader {
 
   uint32_t offset(const char* at) const { return static_cast<uint32_t>(at - line_begin_); }
 
+  // The UTF-8 characters in [from, to): the bytes that do not continue a sequence.
+  static int characters(const char* from, const char* to) {
+    return static_cast<int>(std::count_if(
+        from, to, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  }
+  // The 1-based character position of `at` in the current record, as messages give line:column.
+  int position(const char* at) const { return 1 + characters(line_begin_, at); }
+
   // blanks around fields are padding; a tab is one unless it separates the fields
   bool blank(char c) const { return c == ' ' || (c == '\t' && separator_ != '\t'); }
 
@@ -166,6 +174,9 @@ class CsvReader final : public TableReader {
     std::string name;
     const char* p = text.data();
     const char* const end = p + text.size();
+    // where each name starts, counted on from the name before (a header may have 10^5 names)
+    const char* counted = line_begin_;
+    int at = 1;
     for (;;) {
       while (p < end && blank(*p)) ++p;
       const char* const start = p;
@@ -191,6 +202,9 @@ class CsvReader final : public TableReader {
       }
       const std::string problem = add_column(header_, index, name);
       if (!problem.empty()) fail(start, problem);
+      at += characters(counted, start);
+      counted = start;
+      header_.at.push_back(at);
       if (p == end) break;
       ++p;
     }
@@ -279,7 +293,7 @@ class CsvReader final : public TableReader {
   }
 
   [[noreturn]] void fail(const char* at, const std::string& message) const {
-    throw InputError(name_, line_, static_cast<int>(at - line_begin_) + 1, message);
+    throw InputError(name_, line_, position(at), message);
   }
 
   std::unique_ptr<Input> in_;

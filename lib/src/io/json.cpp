@@ -56,7 +56,7 @@ class JsonReader final : public TableReader {
     opened_ = true;
   }
 
-  bool next(std::vector<double>& row) override {
+  bool read_row(std::vector<double>& row) override {
     const size_t n = header_.names.size();
     if (row.size() != n) row.resize(n);
     if (!judged_) {

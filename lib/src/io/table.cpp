@@ -122,6 +122,16 @@ int Header::index(std::string_view name) const {
   return it == names.end() ? -1 : static_cast<int>(it - names.begin());
 }
 
+void TableReader::check_flags(const std::vector<double>& row) const {
+  for (size_t c = 0; c < flags_.size(); ++c) {
+    if (!flags_[c] || row[c] == 0 || row[c] == 1) continue;
+    const int column = static_cast<int>(c);
+    throw InputError(name_, line(), column_position(column),
+                     "column " + shown_input(header_.names[c]) + ": " +
+                         quote_input(field(column).text) + " is neither 1 nor 0" + why(c));
+  }
+}
+
 std::unique_ptr<TableReader> TableReader::open(const std::string& path, Format format,
                                                ReadOptions options) {
   if (path == "-") {

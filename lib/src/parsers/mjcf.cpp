@@ -115,13 +115,13 @@ class MjcfReader : MjcfAttributes {
     for (const XMLDocument* d = e->GetDocument(); d; d = source(d).includer) {
       const std::string& other = source(d).file;
       if (other == path || std::filesystem::equivalent(other, path, error)) {
-        // the whole loop, from the file included again to itself
+        // the whole chain, from the main file through the loop to the file included again
         std::string chain = path;
-        for (const XMLDocument* x = e->GetDocument(); x != d; x = source(x).includer) {
+        for (const XMLDocument* x = e->GetDocument(); x; x = source(x).includer) {
           chain = source(x).file + " -> " + chain;
         }
         fail(e, "<include file=\"" + shown_input(name) + "\">: " + quote_input(path) +
-                    " includes itself: " + other + " -> " + chain);
+                    " includes itself: " + chain);
       }
     }
     if (including.depth + 1 > kMaxIncludeDepth) {

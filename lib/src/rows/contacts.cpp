@@ -26,12 +26,7 @@ std::vector<std::string> contact_force_columns(const Model& model, const Contact
 }
 
 ContactActivity::ContactActivity(const Model& model, const ContactSet& contacts,
-                                 const Header& header, const std::string& file,
-                                 std::vector<int> file_columns)
-    : file_(file), file_columns_(std::move(file_columns)) {
-  if (file_columns_.empty()) {
-    for (int c = 0; c < header.size(); ++c) file_columns_.push_back(c);
-  }
+                                 const Header& header, const std::string& file) {
   for (const Contact& contact : contacts.contacts) {
     names_.push_back(contact_activity_column(model.frames[contact.frame].name));
     const int c = header.index(names_.back());
@@ -46,28 +41,21 @@ ContactActivity::ContactActivity(const Model& model, const ContactSet& contacts,
     const int frame = model.frame_index(frame_name);
     if (frame < 0 && std::find(ranks.begin(), ranks.end(), name) != ranks.end()) continue;
     if (frame < 0 || contacts.find(frame) < 0) {
-      throw InputError(file, 1, file_columns_[c] + 1,
+      throw InputError(file, 1, header.position(c),
                        "column " + shown_input(name) + ": " + quote_input(frame_name) +
                            " is not one of the " + Setting::contacts);
     }
   }
 }
 
-bool ContactActivity::active(std::size_t k, const double* values, int line) const {
+bool ContactActivity::active(std::size_t k, const double* values) const {
   const int c = columns_[k];
-  if (c < 0) return true;
-  const double value = values[c];
-  if (value != 0 && value != 1) {
-    throw InputError(file_, line, file_columns_[c] + 1,
-                     "column " + names_[k] + ": " + number_text(value) +
-                         " is neither 1 (active) nor 0 (inactive)");
-  }
-  return value == 1;
+  return c < 0 || values[c] == 1;
 }
 
 void ContactActivity::apply(const Sample& s, ContactJacobian& jacobian) const {
   for (std::size_t k = 0; k < columns_.size(); ++k) {
-    jacobian.set_active(static_cast<int>(k), active(k, s.row.data(), s.line));
+    jacobian.set_active(static_cast<int>(k), active(k, s.row.data()));
   }
 }
 

@@ -193,10 +193,19 @@ void read_used_columns(TableReader& in, const Binding& b, const RowTask& task) {
       if (c >= 0) used[c] = true;
     }
   }
-  for (int c : task.inputs) used[c] = true;
+  // a contact.<frame> input is a contact's activity: 0 or 1 (rows/contacts.hpp)
+  std::vector<bool> flags(n, false);
+  std::vector<std::string> why;
+  for (int c : task.inputs) {
+    used[c] = true;
+    if (contact_activity_frame(in.header().names[c]).empty()) continue;
+    flags[c] = true;
+    why.resize(n);
+    why[c] = kContactActivityMeaning;
+  }
   if (b.time.stamp >= 0) used[b.time.stamp] = true;
   if (b.time.nanosec >= 0) used[b.time.nanosec] = true;
-  in.read_columns(std::move(used));
+  in.read_columns(std::move(used), std::move(why), std::move(flags));
 }
 
 bool stdin_is_stream() {
@@ -288,12 +297,13 @@ class TimeTableRows {
  public:
   TimeTableRows(const std::string& path, const std::vector<std::string>& reads,
                 const TimeOptions& time, const TableTime& clock, Header& header,
-                std::vector<int>& kept)
+                std::vector<int>& kept, const std::vector<std::string>& flags = {})
       : path_(path), reader_(TableReader::open(path, format_for(path, std::nullopt))) {
     const Header& full = reader_->header();
     const TimeColumns time_columns = bind_time_columns(full, time, path, true);
     t_col_ = time_columns.stamp;
-    std::vector<bool> used(full.names.size());
+    std::vector<bool> used(full.names.size()), flag(full.names.size());
+    std::vector<std::string> why(full.names.size());
     for (size_t c = 0; c < used.size(); ++c) {
       const std::string& name = full.names[c];
       used[c] = static_cast<int>(c) == t_col_ || static_cast<int>(c) == time_columns.nanosec ||
@@ -304,9 +314,12 @@ class TimeTableRows {
       if (!used[c]) continue;
       kept.push_back(static_cast<int>(c));
       header.names.push_back(name);
+      header.at.push_back(full.position(static_cast<int>(c)));
+      flag[c] = std::find(flags.begin(), flags.end(), name) != flags.end();
+      if (flag[c]) why[c] = kContactActivityMeaning;
     }
     kept_ = kept;
-    reader_->read_columns(std::move(used));
+    reader_->read_columns(std::move(used), std::move(why), std::move(flag));
     stamps_ = TableTime(time_columns, time.scale);
     stamps_.count_from(clock);
   }
@@ -320,13 +333,12 @@ class TimeTableRows {
     try {
       if (read_any_) TimeSeries::check_after(last_, t);
     } catch (const InputError& e) {
-      throw InputError(path_, reader_->line(), t_col_ + 1, e.phrase());
+      throw InputError(path_, reader_->line(), reader_->column_position(t_col_), e.phrase());
     }
     read_any_ = true;
     last_ = t;
     return true;
   }
-  int line() const { return reader_->line(); }
 
  private:
   std::string path_;
@@ -342,15 +354,15 @@ class TimeTableRows {
 }  // namespace
 
 TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads,
-                          const TimeOptions& time, const TableTime& clock) {
-  TimeTable table{path, {}, TimeSeries(0), {}, {}};
-  TimeTableRows rows(path, reads, time, clock, table.header, table.columns);
+                          const TimeOptions& time, const TableTime& clock,
+                          const std::vector<std::string>& flags) {
+  TimeTable table{path, {}, TimeSeries(0), {}};
+  TimeTableRows rows(path, reads, time, clock, table.header, table.columns, flags);
   table.series = TimeSeries(static_cast<int>(table.columns.size()));
   std::vector<double> values(table.columns.size());
   double t;
   while (rows.next(t, values.data())) {
     table.series.append(t, values.data());
-    table.lines.push_back(rows.line());
   }
   if (table.series.rows() == 0) throw InputError(path, 1, 0, "the table has no rows");
   return table;
@@ -358,7 +370,7 @@ TimeTable read_time_table(const std::string& path, const std::vector<std::string
 
 TimeTable stream_time_table(const std::string& path, const std::vector<std::string>& reads,
                             const TimeOptions& time, const TableTime& clock) {
-  TimeTable table{path, {}, TimeSeries(0), {}, {}};
+  TimeTable table{path, {}, TimeSeries(0), {}};
   auto rows =
       std::make_shared<TimeTableRows>(path, reads, time, clock, table.header, table.columns);
   table.series = TimeSeries(static_cast<int>(table.columns.size()),

@@ -129,15 +129,15 @@ void plan(const std::vector<bool>& given, const RowOptions& opt, Binding& b) {
 
 }  // namespace
 
-Binding bind(const Model& model, const Header& header, const std::string& file,
-             const RowOptions& opt, const RowCommand& command, const Notes& notes) {
-  check_coordinate_columns(header, model, file);
-  Binding b;
+namespace {
+
+// q and the derivatives the command needs: the orders the table gives bound, a plan to derive the
+// others (which needs a time column)
+void bind_derivatives(const Model& model, const Header& header, const std::string& file,
+                      const RowOptions& opt, const RowCommand& command, Binding& b) {
   const int order = command.order;
   b.column.resize(order + 1);
   b.fills.resize(order + 1);
-  b.time = bind_time_columns(header, opt.time, file, false);
-
   std::vector<bool> given(order + 1, false);
   given[0] = true;
   bind_order(model, header, file, command.joints, 0, "q", b);
@@ -149,15 +149,17 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     given[k] = true;
   }
   plan(given, opt, b);
-  if (!b.stages.empty()) {
-    if (b.time.stamp < 0) {
-      throw InputError(file, 1, 0,
-                       "missing column " + opt.time.column + " (needed to derive " +
-                           b.derived.front().substr(0, b.derived.front().find(" from")) + ")");
-    }
+  if (!b.stages.empty() && b.time.stamp < 0) {
+    throw InputError(file, 1, 0,
+                     "missing column " + opt.time.column + " (needed to derive " +
+                         b.derived.front().substr(0, b.derived.front().find(" from")) + ")");
   }
-  // a mimic joint following a leader the table gives (one following a neutral leader is as
-  // neutral as the joints the command does not need: nothing to say)
+}
+
+// a mimic joint following a leader the table gives (one following a neutral leader is as neutral
+// as the joints the command does not need: nothing to say)
+void warn_mimics(const Model& model, const Binding& b, const std::string& file,
+                 const Notes& notes) {
   std::vector<std::string> mimics;
   const auto filled = [&](int joint) {
     return std::any_of(b.fills[0].begin(), b.fills[0].end(),
@@ -170,10 +172,14 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     notes.warning(file + ": mimic joint" + (mimics.size() > 1 ? "s " : " ") + join(mimics) +
                   " filled from the leader (q = multiplier * q_leader + offset)");
   }
+}
 
-  // pass-through columns, in input order: time (as t, in seconds, where its column is), --keep
-  // and --keep-input (the time column too, under its own name unless it is t)
-  std::vector<std::pair<std::string, std::string>> keep;  // source, output name
+// --keep's items as (source, output name), each checked against the header: NAME, NAME:NEW_NAME
+// or a glob, which keeps every column it matches under its own name ('contact.*', as plot --y)
+std::vector<std::pair<std::string, std::string>> keep_items(const Header& header,
+                                                            const std::string& file,
+                                                            const RowOptions& opt) {
+  std::vector<std::pair<std::string, std::string>> keep;
   for (const auto& item : opt.keep) {
     const size_t colon = item.find(':');
     const std::string source = item.substr(0, colon);
@@ -181,7 +187,6 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     if (source.empty() || target.empty()) {
       throw InputError(Setting::keep + (" " + item + ": expected NAME or NAME:NEW_NAME"));
     }
-    // a glob keeps every column it matches under its own name ('contact.*', as plot --y)
     const bool glob = is_glob(source);
     if (glob && colon != std::string::npos) {
       throw InputError(Setting::keep + (" " + item + ": a glob keeps columns under their own " +
@@ -198,6 +203,13 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     }
     keep.emplace_back(source, target);
   }
+  return keep;
+}
+
+// the pass-through columns, in input order: time (as t, in seconds, where its column is), --keep
+// and --keep-input (the time column too, under its own name unless it is t)
+void bind_kept(const Header& header, const std::string& file, const RowOptions& opt, Binding& b) {
+  const auto keep = keep_items(header, file, opt);
   for (int c = 0; c < header.size(); ++c) {
     const std::string& name = header.names[c];
     std::string output;
@@ -215,6 +227,18 @@ Binding bind(const Model& model, const Header& header, const std::string& file,
     b.keep.push_back(c);
     b.keep_names.push_back(output);
   }
+}
+
+}  // namespace
+
+Binding bind(const Model& model, const Header& header, const std::string& file,
+             const RowOptions& opt, const RowCommand& command, const Notes& notes) {
+  check_coordinate_columns(header, model, file);
+  Binding b;
+  b.time = bind_time_columns(header, opt.time, file, false);
+  bind_derivatives(model, header, file, opt, command, b);
+  warn_mimics(model, b, file, notes);
+  bind_kept(header, file, opt, b);
   return b;
 }
 

@@ -1,6 +1,7 @@
 #include "eom/solvers/ik_path.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <optional>
 
@@ -23,8 +24,18 @@ std::pair<int, double> coordinate_value(const Model& model, const std::string& i
                                         const std::string& option) {
   const size_t eq = item.find('=');
   const std::string name = item.substr(0, eq);
-  const auto value = eq == std::string::npos ? std::nullopt : parse_number(item.substr(eq + 1));
-  if (!value) throw InputError(option + " " + item + ": expected NAME=VALUE");
+  if (eq == std::string::npos) throw InputError(option + " " + item + ": expected NAME=VALUE");
+  const std::string text = item.substr(eq + 1);
+  const auto value = parse_number(text);
+  if (!value) {
+    // a number beyond a double is said as in tables; anything else is not a finite number
+    double x = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
+    throw InputError(option + " " + item + ": " +
+                     (error == std::errc::result_out_of_range && end == text.data() + text.size()
+                          ? out_of_range_message(text)
+                          : "expected NAME=VALUE with a finite number, not " + quote_input(text)));
+  }
   const auto it = std::find(model.q_names.begin(), model.q_names.end(), name);
   if (it == model.q_names.end()) {
     throw InputError(option + " " + item + ": the model has no joint coordinate '" + name +

@@ -318,3 +318,14 @@ TEST_CASE("regressor: wrong sizes are refused, no allocation per call",
   CHECK_THROWS_WITH(joint_torque_regressor(model, data, q, v, v, wrong, drive),
                     Catch::Contains("the regressor's columns has"));
 }
+
+TEST_CASE("regressor: a mass that is not positive is said in %g form, not 309 digits",
+          "[regressor]") {
+  const Model model = load_model(kRobotsDir + "/iiwa14.urdf");
+  const DriveParameters drive{};
+  Eigen::VectorXd pi = regressor_parameters(model, drive);
+  pi[0] = -1e308;
+  CHECK_THROWS_WITH(model_with_parameters(model, drive, pi),
+                    Catch::EndsWith(": mass -1e+308 is not positive: no inertia has these "
+                                    "parameters"));
+}

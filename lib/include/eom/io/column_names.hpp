@@ -77,6 +77,8 @@ inline constexpr char kContactActivityPrefix[] = "contact";  // contact.<frame>:
 
 /// "contact.<frame>": whether the contact at the frame holds on a row (1) or not (0).
 std::string contact_activity_column(std::string_view frame);
+/// What the values of a contact.<frame> column mean, for the message of another value.
+inline constexpr char kContactActivityMeaning[] = "1: the contact holds, 0: it does not";
 
 /// The frame of a "contact.<frame>" column, empty for another column.
 std::string_view contact_activity_frame(std::string_view column);

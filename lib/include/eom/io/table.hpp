@@ -63,10 +63,18 @@ struct ReadOptions {
 /// Column names of a table, in order, unique.
 struct Header {
   std::vector<std::string> names;
+  /// Where each name starts in the header line of its file (1-based character position, as
+  /// messages give line:column), for messages about a column itself; empty, or 0 for a name,
+  /// where unknown (JSON, a header built in memory).
+  std::vector<int> at = {};
 
   int size() const { return static_cast<int>(names.size()); }
   /// Index of a column, -1 if absent.
   int index(std::string_view name) const;
+  /// at[column], or 0 when unknown.
+  int position(int column) const {
+    return static_cast<size_t>(column) < at.size() ? at[static_cast<size_t>(column)] : 0;
+  }
 };
 
 /// Streaming reader of a table. Reads the header at open; next() fills one row at a time.
@@ -87,15 +95,23 @@ class TableReader {
   char separator() const { return separator_; }
   /// The columns the caller reads (default: all): their values must be finite numbers. Values of
   /// the other columns may be anything and read as NaN unless they are numbers. `why[c]`, when
-  /// given and not empty, is added to the message of a bad value in column c. Call before next().
-  void read_columns(std::vector<bool> used, std::vector<std::string> why = {}) {
+  /// given and not empty, is added to the message of a bad value in column c. `flags[c]`: column
+  /// c (one read) holds 0 or 1 (contact.<frame>), another value is refused at its line:column as
+  /// a bad number is. Call before next().
+  void read_columns(std::vector<bool> used, std::vector<std::string> why = {},
+                    std::vector<bool> flags = {}) {
     used_ = std::move(used);
     why_ = std::move(why);
+    flags_ = std::move(flags);
   }
   /// Fill `row` (resized to header().size() on first use, never reallocated afterwards) with the
   /// next row; false at the end. Throws InputError (file:line:column) for text, NaN/Inf in a
-  /// column read, ragged rows, missing or unknown keys.
-  virtual bool next(std::vector<double>& row) = 0;
+  /// column read, a flag other than 0 and 1, ragged rows, missing or unknown keys.
+  bool next(std::vector<double>& row) {
+    if (!read_row(row)) return false;
+    if (!flags_.empty()) check_flags(row);
+    return true;
+  }
   /// Column `column` of the row last returned by next(), as the input wrote it. Valid until the
   /// next call of next().
   virtual Field field(int column) const = 0;
@@ -111,6 +127,8 @@ class TableReader {
   virtual long long offset() const = 0;
 
  protected:
+  /// next() but for the flags' check.
+  virtual bool read_row(std::vector<double>& row) = 0;
   bool used(std::size_t column) const { return used_.empty() || used_[column]; }
   /// " (why)" for a bad value in `column`, or nothing.
   std::string why(std::size_t column) const {
@@ -122,8 +140,11 @@ class TableReader {
   char separator_ = ',';
 
  private:
+  void check_flags(const std::vector<double>& row) const;
+
   std::vector<bool> used_;        // empty: every column
   std::vector<std::string> why_;  // per column, may be empty
+  std::vector<bool> flags_;       // per column, may be empty
 };
 
 /// Streaming writer of a table, to an OutputFile (output_file.hpp): a regular file is written to

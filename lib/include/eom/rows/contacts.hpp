@@ -28,25 +28,25 @@ std::vector<std::string> contact_force_columns(const Model& model, const Contact
 /// The contact.<frame> columns of one table: which contacts hold on each row (a contact without
 /// a column holds on every row). The one reader of these columns, for the tables of id, fd, jac
 /// and impact and for sim's contact schedule; the contact rank columns (contact_rank_columns)
-/// pass, so that a table eom jac wrote can be read again.
+/// pass, so that a table eom jac wrote can be read again. Their values are 0 or 1: the table's
+/// reader refuses any other at its line:column (TableReader::read_columns flags), where the row
+/// engine reads a task's contact.<frame> inputs and read_time_table the flags it is given.
 class ContactActivity {
  public:
-  /// `file_columns`: per column of `header`, its column in the file (when the header holds only
-  /// some of the file's columns, TimeTable::columns); empty when they are the file's. Throws
-  /// InputError (file, line 1, column) for a contact.<name> column of no contact.
+  /// Throws InputError (file, line 1, the name's position) for a contact.<name> column of no
+  /// contact.
   ContactActivity(const Model& model, const ContactSet& contacts, const Header& header,
-                  const std::string& file, std::vector<int> file_columns = {});
+                  const std::string& file);
   /// The columns read (indices into the header).
   const std::vector<int>& inputs() const { return inputs_; }
-  /// Whether the k-th contact holds on the row `values` (indexed as the header), its line `line`
-  /// of the file; throws InputError (file, line, column) for a value other than 0 and 1.
-  bool active(std::size_t k, const double* values, int line) const;
+  /// The names of the contacts' columns, present or not.
+  const std::vector<std::string>& names() const { return names_; }
+  /// Whether the k-th contact holds on the row `values` (indexed as the header).
+  bool active(std::size_t k, const double* values) const;
   /// Sets the row's active contacts (active() of each).
   void apply(const Sample& s, ContactJacobian& jacobian) const;
 
  private:
-  const std::string file_;
-  std::vector<int> file_columns_;
   std::vector<int> columns_;        // per contact, -1 when absent
   std::vector<std::string> names_;  // per contact, its column's name
   std::vector<int> inputs_;

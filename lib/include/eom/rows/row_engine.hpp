@@ -141,19 +141,20 @@ struct TimeTable {
   Header header;
   TimeSeries series{0};
   std::vector<int> columns;  // per column of header, its index in the file
-  std::vector<int> lines;    // per row of series, its line in the file
 };
 /// Its times are seconds since `clock`'s origin (TableTime::count_from), its time column as
 /// `time` says. The columns named `prefix`.* for a prefix in `reads` must be numbers (what the
-/// caller reads); the others may hold anything (text reads as NaN). Throws InputError naming the
-/// file (and line and column) for a missing time column, a time that does not increase strictly,
-/// a value of a column read that is not a number, and no rows.
+/// caller reads), those named in `flags` (contact.<frame>) 0 or 1; the others may hold anything
+/// (text reads as NaN). Throws InputError naming the file (and line and column) for a missing
+/// time column, a time that does not increase strictly, a value of a column read that is not a
+/// number or not a flag, and no rows.
 TimeTable read_time_table(const std::string& path, const std::vector<std::string>& reads,
-                          const TimeOptions& time, const TableTime& clock);
+                          const TimeOptions& time, const TableTime& clock,
+                          const std::vector<std::string>& flags = {});
 /// The same table streamed: its series reads the rows as the times asked for need them (the
 /// first row now, to refuse a table without rows) and holds those not released
 /// (TimeSeries::release), so that its memory does not grow with the table's length; a bad row
-/// throws when it is reached. `lines` stays empty.
+/// throws when it is reached.
 TimeTable stream_time_table(const std::string& path, const std::vector<std::string>& reads,
                             const TimeOptions& time, const TableTime& clock);
 
