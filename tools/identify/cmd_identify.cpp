@@ -38,8 +38,8 @@ struct IdentifyOptions {
   double max_condition = 1e8;
   std::string method = "consistent";  // or "least-squares"
   double prior_weight = 1e-3;
-  std::string partial_out;             // --partial FILE: the logs' factors, the fit left unfinished
-  std::vector<std::string> merge;      // --merge FILE...: partial fits finished as one run
+  std::string partial_out;            // --partial FILE: the logs' factors, the fit left unfinished
+  std::vector<std::string> merge;     // --merge FILE...: partial fits finished as one run
   std::vector<std::string> only;      // --only LINK,...: those bodies alone, the others the file's
   std::vector<std::string> validate;  // --validate LOG...: held-out logs for the report
   int parameter_count = 0;            // the standard parameters (for the report)
@@ -368,8 +368,8 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   if (solution.x.size() == 0 && r > 0) return kExitFailure;
   const Eigen::VectorXd value =
       standard_parameters(opt, model, drive, base, fit, solution, prior, unknowns, report);
-  nlohmann::json summary = summary_object("identify", logs, opt.rows.output.path, true,
-                                          fit.rows(), kExitOk, log);
+  nlohmann::json summary =
+      summary_object("identify", logs, opt.rows.output.path, true, fit.rows(), kExitOk, log);
   summary["dropped"] = dropped;
   report_residuals_of(opt, model, drive, base, fit, prior, value, notes, report, summary);
   report_estimate(base, solution, names, opt.parameter_count, report, summary);
@@ -480,9 +480,9 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
              std::string("--merge reads no log: ") + name +
                  " belongs to the runs that read them (--partial)");
   }
-  for (const char* name : {"--output", "--format", "--base-parameters", "--urdf-out",
-                           "--max-condition", "--method", "--prior-weight", "--validate",
-                           "--summary-json"}) {
+  for (const char* name :
+       {"--output", "--format", "--base-parameters", "--urdf-out", "--max-condition", "--method",
+        "--prior-weight", "--validate", "--summary-json"}) {
     excludes(partial, cmd->get_option(name),
              std::string("--partial leaves the fit unfinished: ") + name +
                  " belongs to the run that finishes it (--merge)");
