@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <iterator>
 #include <map>
 #include <set>
@@ -427,4 +428,90 @@ TEST_CASE("plot: an axis of epoch stamps counts from a round offset its label gi
     if (text.rfind("0.", 0) == 0) ticks.insert(text);
   }
   CHECK(ticks.size() >= 3);  // 0.15, 0.2, 0.25, ...: the span readable
+}
+
+TEST_CASE("plot: a time stamp beside t gets no panel of its own", "[plot]") {
+  // eom id ... --time-column field.header.stamp --keep field.header.stamp writes the stamp beside
+  // t; a ROS 2 export splits it in header.stamp.sec and .nanosec; a solver's time per row is
+  // data, not a stamp (it does not only increase)
+  const std::string table = eom::test::scratch_path("stamped.csv"),
+                    out = eom::test::scratch_path("stamped.svg");
+  {
+    std::ofstream csv(table);
+    csv << std::fixed << std::setprecision(3)
+        << "t,field.header.stamp,header.stamp.sec,header.stamp.nanosec,q.a,solve.time_us\n";
+    for (int r = 0; r < 20; ++r) {
+      const long long ns = 1700000000999000000LL + 1000000LL * r;  // crosses a whole second
+      csv << 1700000000.999 + 0.001 * r << ',' << ns << ',' << ns / 1000000000 << ','
+          << ns % 1000000000 << ',' << 0.1 * r << ',' << (r % 3 == 0 ? 40 : 35) << '\n';
+    }
+  }
+  const Result r = run("plot '" + table + "' -o '" + out + "'");
+  REQUIRE(r.status == 0);
+  const Svg svg = read_svg(out);
+  CHECK(svg.has_text("q (rad)"));
+  CHECK(svg.has_text("solve"));  // the solver's time keeps its panel
+  CHECK_FALSE(svg.has_text("field.header"));
+  CHECK_FALSE(svg.has_text("header.stamp"));
+  CHECK(svg.curves() == 2);
+  CHECK(r.err.find("column field.header.stamp is a time stamp: no panel of its own") !=
+        std::string::npos);
+  CHECK(r.err.find("column header.stamp.nanosec is a time stamp") != std::string::npos);
+  CHECK(r.err.find("column header.stamp.sec is a time stamp") != std::string::npos);
+  CHECK(r.err.find("solve.time_us") == std::string::npos);
+  // named, it is plotted
+  REQUIRE(run("plot '" + table + "' --y field.header.stamp -o '" + out + "'").status == 0);
+  CHECK(read_svg(out).has_text("field.header"));
+}
+
+TEST_CASE("plot: two tables of eleven curves in a panel: no two curves alike", "[plot]") {
+  // x.c1 .. x.c11 constant at their index in one table, half a unit higher in the other: the
+  // 11th colour round of the first table must not take the style of the second table's first
+  // round. Each horizontal line across the panel is told by its colour and its dash pattern
+  // (one polyline when solid, else the lengths of its dashes) and all 22 must differ.
+  const std::string out = eom::test::scratch_path("eleven.svg");
+  std::string tables;
+  for (const auto& [name, offset] :
+       {std::pair{"eleven_a.csv", 0.0}, std::pair{"eleven_b.csv", 0.5}}) {
+    const std::string table = eom::test::scratch_path(name);
+    std::ofstream csv(table);
+    csv << "t";
+    for (int c = 1; c <= 11; ++c) csv << ",x.c" << c;
+    for (int r = 0; r < 20; ++r) {
+      csv << '\n' << r;
+      for (int c = 1; c <= 11; ++c) csv << ',' << c + offset;
+    }
+    tables += " '" + table + "'";
+  }
+  REQUIRE(run("plot" + tables + " -q -o '" + out + "'").status == 0);
+  struct Across {
+    double x_min = INFINITY, x_max = -INFINITY;
+    std::multiset<long> dashes;  // lengths of the two-point pieces, in tenths of a point
+    bool solid = false;
+  };
+  std::map<std::pair<std::string, long>, Across> lines;  // by colour and height
+  for (const auto& l : read_svg(out).lines) {
+    if (l.colour == "#000000" || l.points.size() < 2) continue;
+    const double y = l.points.front().y;
+    if (!std::all_of(l.points.begin(), l.points.end(), [&](const Point& p) { return p.y == y; }))
+      continue;
+    Across& a = lines[{l.colour, std::lround(y * 10)}];
+    for (const Point& p : l.points)
+      a.x_min = std::min(a.x_min, p.x), a.x_max = std::max(a.x_max, p.x);
+    if (l.points.size() > 2)
+      a.solid = true;
+    else
+      a.dashes.insert(std::lround(10 * std::abs(l.points[1].x - l.points[0].x)) / 5);
+  }
+  std::set<std::pair<std::string, std::set<long>>> looks;
+  int curves = 0;
+  for (const auto& [key, a] : lines) {
+    if (a.x_max - a.x_min < 500) continue;  // a legend sample, not a curve across the panel
+    ++curves;
+    const std::set<long> pattern =
+        a.solid ? std::set<long>{-1} : std::set<long>(a.dashes.begin(), a.dashes.end());
+    looks.insert({key.first, pattern});
+  }
+  CHECK(curves == 22);
+  CHECK(looks.size() == 22);
 }

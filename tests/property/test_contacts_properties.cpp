@@ -120,11 +120,15 @@ TEST_CASE("b = S^T tau + J_c^T f + the residual on the base, J_c frame by frame"
                                       .topRows(rows);
         supplied += J.transpose() * id->forces().segment(set.offset(static_cast<int>(c)), rows);
       }
-      // the free-flyer's rows leave the residual, in the base's axes
-      const Mat3 R = place_joint(model, data, 1, q).R;
+      // the free-flyer's rows leave the residual, in the base's axes about its origin (it is
+      // given about the centre of mass c, world axes: n_o = n_c + (c - o) x f)
+      const SE3 base = place_joint(model, data, 1, q);
+      const Vec3 arm = center_of_mass(model, data, q) - base.p;
+      const Vec3 force = id->residual().head<3>();
+      const Mat3& R = base.R;
       Eigen::VectorXd residual_base(6);
-      residual_base << R.transpose() * id->residual().head<3>(),
-          R.transpose() * id->residual().tail<3>();
+      residual_base << R.transpose() * force,
+          R.transpose() * (id->residual().tail<3>() + arm.cross(force));
       supplied.head<6>() += residual_base;
       CHECK_THAT(supplied, AllClose(b, 1e-9 * scale));
     }
@@ -192,8 +196,7 @@ TEST_CASE("min-torque: the torques and forces of the projection by the SVD (ETH 
   INFO(robot.name);
   Stance stance(robot, 400);
   auto& [model, stance_set, data, rng] = stance;
-  // the stance, whose contacts hold the base, and one point alone, which cannot (the least
-  // squares of the rank-deficient case)
+  // the stance, whose contacts hold the base, and one point alone, which cannot
   ContactSet point;
   point.contacts.push_back(stance_set.contacts.back());
   point.contacts.back().kind = ContactKind::point;
@@ -222,10 +225,18 @@ TEST_CASE("min-torque: the torques and forces of the projection by the SVD (ETH 
     const Eigen::MatrixXd NtSt = N.bottomRows(na).transpose();
     Eigen::JacobiSVD<Eigen::MatrixXd> torque_svd(NtSt, Eigen::ComputeThinU | Eigen::ComputeThinV);
     torque_svd.setThreshold(1e-9);
-    const Eigen::VectorXd tau = torque_svd.solve(Eigen::VectorXd(N.transpose() * b));
+    Eigen::VectorXd tau = torque_svd.solve(Eigen::VectorXd(N.transpose() * b));
     Eigen::VectorXd rest = b;
     rest.tail(na) -= tau;
-    const Eigen::VectorXd f = contact_svd.solve(rest);
+    Eigen::VectorXd f = contact_svd.solve(rest);
+    if (k % 2 == 1) {
+      // one point cannot hold the base: the base wrench left is the least force, then the least
+      // moment about the centre of mass, whatever the rule (issue 38 item 18). A point supplies
+      // any force, so it carries the whole force the base needs, R f_b in world axes, and the
+      // torques follow
+      f = place_joint(model, data, 1, q).R * b.head<3>();
+      tau = b.tail(na) - (Jt * f).tail(na);
+    }
     const double scale = 1 + b.norm() + f.norm();
     CHECK_THAT(Eigen::VectorXd(id.torques().tail(na)), AllClose(tau, 1e-9 * scale));
     CHECK_THAT(id.forces(), AllClose(f, 1e-9 * scale));

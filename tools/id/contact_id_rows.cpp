@@ -117,6 +117,7 @@ double* ContactIdRows::compute(const Sample& s, const Data& placed, ConstVec b, 
   if (norm > threshold_) ++residual_rows_;
   if (norm > worst_) {
     worst_ = norm;
+    worst_residual_ = residual;
     worst_t_ = s.t;
     worst_line_ = s.line;
   }
@@ -152,7 +153,8 @@ int ContactIdRows::finish(const Notes& notes) const {
   line << file_ << ": the contacts cannot supply the base's wrench in " << residual_rows_
        << (residual_rows_ == 1 ? " row" : " rows") << ": worst residual.norm "
        << number_text(worst_) << " at t=" << number_text(worst_t_) << " (line " << worst_line_
-       << ")";
+       << "): a force of " << number_text(worst_residual_.head<3>().norm()) << " N and a moment of "
+       << number_text(worst_residual_.tail<3>().norm()) << " N m about the centre of mass";
   if (failing) {
     line << ", over --fail-on-residual " << number_text(opt_.fail_on_residual);
     notes.error(line.str());
@@ -164,6 +166,8 @@ int ContactIdRows::finish(const Notes& notes) const {
 
 void ContactIdRows::summarize(nlohmann::json& table) const {
   table["contacts"] = {{"worst_residual", worst_},
+                       {"worst_residual_force", worst_residual_.head<3>().norm()},
+                       {"worst_residual_moment", worst_residual_.tail<3>().norm()},
                        {"worst_residual_line", worst_line_},
                        {"residual_rows", residual_rows_}};
   if (opt_.friction_coefficient <= 0) return;

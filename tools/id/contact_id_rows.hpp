@@ -64,6 +64,7 @@ class ContactIdRows {
   const Vec3 normal_;       // of friction.<frame>
   const double threshold_;  // a residual.norm above it is reported: --fail-on-residual or 1e-6
   double worst_ = 0, worst_t_ = 0;
+  Vec6 worst_residual_ = Vec6::Zero();  // force and moment about the centre of mass
   int worst_line_ = 0;
   long residual_rows_ = 0;  // rows over the threshold
   // per contact, with --friction-coefficient: rows needing more friction, rows pulling

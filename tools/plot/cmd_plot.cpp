@@ -89,6 +89,21 @@ void offset_x_axis(PlotFigure& figure) {
                    (unit == std::string::npos ? "" : figure.x_label.substr(unit));
 }
 
+// A curve's style from its table (`style` holds the table's place until here) and its round of
+// the ten colours: with R rounds in the fullest panel, table t takes the styles t R .. t R + R - 1,
+// so no two curves of a panel share colour and style however many tables and members it has,
+// and a table keeps its first style in every panel
+void assign_line_styles(const std::vector<std::vector<std::string>>& members, PlotFigure& figure) {
+  size_t most = 1;
+  for (const auto& names : members) most = std::max(most, names.size());
+  const int rounds = static_cast<int>((most + kCurveColours - 1) / kCurveColours);
+  for (auto& panel : figure.panels) {
+    for (auto& curve : panel.curves) {
+      curve.style = curve.style * rounds + curve.colour / kCurveColours;
+    }
+  }
+}
+
 // tables are told apart in the legend by their file names, or by their paths when two share a
 // name (a/tau.csv, b/tau.csv)
 std::vector<std::string> legend_names(const std::vector<PlotTable>& tables) {
@@ -139,7 +154,7 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
     x_min = std::min(x_min, table.series.x_min());
     x_max = std::max(x_max, table.series.x_max());
     for (size_t s = 0; s < table.columns.size(); ++s) {
-      if (std::isnan(table.series.y_min(static_cast<int>(s)))) continue;
+      if (std::isnan(table.series.y_min(static_cast<int>(s))) || table.stamp[s]) continue;
       const std::string& column = table.columns[s];
       const std::string group = column_group(column), member = column_member(column);
       auto g = std::find(groups.begin(), groups.end(), group) - groups.begin();
@@ -182,6 +197,7 @@ PlotFigure make_figure(const PlotOptions& opt, const std::vector<PlotTable>& tab
            table.schedules[k].intervals()});
     }
   }
+  assign_line_styles(members, figure);
   if (figure.panels.empty() && figure.lanes.empty()) {
     throw InputError("nothing to plot: no column holds numbers");
   }

@@ -25,14 +25,14 @@ namespace {
 
 // palette (cmap0): 0 background, 1 axes and text, 2 .. 11 the curves (matplotlib's tab10, told
 // apart by most readers), 12 the shading, 13 the band's lanes
-constexpr int kAxes = 1, kFirstCurve = 2, kCurveColours = 10, kShade = 12, kLane = 13;
+constexpr int kAxes = 1, kFirstCurve = 2, kShade = 12, kLane = 13;
 constexpr PLINT kRed[] = {255, 0, 31, 255, 44, 214, 148, 140, 227, 127, 188, 23, 253, 70};
 constexpr PLINT kGreen[] = {255, 0, 119, 127, 160, 39, 103, 86, 119, 127, 189, 190, 174, 130};
 constexpr PLINT kBlue[] = {255, 0, 180, 14, 44, 40, 189, 75, 194, 127, 34, 207, 97, 180};
 constexpr PLFLT kAlpha[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.45, 0.8};
 
-// Line styles per table (PLplot's built-in styles): solid, long dashes, short dashes, ...
-constexpr PLINT kTableStyles[] = {1, 3, 2, 5, 4, 6, 7, 8};
+// Line styles (PLplot's built-in styles): solid, long dashes, short dashes, ...
+constexpr PLINT kLineStyles[] = {1, 3, 2, 5, 4, 6, 7, 8};
 constexpr PLINT kLimitStyle = 2;
 constexpr double kCharWidth = 6.2;   // points: the mean width of a character at kTextHeight
 constexpr PLFLT kTextHeight = 3.6;   // mm
@@ -46,11 +46,7 @@ constexpr size_t kMaxPlotText = 200;
 constexpr int kMaxPngSide = 32767;
 
 PLINT curve_colour(int colour) { return kFirstCurve + colour % kCurveColours; }
-// a table's style, the next one for each further round of the ten colours: the 11th curve of a
-// panel is dashed, not a second solid blue
-PLINT curve_style(const PlotCurve& curve) {
-  return kTableStyles[(curve.style + curve.colour / kCurveColours) % 8];
-}
+PLINT curve_style(const PlotCurve& curve) { return kLineStyles[curve.style % 8]; }
 
 // A scratch file for PLplot's driver, removed with the object (PLplot writes to a named file).
 class ScratchFile {

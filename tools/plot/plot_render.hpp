@@ -11,11 +11,14 @@
 
 namespace eom::cli {
 
+/// Colours of the curves' palette; a panel's 11th member takes the first again in another style.
+constexpr int kCurveColours = 10;
+
 /// One curve of a panel: a series of one table.
 struct PlotCurve {
   std::string label;  // in the legend: the joint or component, and the file when several
-  int colour = 0;     // index into the palette (by the member's place in its panel)
-  int style = 0;      // line style: the table's place on the command line
+  int colour = 0;     // index into the palette (the member's place in its panel, modulo 10)
+  int style = 0;      // index of the line style (solid, long dashes, ...; 8, then again)
   std::vector<PlotPoint> points;
   std::vector<PlotPoint> marks;  // rows over a limit
 };

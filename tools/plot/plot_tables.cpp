@@ -1,12 +1,14 @@
 #include "plot/plot_tables.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <eom/core/errors.hpp>
 #include <eom/io/column_names.hpp>
 #include <eom/io/column_units.hpp>
 #include <eom/io/table.hpp>
+#include <eom/io/time_stamps.hpp>
 
 namespace eom::cli {
 namespace {
@@ -142,9 +144,9 @@ bool contact_closed(const TableReader& reader, const ContactColumns& contacts, s
 
 // The columns --y selects; the x column and the columns --y names must be numbers, the rest may
 // hold text (NaN)
-std::vector<int> read_selected(TableReader& reader, int x, const PlotSelection& selection) {
+std::vector<int> read_selected(TableReader& reader, int x, const PlotSelection& selection,
+                               std::vector<bool>& named) {
   const Header& header = reader.header();
-  std::vector<bool> named;
   const std::vector<int> columns = select_columns(header, x, selection, reader.name(), named);
   std::vector<bool> used = named;
   std::vector<std::string> why(header.size());
@@ -157,6 +159,55 @@ std::vector<int> read_selected(TableReader& reader, int x, const PlotSelection& 
   }
   reader.read_columns(used, why);
   return columns;
+}
+
+// A time stamp beside the x axis (a logger's stamp kept beside t by `--keep`, the receive time of
+// a ROS export) repeats the x axis: it gets no panel unless --y names it. It is a column whose
+// name says time ("stamp" or "time" in it) and whose values never decrease, or either half of a
+// split stamp (NAME.sec and NAME.nanosec, as --time-column reads them; the nanoseconds wrap).
+struct StampCandidates {
+  std::vector<char> split, named_as_time;  // per series
+};
+
+bool says_time(std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return name.find("stamp") != std::string::npos || name.find("time") != std::string::npos;
+}
+
+bool is_split_stamp_part(const Header& header, int c) {
+  const std::string& name = header.names[c];
+  for (const char* suffix : {".sec", ".secs", ".nanosec", ".nsecs"}) {
+    const std::string tail = suffix;
+    if (name.size() <= tail.size() || name.compare(name.size() - tail.size(), tail.size(), tail))
+      continue;
+    const TimeColumns split = find_time_columns(header, name.substr(0, name.size() - tail.size()));
+    if (split.nanosec >= 0 && (split.stamp == c || split.nanosec == c)) return true;
+  }
+  return false;
+}
+
+StampCandidates stamp_candidates(const Header& header, const std::vector<int>& columns,
+                                 const std::vector<bool>& named) {
+  StampCandidates out;
+  for (int c : columns) {
+    out.split.push_back(!named[c] && is_split_stamp_part(header, c));
+    out.named_as_time.push_back(!named[c] && !out.split.back() && says_time(header.names[c]));
+  }
+  return out;
+}
+
+// Marks the stamps among the series, with a warning each; `increasing[s]`: series s never
+// decreased
+void hide_stamps(PlotTable& table, const StampCandidates& candidates,
+                 const std::vector<char>& increasing, const Notes& notes) {
+  for (size_t s = 0; s < table.columns.size(); ++s) {
+    table.stamp[s] = candidates.split[s] || (candidates.named_as_time[s] && increasing[s]);
+    if (!table.stamp[s]) continue;
+    notes.warning(table.file + ": column " + shown_input(table.columns[s]) +
+                  " is a time stamp: no panel of its own (--x makes it the x axis, --y " +
+                  shown_input(table.columns[s]) + " plots it)");
+  }
 }
 
 }  // namespace
@@ -175,7 +226,9 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
         file, 1, 0,
         "--x: no column " + quote_input(selection.x) + did_you_mean(header.names, selection.x));
   }
-  const std::vector<int> columns = read_selected(*reader, x, selection);
+  std::vector<bool> named;
+  const std::vector<int> columns = read_selected(*reader, x, selection, named);
+  const StampCandidates candidates = stamp_candidates(header, columns, named);
 
   const int n = static_cast<int>(columns.size());
   PlotTable table{file,
@@ -188,7 +241,8 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
                   false,
                   IntervalRecorder(kIntervalCapacity),
                   {},
-                  {}};
+                  {},
+                  std::vector<char>(n, 0)};
   for (int c : columns) {
     table.columns.push_back(header.names[c]);
     table.limits.push_back(limits_of(header.names[c], selection.model, file, notes));
@@ -203,13 +257,16 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
   table.contacts = contacts.frames;
   table.schedules.assign(contacts.frames.size(), IntervalRecorder(kIntervalCapacity));
 
-  std::vector<double> row, values(n);
+  std::vector<double> row, values(n), previous(n, -INFINITY);
+  std::vector<char> increasing(n, 1);
   long long rows = 0;
   while (reader->next(row)) {
     ++rows;
     const double at = x >= 0 ? row[x] : static_cast<double>(rows);
     for (int s = 0; s < n; ++s) {
       const double v = values[s] = row[columns[s]];
+      increasing[s] = increasing[s] && v >= previous[s];  // false for NaN
+      previous[s] = v;
       if ((v > table.limits[s].upper || v < table.limits[s].lower) && table.over[s]++ == 0) {
         table.first_over[s] = reader->line();
       }
@@ -224,8 +281,9 @@ PlotTable read_plot_table(const std::string& path, const std::string& from,
     }
   }
   if (rows == 0) throw InputError(file, 0, 0, "no rows to plot");
+  hide_stamps(table, candidates, increasing, notes);
   for (int s = 0; s < n; ++s) {
-    if (std::isnan(table.series.y_min(s))) {
+    if (std::isnan(table.series.y_min(s)) && !table.stamp[s]) {
       notes.warning(file + ": column " + shown_input(table.columns[s]) +
                     " holds no number: not plotted");
     }

@@ -46,13 +46,16 @@ struct PlotTable {
   IntervalRecorder singular;
   std::vector<std::string> contacts;        // frames of contact.<frame> or f.<frame>.* columns
   std::vector<IntervalRecorder> schedules;  // per contact: the rows where it is closed
+  std::vector<char> stamp;  // per series: a time stamp beside the x axis, given no panel
 };
 
 /// Reads `path` ("-": stdin); `from` and `separator` as every subcommand's --from and
 /// --separator. Throws InputError naming the file (line and column for a bad value) for a
 /// missing --x column, a --y pattern that matches no column (with the close names), a column
 /// named by --y or the x column holding anything but numbers, and a table without rows. Columns
-/// only a glob or the default chose that hold no number are dropped with a warning in `notes`.
+/// only a glob or the default chose that hold no number are dropped with a warning in `notes`,
+/// and so are time stamps beside the x axis (`stamp`: named as times and never decreasing, or a
+/// split stamp's halves).
 PlotTable read_plot_table(const std::string& path, const std::string& from,
                           const std::string& separator, const PlotSelection& selection,
                           const Notes& notes);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "eom/algorithm/kinematics.hpp"
 #include "linalg/pseudo_inverse.hpp"
 #include "core/tolerances.hpp"
 
@@ -11,10 +12,14 @@ namespace eom {
 struct ContactInverseDynamics::Solvers {
   Solvers(int unactuated, int nv, int size)
       : base(std::max(unactuated, 1), size),
+        force(3, size),
+        moment(3, size),
         contact_qr(nv, size),
         torque_qr(nv, std::max(nv - unactuated, 1)) {}
 
   linalg::PseudoInverseSolver base;  // of J_u^T W^1/2 (min-norm)
+  // of its force rows at the centre of mass, and of its moment rows on their null space
+  linalg::PseudoInverseSolver force, moment;
   linalg::QrPseudoInverseSolver contact_qr,
       torque_qr;  // of J_c^T (nv x size), of Q^T S^T (nv x na)
 };
@@ -38,7 +43,19 @@ ContactInverseDynamics::ContactInverseDynamics(const Model& model, const Contact
       Qt_b_(model.nv),
       tau_a_(model.nv - unactuated_),
       rhs_(model.nv),
-      Pb_(model.nv) {
+      Pb_(model.nv),
+      Ac_(6, contacts.size()),
+      AF_(3, contacts.size()),
+      AM_(3, contacts.size()),
+      AF_pinv_(contacts.size(), 3),
+      B_(3, contacts.size()),
+      unit3_(3),
+      column_(contacts.size()),
+      force3_(3),
+      moment3_(3),
+      h_(contacts.size()),
+      oMi_(model.njoints),
+      fk_(model) {
   for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
     const Contact& contact = contacts.contacts[k];
     weights_sqrt_.segment(contacts.offset(static_cast<int>(k)), constraint_count(contact.kind))
@@ -50,13 +67,13 @@ ContactInverseDynamics::ContactInverseDynamics(ContactInverseDynamics&&) noexcep
 ContactInverseDynamics::~ContactInverseDynamics() = default;
 
 void ContactInverseDynamics::solve(ConstVec q, ConstVec b) {
-  jacobian_.compute(q);
-  distribute(b);
-  finish(b);
+  forward_kinematics(model_, fk_, q);
+  solve(fk_, b);
 }
 
 void ContactInverseDynamics::solve(const Data& placed, ConstVec b) {
   jacobian_.compute(placed);
+  if (unactuated_ > 0) place_centre_of_mass(placed.liMi);
   distribute(b);
   finish(b);
 }
@@ -75,7 +92,72 @@ void ContactInverseDynamics::distribute(ConstVec b) {
   Ju_t_.noalias() =
       jacobian_.jacobian().leftCols(unactuated_).transpose() * weights_sqrt_.asDiagonal();
   base_rank_ = solvers_->base.solve(Ju_t_, b_u_, y_);
+  if (base_rank_ < 6) {
+    // the contacts cannot hold the base: which wrench is left is not a least-squares choice in
+    // the base's frame (moments about its origin) but the frame-independent one
+    supply_least_residual();
+  }
   f_ = weights_sqrt_.cwiseProduct(y_);
+}
+
+void ContactInverseDynamics::place_centre_of_mass(const std::vector<SE3>& liMi) {
+  // the placements without the base's translation, as ContactJacobian composes them: the arm of
+  // the residual's moment carries the robot's own dimensions only, the same bits far from the
+  // world origin
+  Vec3 moment = Vec3::Zero();
+  double mass = 0;
+  oMi_[0] = SE3::Identity();
+  for (int i = 1; i < model_.njoints; ++i) {
+    oMi_[i] = oMi_[model_.parent[i]] * liMi[i];
+    if (i == 1) oMi_[1].p.setZero();
+    const Inertia& I = model_.inertia[i];
+    moment += I.m * oMi_[i].act(I.c);
+    mass += I.m;
+  }
+  com_ = mass > 0 ? Vec3(moment / mass) : Vec3::Zero();
+}
+
+Vec6 ContactInverseDynamics::at_centre_of_mass(const Vec6& base_wrench) const {
+  // the free-flyer's rows are a wrench in the base's axes about its origin (its velocity is the
+  // body twist): in world axes, f = R f_b and the moment about the centre of mass c (from the
+  // base origin) is R n_b - c x f
+  const Mat3& R = jacobian_.base_rotation();
+  Vec6 out;
+  out.head<3>() = R * base_wrench.head<3>();
+  out.tail<3>() = R * base_wrench.tail<3>() - com_.cross(Vec3(out.head<3>()));
+  return out;
+}
+
+void ContactInverseDynamics::supply_least_residual() {
+  // the force rows first: g_F = A_F^+ b_F leaves the least force b_F - A_F g_F. Then, on the
+  // null space of A_F (the contact forces of zero net force, P_N = I - A_F^+ A_F), the least
+  // moment: h = (A_M P_N)^+ (b_M - A_M g_F), which lies in that null space, so g = g_F + h keeps
+  // the force and is of least norm (the constrained least squares of Golub & Van Loan, Matrix
+  // Computations, 4th ed., 6.2.1, by the null-space method). Each column of J_u^T W^1/2 is a
+  // base wrench too.
+  wrench_com_ = at_centre_of_mass(b_u_);
+  for (Eigen::Index k = 0; k < Ju_t_.cols(); ++k) Ac_.col(k) = at_centre_of_mass(Ju_t_.col(k));
+  AF_ = Ac_.topRows<3>();
+  AM_ = Ac_.bottomRows<3>();
+  force3_ = wrench_com_.head<3>();
+  const int force_rank = solvers_->force.solve(AF_, force3_, y_);
+  for (int k = 0; k < 3; ++k) {
+    unit3_ = Eigen::Vector3d::Unit(k);
+    solvers_->force.solve(AF_, unit3_, column_);
+    AF_pinv_.col(k) = column_;
+  }
+  const Mat3 moment_of_pinv = AM_ * AF_pinv_;
+  B_ = AM_;
+  B_.noalias() -= moment_of_pinv * AF_;
+  moment3_ = wrench_com_.tail<3>();
+  moment3_.noalias() -= AM_ * y_;
+  int moment_rank = 0;
+  // a null space of round-off (every contact force changes the net force): no moment to add
+  if (B_.norm() > detail::kRankTolerance * AM_.norm()) {
+    moment_rank = solvers_->moment.solve(B_, moment3_, h_);
+    y_ += h_;
+  }
+  base_rank_ = force_rank + moment_rank;
 }
 
 void ContactInverseDynamics::project(ConstVec b) {
@@ -150,13 +232,13 @@ bool ContactInverseDynamics::project_regular(ConstVec b) {
 }
 
 void ContactInverseDynamics::solve_measured(ConstVec q, ConstVec b, ConstVec forces) {
-  jacobian_.compute(q);
-  take(forces);
-  finish(b);
+  forward_kinematics(model_, fk_, q);
+  solve_measured(fk_, b, forces);
 }
 
 void ContactInverseDynamics::solve_measured(const Data& placed, ConstVec b, ConstVec forces) {
   jacobian_.compute(placed);
+  if (unactuated_ > 0) place_centre_of_mass(placed.liMi);
   take(forces);
   finish(b);
 }
@@ -181,13 +263,23 @@ void ContactInverseDynamics::finish(ConstVec b) {
   const Eigen::MatrixXd& J = jacobian_.jacobian();
   tau_ = b;
   tau_.noalias() -= J.transpose() * f_;
-  residual_world_.setZero();
+  residual_com_.setZero();
   if (unactuated_ == 0) return;
-  // the free-flyer's rows of b - J^T f: the base wrench left over, in the base's axes (its
-  // velocity is the body twist); shown in world axes like the contact forces
-  const Mat3& R = jacobian_.base_rotation();
-  residual_world_.head<3>().noalias() = R * tau_.head<3>();
-  residual_world_.tail<3>().noalias() = R * tau_.segment<3>(3);
+  if (rule_ == ContactForceRule::min_torque && base_rank_ < 6) {
+    // the projected inverse dynamics left a base wrench of its own choice: the forces that
+    // change it into the least one (least force, then least moment about the centre of mass)
+    // are added, least in the weighted norm as min-norm's
+    b_u_ = tau_.head(unactuated_);
+    Ju_t_.noalias() = J.leftCols(unactuated_).transpose() * weights_sqrt_.asDiagonal();
+    supply_least_residual();
+    f_.noalias() += weights_sqrt_.cwiseProduct(y_);
+    tau_ = b;
+    tau_.noalias() -= J.transpose() * f_;
+  }
+  // the free-flyer's rows of b - J^T f: the base wrench left over, in the base's axes about its
+  // origin (its velocity is the body twist); reported at the centre of mass in world axes
+  b_u_ = tau_.head(unactuated_);
+  residual_com_ = at_centre_of_mass(b_u_);
   tau_.head(unactuated_).setZero();
 }
 

@@ -235,6 +235,7 @@ IkSolver::IkSolver(const Model& model)
   support_.reserve(model.njoints);
   columns_.reserve(model.nv);
   column_joint_q_.reserve(model.nv);
+  unwinds_.reserve(model.nv);
   locked_.resize(model.nv);
   result_.q.resize(model.nq);
 }
@@ -245,6 +246,7 @@ void IkSolver::prepare(const IkProblem& problem) {
   support_.clear();
   columns_.clear();
   column_joint_q_.clear();
+  unwinds_.clear();
   for (int i = 1; i < model_.njoints; ++i) {
     if (in_frame_[i] || in_ref_[i]) chain_.push_back(i);
     // joints above both frames move them rigidly together: no effect on the relative placement
@@ -254,6 +256,10 @@ void IkSolver::prepare(const IkProblem& problem) {
     for (int k = 0; k < j.nv; ++k) {
       columns_.push_back(j.idx_v + k);
       column_joint_q_.push_back(is_one_dof(j) ? j.idx_q : -1);
+      // a revolute joint whose range spans more than a turn passes its limits a turn back
+      const bool angle = is_one_dof(j) && coordinate_is_angle(j, 0);
+      unwinds_.push_back(angle &&
+                         model_.upper_limit[j.idx_q] - model_.lower_limit[j.idx_q] >= 2 * kPi);
     }
   }
   m_ = static_cast<int>(columns_.size());
@@ -343,7 +349,17 @@ void IkSolver::project(VecRef q) const {
     }
     if (!is_one_dof(j)) continue;
     const int iq = j.idx_q;
-    q[iq] = std::clamp(q[iq], model_.lower_limit[iq], model_.upper_limit[iq]);
+    const double lo = model_.lower_limit[iq], hi = model_.upper_limit[iq];
+    // a joint whose range holds more than a turn (UR5e: +-2 pi) unwinds past a limit: the same
+    // pose a turn back, instead of a stop that stalls the descent into a restart elsewhere
+    if (coordinate_is_angle(j, 0) && (q[iq] > hi || q[iq] < lo)) {
+      // the fewest whole turns that bring it back within the nearer limit, if that is within both
+      const double turns =
+          q[iq] > hi ? -std::ceil((q[iq] - hi) / (2 * kPi)) : std::ceil((lo - q[iq]) / (2 * kPi));
+      const double unwound = q[iq] + turns * 2 * kPi;
+      if (unwound >= lo && unwound <= hi) q[iq] = unwound;
+    }
+    q[iq] = std::clamp(q[iq], lo, hi);
   }
 }
 
@@ -390,8 +406,8 @@ bool IkSolver::descend(const IkProblem& problem, const IkOptions& options, int m
       for (int c = 0; c < m_; ++c) {
         if (locked_[c] || column_joint_q_[c] < 0) continue;
         const int iq = column_joint_q_[c];
-        if ((q_[iq] <= model_.lower_limit[iq] && dq_[c] < 0) ||
-            (q_[iq] >= model_.upper_limit[iq] && dq_[c] > 0)) {
+        if ((q_[iq] <= model_.lower_limit[iq] && dq_[c] < 0 && !unwinds_[c]) ||
+            (q_[iq] >= model_.upper_limit[iq] && dq_[c] > 0 && !unwinds_[c])) {
           locked_[c] = 1;
           changed = true;
         }

@@ -137,3 +137,101 @@ TEST_CASE("a fixed-base arm held at its tip: min-torque lets the contact carry t
   CHECK(min_torque.torques().norm() < 1e-12);
   CHECK(min_torque.residual().isZero());
 }
+
+// The residual of contacts that cannot hold the base (issue 38 item 18) is the same wrench
+// whatever the frames: of the wrenches they leave, the least force, then the least moment about
+// the centre of mass, in world axes. The shifted box's centre of mass (0.05, 0, 0) is off the
+// line of its front corners (x = 0.2, z = -0.05, along y), so a least-squares residual in the
+// base's frame would show a force there.
+namespace {
+
+// the free-flyer at p, turned by `yaw` about world z
+Eigen::VectorXd yawed_pose(const Model& model, const Vec3& p, double yaw) {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  q.head<3>() = p;
+  q.segment<4>(3) << 0, 0, std::sin(yaw / 2), std::cos(yaw / 2);
+  return q;
+}
+
+// b with the base wrench (force, moment about the base origin, base axes) and nothing else
+Eigen::VectorXd base_wrench_load(const Model& model, const Vec6& wrench) {
+  Eigen::VectorXd b = Eigen::VectorXd::Zero(model.nv);
+  b.head<6>() = wrench;
+  return b;
+}
+
+Vec6 turned(const Mat3& R, const Vec6& w) {
+  return (Vec6() << R * w.head<3>(), R * w.tail<3>()).finished();
+}
+
+}  // namespace
+
+TEST_CASE("two point feet leave a pure moment about their line, wherever the robot stands",
+          "[contacts]") {
+  const Model box = load_floating_test_urdf("box_corners_shifted.urdf");
+  const ContactSet feet = point_contacts(box, {"front_left", "front_right"});
+  const Vec3 foot(0.2, 0.1, -0.05);  // a point of the support line, from the base origin
+  const Vec3 line = Vec3::UnitY();
+  const double yaw = 0.7;
+  const Mat3 R = Eigen::AngleAxisd(yaw, Vec3::UnitZ()).toRotationMatrix();
+  const Eigen::VectorXd near = yawed_pose(box, Vec3(0, 0, 0.05), 0);
+  const Eigen::VectorXd far = yawed_pose(box, Vec3(1000, -300, 0.05), yaw);
+  for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
+    CAPTURE(static_cast<int>(rule));
+    ContactInverseDynamics id(box, feet, rule);
+    // only a moment about the support line: that moment is the residual, no force
+    const Vec6 twist_about_line = (Vec6() << 0, 0, 0, 0, 1.5, 0).finished();
+    id.solve(near, base_wrench_load(box, twist_about_line));
+    CHECK_THAT(id.residual(), AllClose(twist_about_line, 1e-12));
+    CHECK(id.base_rank() == 5);
+    // the same 1 km away and turned: the same wrench, turned with the robot
+    id.solve(far, base_wrench_load(box, twist_about_line));
+    CHECK_THAT(id.residual(), AllClose(turned(R, twist_about_line), 1e-12));
+
+    // any base wrench: the residual is its moment about the line, u . (n - p x f), along the
+    // line; the two feet supply the rest, force and moment about the centre of mass alike
+    const Vec6 wrench = (Vec6() << 1, -2, 30, 0.4, -0.5, 0.6).finished();
+    const double about_line = line.dot(wrench.tail<3>() - foot.cross(Vec3(wrench.head<3>())));
+    const Vec6 expected = (Vec6() << 0, 0, 0, about_line * line).finished();
+    id.solve(near, base_wrench_load(box, wrench));
+    CHECK_THAT(id.residual(), AllClose(expected, 1e-12));
+    const Vec3 com(0.05, 0, 0);
+    Vec6 supplied = id.residual();
+    for (int k = 0; k < 2; ++k) {
+      const Vec3 f = id.forces().segment<3>(3 * k);
+      const Vec3 arm = id.jacobian().placement(k).p - near.head<3>() - com;
+      supplied.head<3>() += f;
+      supplied.tail<3>() += arm.cross(f);
+    }
+    const Vec6 at_com =
+        (Vec6() << wrench.head<3>(), wrench.tail<3>() - com.cross(Vec3(wrench.head<3>())))
+            .finished();
+    CHECK_THAT(supplied, AllClose(at_com, 1e-12));
+    id.solve(far, base_wrench_load(box, wrench));
+    CHECK_THAT(id.residual(), AllClose(turned(R, expected), 1e-11));
+  }
+}
+
+TEST_CASE("a contact that pushes along its normal only leaves the sideways force missing",
+          "[contacts]") {
+  // one 1d contact along world z at the front left corner of the centred box (centre of mass
+  // at the base origin), a base force (fx, 0, fz): the contact pushes fz, the residual is the
+  // force fx and the moment of what it did not take about the centre of mass, -p x (fz z) =
+  // fz (-p_y, p_x, 0)
+  const Model box = load_floating_test_urdf("box_corners_centred.urdf");
+  ContactSet set;
+  add_contact(box, box.require_frame("front_left"), ContactKind::normal, Vec3::UnitZ(), set);
+  const Vec3 p(0.2, 0.1, -0.05);
+  const double fx = 3, fz = 20;
+  for (const auto rule : {ContactForceRule::min_norm, ContactForceRule::min_torque}) {
+    CAPTURE(static_cast<int>(rule));
+    ContactInverseDynamics id(box, set, rule);
+    for (const Vec3& at : {Vec3(0, 0, 0.05), Vec3(-1000, 500, 0.05)}) {
+      id.solve(yawed_pose(box, at, 0),
+               base_wrench_load(box, (Vec6() << fx, 0, fz, 0, 0, 0).finished()));
+      CHECK(id.forces()[0] == Approx(fz).epsilon(1e-12));
+      CHECK_THAT(id.residual(),
+                 AllClose((Vec6() << fx, 0, 0, -fz * p.y(), fz * p.x(), 0).finished(), 1e-12));
+    }
+  }
+}

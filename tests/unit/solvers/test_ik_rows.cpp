@@ -161,3 +161,42 @@ TEST_CASE("IkPath: a path's jumps and failures are counted", "[ik_rows]") {
   CHECK(s.first_failure_position_error == Approx(7).epsilon(1e-3));
   CHECK(s.solve_time_us.count() == 4);
 }
+
+TEST_CASE("IkPath: a +-2 pi joint driven through its limit unwinds a turn, the arm stays",
+          "[ik_rows]") {
+  // the UR5's shoulder pan spans +-2 pi: a path turning it from 5.9 rad past 2 pi (6.28) must
+  // come out as the same arm with the pan a turn back (issue 38 item 25), not a restart onto
+  // another configuration (elbow or wrist flipped: several radians on other joints)
+  const double kTurn = 2 * EIGEN_PI;
+  const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
+  Data data(model);
+  IkProblem problem;
+  problem.frame = model.require_frame("ee_link");
+  problem.weights = kAll;
+  Eigen::VectorXd q(6);
+  q << 5.9, -1.1, 1.4, -0.9, 1.2, 0.4;
+  IkPath path(model, q, Header{{"t", "ee.x"}}, "t", false, 0.3);
+  REQUIRE(path.is_path());
+  const Eigen::VectorXd others = q.tail(5);
+  double previous = q[0];
+  for (int row = 0; row <= 20; ++row) {
+    q[0] = 5.9 + 0.04 * row;  // past 2 pi at row 10
+    frame_placements(model, data, q);
+    problem.target = data.oMf[problem.frame];
+    const IkResult& r = path.solve(problem, q, row + 2, 0.01 * row, IkOptions{});
+    CAPTURE(row, r.q.transpose());
+    REQUIRE(r.converged());  // every target reached
+    CHECK(r.restarts == 0);  // from the previous row, no search elsewhere
+    // the same arm: the other joints as they were made, the pan the same angle within a turn
+    // (to what the pose tolerance, 1e-6 m and rad at the tool, leaves on the joints: 4e-6 rad)
+    CHECK_THAT(r.q.tail(5), AllClose(others, 1e-4));
+    CHECK(std::abs(std::remainder(r.q[0] - q[0], kTurn)) < 1e-4);
+    CHECK(r.q[0] >= model.lower_limit[0]);
+    CHECK(r.q[0] <= model.upper_limit[0]);
+    // continuous but for the one turn back at the limit
+    CHECK(std::abs(std::remainder(r.q[0] - previous, kTurn)) < 0.05);
+    previous = r.q[0];
+  }
+  CHECK(previous == Approx(5.9 + 0.8 - kTurn).margin(1e-4));
+  CHECK(path.statistics().jumps.rows == 1);  // the turn back, said as a jump
+}

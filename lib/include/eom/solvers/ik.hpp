@@ -125,7 +125,9 @@ class IkSolver {
   explicit IkSolver(const Model& model);
 
   /// Solve `problem` starting from `q_seed` (nq; continuous joints are wrapped to the turn
-  /// nearest the seed, bounded ones clamped into their limits). Joints that do not move the
+  /// nearest the seed, bounded ones clamped into their limits; a revolute joint whose range spans
+  /// more than a turn, as the UR5e's +-2 pi, is unwound by a turn where a step passes a limit:
+  /// the same pose, not a stop). Joints that do not move the
   /// frame relative to the reference keep their seed value. Throws InputError for invalid
   /// problems (see validate) or sizes.
   const IkResult& solve(const IkProblem& problem, ConstVec q_seed, const IkOptions& options = {});
@@ -159,6 +161,7 @@ class IkSolver {
   std::vector<int> columns_;         // velocity indices of the support, in order
   std::vector<int> column_joint_q_;  // per column: q index of a 1-DoF joint, else -1
   std::vector<char> locked_;         // per column: held at its limit this step
+  std::vector<char> unwinds_;        // per column: a range over a turn, unwound past its limits
   int m_ = 0;                        // columns_.size()
   // per evaluation
   Vec6 e_ = Vec6::Zero();  // error, reference axes
