@@ -46,10 +46,14 @@ BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
   const double largest = R.rows() ? std::abs(R(0, 0)) : 0;
   int rank = 0;
   while (rank < R.rows() && std::abs(R(rank, rank)) > tolerance * largest) ++rank;
-  // K = R1^-1 R2: the dependent columns in terms of the independent ones, in pivot order
-  const Eigen::MatrixXd K = R.topLeftCorner(rank, rank)
-                                .triangularView<Eigen::Upper>()
-                                .solve(R.topRightCorner(rank, columns - rank));
+  // K = R1^-1 R2: the dependent columns in terms of the independent ones, in pivot order (none
+  // when every column is independent: no solve with an empty right-hand side)
+  Eigen::MatrixXd K(rank, columns - rank);
+  if (columns > rank) {
+    K = R.topLeftCorner(rank, rank)
+            .triangularView<Eigen::Upper>()
+            .solve(R.topRightCorner(rank, columns - rank));
+  }
   const auto& p = qr.colsPermutation().indices();
   std::vector<int> order(rank);  // pivot positions sorted by column
   for (int k = 0; k < rank; ++k) order[k] = k;
