@@ -10,23 +10,10 @@ trap 'rm -rf "$work"' EXIT
 eom="$build/eom"
 robot="$(dirname "$0")/../robots/iiwa14.urdf"
 
-# q_i = 0.5 cos(w_i t + i), with exact v and a; 17 significant digits like real logs
-awk -v n="$rows" 'BEGIN {
-  printf "t"; for (i = 1; i <= 7; i++) printf ",q.iiwa_joint_%d", i
-  for (i = 1; i <= 7; i++) printf ",v.iiwa_joint_%d", i
-  for (i = 1; i <= 7; i++) printf ",a.iiwa_joint_%d", i
-  printf "\n"
-  for (k = 0; k < n; k++) {
-    t = k / 1000; printf "%.17g", t
-    for (i = 1; i <= 7; i++) printf ",%.17g", 0.5 * cos(0.7 * i * t + i)
-    for (i = 1; i <= 7; i++) printf ",%.17g", -0.35 * i * sin(0.7 * i * t + i)
-    for (i = 1; i <= 7; i++) printf ",%.17g", -0.245 * i * i * cos(0.7 * i * t + i)
-    printf "\n"
-  }
-}' > "$work/in.csv"
-echo "input: $rows rows, $(du -m "$work/in.csv" | cut -f1) MB"
-
 . "$(dirname "$0")/timing.sh"
+
+iiwa_table "$rows" > "$work/in.csv"
+echo "input: $rows rows, $(du -m "$work/in.csv" | cut -f1) MB"
 
 convert=$(best "$eom" convert "$work/in.csv" "$work/out.csv")
 id1=$(best "$eom" id "$robot" "$work/in.csv" -o "$work/tau.csv" --jobs 1)

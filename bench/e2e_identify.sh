@@ -11,28 +11,16 @@ trap 'rm -rf "$work"' EXIT
 eom="$build/eom"
 robot="$(dirname "$0")/../robots/iiwa14.urdf"
 
-# q_i = 0.5 cos(w_i t + i), with exact v and a, as bench/e2e_id.sh; then the torques
+. "$(dirname "$0")/timing.sh"
+
+# the table of bench/e2e_id.sh with the torques eom id computes from it
 log() {
-  awk -v n="$1" 'BEGIN {
-    printf "t"; for (i = 1; i <= 7; i++) printf ",q.iiwa_joint_%d", i
-    for (i = 1; i <= 7; i++) printf ",v.iiwa_joint_%d", i
-    for (i = 1; i <= 7; i++) printf ",a.iiwa_joint_%d", i
-    printf "\n"
-    for (k = 0; k < n; k++) {
-      t = k / 1000; printf "%.17g", t
-      for (i = 1; i <= 7; i++) printf ",%.17g", 0.5 * cos(0.7 * i * t + i)
-      for (i = 1; i <= 7; i++) printf ",%.17g", -0.35 * i * sin(0.7 * i * t + i)
-      for (i = 1; i <= 7; i++) printf ",%.17g", -0.245 * i * i * cos(0.7 * i * t + i)
-      printf "\n"
-    }
-  }' > "$work/in.csv"
+  iiwa_table "$1" > "$work/in.csv"
   "$eom" id "$robot" "$work/in.csv" --keep-input -o "$2"
 }
 log $((rows / 10)) "$work/small.csv"
 log "$rows" "$work/log.csv"
 echo "log: $rows rows, $(du -m "$work/log.csv" | cut -f1) MB"
-
-. "$(dirname "$0")/timing.sh"
 
 id=$(best "$eom" id "$robot" "$work/log.csv" -o "$work/tau.csv")
 identify=$(best "$eom" identify "$robot" "$work/log.csv" -o "$work/params.csv" -q)

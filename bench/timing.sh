@@ -11,3 +11,20 @@ best() {
   done
   echo "$best"
 }
+# iiwa_table ROWS: a ROWS-row CSV of t, q, v, a for the 7-DoF iiwa14 on stdout, q_i =
+# 0.5 cos(w_i t + i) with exact v and a, 17 significant digits like real logs
+iiwa_table() {
+  awk -v n="$1" 'BEGIN {
+    printf "t"; for (i = 1; i <= 7; i++) printf ",q.iiwa_joint_%d", i
+    for (i = 1; i <= 7; i++) printf ",v.iiwa_joint_%d", i
+    for (i = 1; i <= 7; i++) printf ",a.iiwa_joint_%d", i
+    printf "\n"
+    for (k = 0; k < n; k++) {
+      t = k / 1000; printf "%.17g", t
+      for (i = 1; i <= 7; i++) printf ",%.17g", 0.5 * cos(0.7 * i * t + i)
+      for (i = 1; i <= 7; i++) printf ",%.17g", -0.35 * i * sin(0.7 * i * t + i)
+      for (i = 1; i <= 7; i++) printf ",%.17g", -0.245 * i * i * cos(0.7 * i * t + i)
+      printf "\n"
+    }
+  }'
+}
