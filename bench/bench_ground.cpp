@@ -39,6 +39,27 @@ Eigen::VectorXd solo_standing(const eom::Model& model) {
   return q;
 }
 
+// `control` running `model` for 2 s from rest at q0 on the ground z = 0 under `feet` (1 ms steps,
+// friction 1), per iteration of `state`: steps per second of CPU in its counters; the final base
+// height returned
+double ground_steps(benchmark::State& state, const eom::Model& model, const eom::ContactSet& feet,
+                    eom::Controller& control, const Eigen::VectorXd& q0) {
+  eom::SimulationOptions options;
+  options.dt = 1e-3;
+  options.contacts = &feet;
+  options.ground = 0.0;
+  options.friction_coefficient = 1;
+  eom::Simulator sim(model);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
+  long steps = 0;
+  for (auto _ : state) {
+    steps += sim.run(control, q0, v0, 0, 2.0, options).steps;
+    benchmark::DoNotOptimize(sim.q().data());
+  }
+  state.counters["steps_per_s"] = benchmark::Counter(double(steps), benchmark::Counter::kIsRate);
+  return sim.q()[2];
+}
+
 // Solo12 for 2 s on the ground from `drop` above its standing posture (stand controller, gains
 // as eom sim's defaults with --ground), steps per second of simulated run
 void solo12_ground(benchmark::State& state) {
@@ -55,19 +76,7 @@ void solo12_ground(benchmark::State& state) {
   const eom::PDGains gains =
       eom::default_gains(model, data, q0, eom::Integrator::semi_implicit_euler, 1e-3, true, 0.5);
   eom::ComputedTorque control(model, eom::set_point(stand), gains.kp, gains.kd, &feet);
-  eom::SimulationOptions options;
-  options.dt = 1e-3;
-  options.contacts = &feet;
-  options.ground = 0.0;
-  options.friction_coefficient = 1;
-  eom::Simulator sim(model);
-  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
-  long steps = 0;
-  for (auto _ : state) {
-    steps += sim.run(control, q0, v0, 0, 2.0, options).steps;
-    benchmark::DoNotOptimize(sim.q().data());
-  }
-  state.counters["steps_per_s"] = benchmark::Counter(double(steps), benchmark::Counter::kIsRate);
+  ground_steps(state, model, feet, control, q0);
   state.SetLabel(drop == 0 ? "standing" : "dropped from " + std::to_string(state.range(0)) + " mm");
 }
 BENCHMARK(solo12_ground)->Arg(0)->Arg(100)->Unit(benchmark::kMillisecond);
@@ -158,20 +167,7 @@ void eom_quadruped(benchmark::State& state) {
   Eigen::VectorXd kp = Eigen::VectorXd::Constant(model.nv, kPostureGain);
   kp.head<6>().setZero();  // the unactuated base
   eom::PD control(model, eom::set_point(reference), kp, Eigen::VectorXd::Zero(model.nv));
-  eom::SimulationOptions options;
-  options.dt = 1e-3;
-  options.contacts = &feet;
-  options.ground = 0.0;
-  options.friction_coefficient = 1;
-  eom::Simulator sim(model);
-  const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(model.nv);
-  long steps = 0;
-  for (auto _ : state) {
-    steps += sim.run(control, q0, v0, 0, 2.0, options).steps;
-    benchmark::DoNotOptimize(sim.q().data());
-  }
-  state.counters["steps_per_s"] = benchmark::Counter(double(steps), benchmark::Counter::kIsRate);
-  state.counters["base_z"] = sim.q()[2];
+  state.counters["base_z"] = ground_steps(state, model, feet, control, q0);
 }
 BENCHMARK(eom_quadruped)->Arg(0)->Arg(100)->Unit(benchmark::kMillisecond);
 #endif
