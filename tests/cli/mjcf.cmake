@@ -6,7 +6,7 @@ eom_cli_test(NAME mjcf-info ARGS info ${M}/floating.xml
              STDOUT_REGEX "root link: torso \\(moved by the free-flyer joint 'base'\\)\nnq: 11  nv: 10")
 eom_cli_test(NAME mjcf-info-ignored ARGS info ${M}/arm.xml
              STDOUT_REGEX "nq: 6  nv: 6"
-             STDERR_REGEX "^eom info: warning: ${M}/arm.xml: ignored \\(no part of eom's rigid-body model\\): <actuator>\n$")
+             STDERR_REGEX "^eom info: warning: ${M}/arm.xml: ignored \\(no part of eom's rigid-body model\\): <actuator> gains, control ranges and dynamics\n$")
 eom_cli_test(NAME mjcf-check ARGS check ${M}/pendulum.xml
              STDOUT_REGEX "^${M}/pendulum.xml: ok \\(1 moving joint, 2 links, total mass 4.45059 kg\\)\n$")
 eom_cli_test(NAME mjcf-stdin ARGS info - STDIN ${M}/pendulum.xml STDOUT_REGEX "nq: 1  nv: 1")

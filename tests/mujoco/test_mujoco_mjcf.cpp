@@ -160,7 +160,7 @@ const std::string kMjcf = kDataDir + "/mjcf/";
 TEST_CASE("MuJoCo: eom loads the project's MJCF files as MuJoCo does", "[mujoco]") {
   for (const char* file :
        {"pendulum.xml", "orientations.xml", "euler_fixed_axes.xml", "defaults.xml", "arm.xml",
-        "floating.xml", "ball_chain.xml", "ball_free.xml", "armature.xml"}) {
+        "floating.xml", "ball_chain.xml", "ball_free.xml", "armature.xml", "actuators.xml"}) {
     compare(kMjcf + file);
   }
 }
@@ -251,4 +251,34 @@ TEST_CASE("MuJoCo: mesh geoms, and boxes and ellipsoids given by fromto", "[mujo
   // MuJoCo 2.2's default ("legacy") rule on a mesh that is not star-shaped, and the exact one
   compare(kMjcf + "mesh_nonconvex.xml", float_tol);
   compare(kMjcf + "mesh_nonconvex_exact.xml", float_tol);
+}
+
+// MuJoCo bounds an actuator's force by its forcerange when forcelimited, and a joint
+// transmission applies gear[0] times that force to its joint: the joint's effort limit is the sum
+// of |gear[0]| * max(|lo|, |hi|) over its actuators, unlimited when one of them is not limited.
+// MuJoCo's compiled model resolves the <default> classes, so it judges eom's reading of them.
+TEST_CASE("MuJoCo: the joints' effort limits are the force limits of their actuators", "[mujoco]") {
+  const std::string path = kMjcf + "actuators.xml";
+  const Model model = load_model(path);
+  MujocoModel mj(path);
+  const mjModel* m = mj.m;
+  std::vector<double> limit(m->njnt, 0);
+  std::vector<bool> driven(m->njnt, false);
+  for (int k = 0; k < m->nu; ++k) {
+    if (m->actuator_trntype[k] != mjTRN_JOINT) continue;
+    const int j = m->actuator_trnid[2 * k];
+    driven[j] = true;
+    limit[j] += m->actuator_forcelimited[k]
+                    ? std::abs(m->actuator_gear[6 * k]) *
+                          std::max(std::abs(m->actuator_forcerange[2 * k]),
+                                   std::abs(m->actuator_forcerange[2 * k + 1]))
+                    : INFINITY;
+  }
+  REQUIRE(m->nu == 6);
+  for (int j = 0; j < m->njnt; ++j) {
+    const std::string name = mj_id2name(m, mjOBJ_JOINT, j);
+    INFO("joint " << name);
+    CHECK(model.effort_limit[model.joints[model.joint_index(name)].idx_v] ==
+          (driven[j] ? limit[j] : INFINITY));
+  }
 }

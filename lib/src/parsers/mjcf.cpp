@@ -19,6 +19,7 @@
 #include "core/tolerances.hpp"
 #include "parsers/index_coordinates.hpp"
 #include "parsers/physical_bounds.hpp"
+#include "parsers/mjcf_actuators.hpp"
 #include "parsers/mjcf_attributes.hpp"
 #include "parsers/mjcf_inertia.hpp"
 #include "parsers/xml_error.hpp"
@@ -226,7 +227,7 @@ class MjcfReader : MjcfAttributes {
           stack.push_back({c, cls});
           continue;
         }
-        std::map<std::string, std::string>& attributes = mine[c->Name()];
+        std::map<std::string, std::string>& attributes = mine[default_entry(c->Name())];
         for (const tinyxml2::XMLAttribute* a = c->FirstAttribute(); a; a = a->Next()) {
           attributes[a->Name()] = a->Value();
         }
@@ -258,8 +259,12 @@ class MjcfReader : MjcfAttributes {
         tag == "custom" || tag == "extension") {
       return;  // no effect on the dynamics; meshes are refused where their mass is used
     }
-    if (tag == "actuator" || tag == "tendon" || tag == "sensor" || tag == "contact" ||
-        tag == "keyframe") {
+    if (tag == "actuator") {
+      // read when every joint is known (MuJoCo names the joints of any section in any order)
+      for (const XMLElement* c : children(e)) actuators_.push_back(c);
+      return;
+    }
+    if (tag == "tendon" || tag == "sensor" || tag == "contact" || tag == "keyframe") {
       return ignore(e);
     }
     fail(e, "unknown element <" + tag + "> in <mujoco>");
@@ -596,6 +601,10 @@ class MjcfReader : MjcfAttributes {
            " more than two turns (4 pi) with <compiler angle=\"radian\">: degrees given as "
            "radians?");
     }
+    for (const std::string& unused :
+         read_actuator_force_limits(*this, actuators_, autolimits_, model_)) {
+      ignored_.insert(unused);
+    }
     if (springs_) {
       warn("joint stiffness (springs) ignored: eom models no spring forces");
     }
@@ -624,6 +633,7 @@ class MjcfReader : MjcfAttributes {
   std::vector<const XMLElement*> range_warnings_;
   std::vector<BodyMass> body_mass_;
   std::vector<const XMLElement*> joint_elements_;  // of joint i + 1, for messages
+  std::vector<const XMLElement*> actuators_;
   bool springs_ = false;
   int body_count_ = 0, joint_count_ = 0, site_count_ = 0;
 };

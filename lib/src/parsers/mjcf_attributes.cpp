@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include <Eigen/Geometry>
 
@@ -19,6 +20,14 @@ using tinyxml2::XMLElement;
 std::string class_of(const MjcfItem& item) {
   const char* cls = item.e->Attribute("class");
   return cls ? cls : item.childclass.empty() ? "main" : item.childclass;
+}
+
+std::string default_entry(const char* tag) {
+  for (const char* actuator : {"general", "motor", "position", "velocity", "intvelocity", "damper",
+                               "cylinder", "muscle", "adhesion"}) {
+    if (std::strcmp(tag, actuator) == 0) return "actuator";
+  }
+  return tag;
 }
 
 Mat3 rotation(const Vec3& axis, double angle) {
@@ -69,7 +78,7 @@ const char* MjcfAttributes::get(const XMLElement* e, const char* name,
   if (const char* value = e->Attribute(name)) return value;
   const auto c = settings.defaults.find(cls);
   if (c == settings.defaults.end()) return nullptr;
-  const auto t = c->second.find(e->Name());
+  const auto t = c->second.find(default_entry(e->Name()));
   if (t == c->second.end()) return nullptr;
   const auto a = t->second.find(name);
   return a == t->second.end() ? nullptr : a->second.c_str();

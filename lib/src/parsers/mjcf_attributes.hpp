@@ -28,6 +28,11 @@ struct MjcfItem {
 /// The <default> class an item takes: its own 'class', else the childclass around it, else "main".
 std::string class_of(const MjcfItem& item);
 
+/// The <default> entry an element reads and a <default> child writes: its tag, except that every
+/// actuator shortcut (<motor>, <position>, ...) shares one, as MuJoCo keeps one actuator default
+/// per class.
+std::string default_entry(const char* tag);
+
 /// What attribute values depend on besides the element: the <default> classes and the
 /// <compiler>'s angle unit and Euler sequence, set by the reader as it reads those sections.
 struct MjcfSettings {

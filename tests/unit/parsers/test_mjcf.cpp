@@ -417,3 +417,52 @@ TEST_CASE("MJCF mesh refusals name the file, the element and the line", "[mjcf][
                    R"(<geom type="mesh" mesh="m" mass="0"/><geom size="0.1"/>)")
             .nv == 1);
 }
+
+TEST_CASE("MJCF actuators: the joints' effort limits are their actuators' force limits",
+          "[mjcf][actuator]") {
+  std::vector<Diagnostic> warnings;
+  const Model model = load_model(kMjcf + "actuators.xml", {}, &warnings);
+  const auto effort = [&](const char* joint) {
+    return model.effort_limit[model.joints[model.joint_index(joint)].idx_v];
+  };
+  CHECK(effort("j1") == 5);          // main's default forcerange
+  CHECK(effort("j2") == 2 * 40);     // class "strong": gear 2, forcerange +-40
+  CHECK(effort("j3") == 0.5 * 7);    // |gear| times the larger bound of -3 .. 7
+  CHECK(effort("j4") == 3 * 5 + 1);  // two actuators add
+  CHECK(effort("j5") == INFINITY);   // forcelimited="false"
+  CHECK(effort("j6") == INFINITY);   // no actuator
+  std::string said;
+  for (const Diagnostic& w : warnings) said += w.message + "\n";
+  CHECK_THAT(said, Catch::Contains("asymmetric <actuator forcerange> (line 41)"));
+  CHECK_THAT(said, Catch::Contains("<actuator> gains, control ranges and dynamics"));
+
+  const auto refusal = [](const std::string& compiler, const std::string& actuator) {
+    try {
+      build_mjcf_model("<mujoco>" + compiler +
+                           R"(<worldbody><body name="b"><joint name="j"/><geom size="0.1"/>
+      </body></worldbody><actuator>)" +
+                           actuator + "</actuator></mujoco>",
+                       "act.xml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  const std::string autolimits = R"(<compiler autolimits="true"/>)";
+  CHECK_THAT(refusal("", R"(<motor joint="j" forcerange="-1 1"/>)"),
+             Catch::Contains("act.xml:2: <motor forcerange> without forcelimited=\"true\""));
+  CHECK_THAT(refusal(autolimits, R"(<motor joint="k" forcerange="-1 1"/>)"),
+             Catch::Contains("<motor joint=\"k\">: no joint 'k' in the model"));
+  CHECK_THAT(refusal(autolimits, R"(<motor joint="j" forcerange="1 -1"/>)"),
+             Catch::Contains("<motor forcerange>: the lower limit must be below the upper"));
+  CHECK_THAT(refusal(autolimits, R"(<motor joint="j" forcelimited="true"/>)"),
+             Catch::Contains("<motor forcerange>: the lower limit must be below the upper"));
+  CHECK_THAT(refusal(autolimits, R"(<motor joint="j" forcelimited="yes"/>)"),
+             Catch::Contains("<motor forcelimited=\"yes\">: expected true, false or auto"));
+  CHECK_THAT(refusal(autolimits, R"(<motor joint="j" class="none" forcerange="-1 1"/>)"),
+             Catch::Contains("<motor> uses the undefined <default> class 'none'"));
+  CHECK_THAT(refusal(autolimits, R"(<motor joint="j" forcerange="-1 1" gear="1 2 3 4 5 6 7"/>)"),
+             Catch::Contains("<motor gear>: expected 1 to 6 numbers"));
+  // tendon and site transmissions drive no joint: said, not read
+  CHECK(refusal(autolimits, R"(<motor site="s" forcerange="-1 1"/>)") == "loaded");
+}
