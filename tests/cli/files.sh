@@ -362,8 +362,7 @@ info-output)
   ;;
 long-output-name)
   # names of 239 to 255 bytes, the most a file system allows (the temporary once added 17 bytes
-  # and failed from 239): their temporaries fit too, in the same directory; a table, a summary
-  # and a plot
+  # and failed from 239; it now keeps 32 bytes of the name): a table, a summary and a plot
   "$eom" id "$robot" "$table" > expected.csv 2> /dev/null
   mkdir -p sub
   for n in $(seq 239 255); do
@@ -379,6 +378,17 @@ long-output-name)
   "$eom" plot "$table" --y q.joint1 --format svg -o "$long.svg" 2> err.txt ||
     fail "plot: $(cat err.txt)"
   [ -s "$long.svg" ] || fail "no plot written"
+  # --keep-truncated's OUT.truncated.csv is 10 bytes longer than OUT: kept where it fits (245
+  # bytes), refused before the run where it would not (250), nothing written
+  blow=(sim "$robot" --torque joint1=1e300 --integrator euler --dt 0.5 --duration 100
+    --keep-truncated)
+  fits=$(printf 'y%.0s' $(seq 241)).csv
+  expect 2 "$eom" "${blow[@]}" -o "$fits"
+  [ -s "${fits%.csv}.truncated.csv" ] || fail "245 bytes: no truncated file"
+  over=$(printf 'z%.0s' $(seq 246)).csv
+  expect 2 "$eom" "${blow[@]}" -o "$over"
+  stderr_has "would be 260 bytes, over the 255 a file name may have (choose a shorter -o)"
+  [ ! -e "$over" ] || fail "250 bytes: the output was written"
   no_temporaries
   ;;
 *)

@@ -21,10 +21,9 @@ using detail::system_message;
 
 namespace {
 
-// The longest name of a file in a directory (NAME_MAX of Linux file systems), and the counter's
-// largest number of digits in a temporary's name (it counts modulo 10^6).
-constexpr size_t kLongestFileName = NAME_MAX;
-constexpr size_t kCounterDigits = 6;
+// How much of the output's name a temporary's name keeps, and the counter that makes it unique
+// (modulo 10^6)
+constexpr size_t kTemporaryNameBytes = 32;
 constexpr unsigned kCounterLimit = 1000000;
 
 // Temporaries of unfinished outputs, for remove_pending_outputs() in a signal handler, which may
@@ -134,12 +133,11 @@ void OutputFile::to_file(const std::string& path) {
   static std::atomic<unsigned> counter{0};
   const size_t slash = target_.find_last_of('/');
   const std::string directory = slash == std::string::npos ? "" : target_.substr(0, slash + 1);
-  // the name's start, so that the temporary's name fits where the name itself does (255 bytes):
-  // the process and counter keep it unique, whatever is cut
-  const std::string suffix = ".eom-" + std::to_string(::getpid()) + "-";
+  // short whatever the name's length (a name of 255 bytes, the most a directory entry holds, must
+  // work): the name's first bytes say whose it is, the process and counter keep it unique
   const std::string name = target_.substr(directory.size());
-  const size_t room = kLongestFileName - 1 - suffix.size() - kCounterDigits - 4;
-  const std::string base = directory + "." + name.substr(0, std::min(name.size(), room)) + suffix;
+  const std::string base = directory + "." + name.substr(0, kTemporaryNameBytes) + ".eom-" +
+                           std::to_string(::getpid()) + "-";
   for (int attempt = 0; fd_ < 0 && attempt < 100; ++attempt) {
     temporary_ = base + std::to_string(counter++ % kCounterLimit) + ".tmp";
     fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);

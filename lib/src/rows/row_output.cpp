@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -169,8 +170,15 @@ std::string truncated_path(const std::string& output) {
                       " is written as the rows come, so the rows so far are there anyway"));
   }
   const std::filesystem::path p(target);
-  const std::string kept =
-      (p.parent_path() / (p.stem().string() + ".truncated" + p.extension().string())).string();
+  const std::string name = p.stem().string() + ".truncated" + p.extension().string();
+  if (name.size() > NAME_MAX) {
+    throw InputError(Setting::keep_truncated +
+                     (": " + shown_input(name) + " would be " + std::to_string(name.size()) +
+                      " bytes, over the " + std::to_string(NAME_MAX) +
+                      " a file name may have (choose a shorter ") +
+                     Setting::output + ")");
+  }
+  const std::string kept = (p.parent_path() / name).string();
   if (::lstat(kept.c_str(), &s) == 0) {
     throw InputError(Setting::keep_truncated +
                      (": " + kept +
