@@ -492,6 +492,7 @@ class MjcfReader : MjcfAttributes {
     if (info.damping < 0) fail(e, "<joint damping> is negative");
     if (info.friction < 0) fail(e, "<joint frictionloss> is negative");
     read_limits(e, cls, hinge, ball, info);
+    if (!ball) info.effort = joint_actuator_force_bound(*this, e, cls, autolimits_);
     // at q = ref the body is where the file puts it: the motion is by q - ref
     SE3 joint_frame = where;
     joint_frame.p = where.act(pos);

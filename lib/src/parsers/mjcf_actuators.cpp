@@ -24,39 +24,49 @@ bool bounds_joint_force(std::string_view tag) {
          tag == "intvelocity" || tag == "damper" || tag == "cylinder";
 }
 
-// The force an actuator can apply to its joint: infinite without a force limit; asymmetric when
-// its forcerange is
+// The bound a force range puts on a force, as MuJoCo's checklimited reads `limited` and `range`:
+// "true", or "auto" with the range given (which needs autolimits); infinite when unbounded;
+// asymmetric when the range is
 struct ForceLimit {
   double limit = INFINITY;
   bool asymmetric = false;
 };
 
-ForceLimit force_limit(const MjcfAttributes& a, const XMLElement* e, const std::string& cls,
-                       bool autolimits) {
+ForceLimit range_bound(const MjcfAttributes& a, const XMLElement* e, const std::string& cls,
+                       bool autolimits, const char* limited_name, const char* range_name) {
   const std::string tag = e->Name();
-  const std::string limited = a.text(e, "forcelimited", cls, "auto");
+  const std::string limited = a.text(e, limited_name, cls, "auto");
   if (limited != "true" && limited != "false" && limited != "auto") {
-    a.fail(e, "<" + tag + " forcelimited=\"" + shown_input(limited) +
+    a.fail(e, "<" + tag + " " + limited_name + "=\"" + shown_input(limited) +
                   "\">: expected true, false or auto");
   }
-  const bool has_range = a.get(e, "forcerange", cls) != nullptr;
+  const bool has_range = a.get(e, range_name, cls) != nullptr;
   if (limited == "auto" && has_range && !autolimits) {
-    a.fail(e, "<" + tag +
-                  " forcerange> without forcelimited=\"true\": set <compiler "
-                  "autolimits=\"true\"> or forcelimited (as MuJoCo requires)");
+    a.fail(e, "<" + tag + " " + range_name + "> without " + limited_name +
+                  "=\"true\": set <compiler autolimits=\"true\"> or " + limited_name +
+                  " (as MuJoCo requires)");
   }
   if (!(limited == "true" || (limited == "auto" && has_range))) return {};
-  const Eigen::Vector2d range = a.fixed<2>(e, "forcerange", cls, Eigen::Vector2d::Zero());
+  const Eigen::Vector2d range = a.fixed<2>(e, range_name, cls, Eigen::Vector2d::Zero());
   if (!(range[0] < range[1])) {
-    a.fail(e, "<" + tag + " forcerange>: the lower limit must be below the upper");
+    a.fail(e, "<" + tag + " " + range_name + ">: the lower limit must be below the upper");
   }
-  double gear = 1;
+  return {std::max(std::abs(range[0]), std::abs(range[1])), range[0] != -range[1]};
+}
+
+// The force an actuator can apply to its joint: gear[0] times its own
+ForceLimit force_limit(const MjcfAttributes& a, const XMLElement* e, const std::string& cls,
+                       bool autolimits) {
+  ForceLimit force = range_bound(a, e, cls, autolimits, "forcelimited", "forcerange");
+  if (!std::isfinite(force.limit)) return force;
   if (const char* text = a.get(e, "gear", cls)) {
     const std::vector<double> g = a.list(e, "gear", text);
-    if (g.empty() || g.size() > 6) a.fail(e, "<" + tag + " gear>: expected 1 to 6 numbers");
-    gear = g[0];  // a joint transmission uses the first
+    if (g.empty() || g.size() > 6) {
+      a.fail(e, std::string("<") + e->Name() + " gear>: expected 1 to 6 numbers");
+    }
+    force.limit *= std::abs(g[0]);  // a joint transmission uses the first
   }
-  return {std::abs(gear) * std::max(std::abs(range[0]), std::abs(range[1])), range[0] != -range[1]};
+  return force;
 }
 
 }  // namespace
@@ -101,13 +111,24 @@ std::set<std::string> read_actuator_force_limits(const MjcfAttributes& attribute
     if (force.asymmetric) asymmetric += (asymmetric.empty() ? "" : ", ") + attributes.place(e);
   }
   for (int j = 1; j < model.njoints; ++j) {
-    if (driven[j]) model.info[j].effort = limit[j];
+    if (driven[j]) model.info[j].effort = std::min(model.info[j].effort, limit[j]);
   }
   if (!asymmetric.empty()) {
     attributes.warn("asymmetric <actuator forcerange> (" + asymmetric +
                     "): eom's effort limits are symmetric, the larger bound is used");
   }
   return unused;
+}
+
+double joint_actuator_force_bound(const MjcfAttributes& attributes, const XMLElement* joint,
+                                  const std::string& cls, bool autolimits) {
+  const ForceLimit bound =
+      range_bound(attributes, joint, cls, autolimits, "actuatorfrclimited", "actuatorfrcrange");
+  if (bound.asymmetric) {
+    attributes.warn("asymmetric <joint actuatorfrcrange> (" + attributes.place(joint) +
+                    "): eom's effort limits are symmetric, the larger bound is used");
+  }
+  return bound.limit;
 }
 
 }  // namespace eom::detail

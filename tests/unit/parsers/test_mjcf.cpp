@@ -466,3 +466,30 @@ TEST_CASE("MJCF actuators: the joints' effort limits are their actuators' force 
   // tendon and site transmissions drive no joint: said, not read
   CHECK(refusal(autolimits, R"(<motor site="s" forcerange="-1 1"/>)") == "loaded");
 }
+
+TEST_CASE("MJCF joint actuatorfrcrange bounds the sum of its actuators' forces (MuJoCo 3)",
+          "[mjcf][actuator]") {
+  std::vector<Diagnostic> warnings;
+  const Model model = build_mjcf_model(R"(<mujoco><compiler autolimits="true"/><worldbody>
+      <body name="a"><joint name="j1" actuatorfrcrange="-10 10"/><geom size="0.1"/>
+      <body name="b"><joint name="j2" actuatorfrcrange="-7 3"/><geom size="0.1"/>
+      <body name="c"><joint name="j3" actuatorfrcrange="-50 50"/><geom size="0.1"/>
+      </body></body></body></worldbody><actuator>
+      <motor joint="j1" forcerange="-20 20"/><motor joint="j3" gear="2" forcerange="-4 4"/>
+      </actuator></mujoco>)",
+                                       "frc.xml", {}, &warnings);
+  const auto effort = [&](const char* joint) {
+    return model.effort_limit[model.joints[model.joint_index(joint)].idx_v];
+  };
+  CHECK(effort("j1") == 10);  // the joint's bound below its actuator's 20
+  CHECK(effort("j2") == 7);   // no actuator: the joint's own bound, its larger side
+  CHECK(effort("j3") == 8);   // the actuator's 2 * 4 below the joint's 50
+  REQUIRE_FALSE(warnings.empty());
+  CHECK_THAT(warnings.front().message,
+             Catch::Contains("asymmetric <joint actuatorfrcrange> (line 3)"));
+  CHECK_THROWS_WITH(
+      build_mjcf_model(R"(<mujoco><worldbody><body name="a">
+      <joint name="j" actuatorfrcrange="-1 1"/><geom size="0.1"/></body></worldbody></mujoco>)",
+                       "frc.xml"),
+      Catch::Contains("frc.xml:2: <joint actuatorfrcrange> without actuatorfrclimited=\"true\""));
+}
