@@ -99,6 +99,19 @@ eom_cli_test(NAME ik-jump-reported
              ARGS ${IK} ${IKD}/iiwa_jump.csv --frame iiwa_link_ee
              STDERR_REGEX "eom ik: warning: ${IKD}/iiwa_jump.csv: the joint path jumps by more than 0.3 \\(--jump-threshold\\) in 1 row: first at line 3, largest [0-9.]+ at line 3")
 
+# a path that starts at a singular pose (the UR5's wrist stretched) seeded on a member of its
+# family that the second row jumps away from: the first row is solved again from the second's
+# solution (wrist_1 at -0.797 next to the second row's -0.794, not the seed's -0.3), no jump
+set(UR5_WRIST_SEED "shoulder_pan_joint=0.3,shoulder_lift_joint=-1.2,elbow_joint=1.5,wrist_1_joint=-0.3,wrist_2_joint=0,wrist_3_joint=-0.1")
+eom_cli_test(NAME ik-singular-start
+             ARGS ik robots/ur5.urdf ${IKD}/ur5_singular_start.csv --frame ee_link --q0 ${UR5_WRIST_SEED}
+             STDOUT_REGEX "\n0,0\.29999[0-9]*,-1\.199[0-9]*,1\.499[0-9]*,-0\.79[0-9]*,"
+             STDERR_REGEX "^$")
+# one row of a path: held for a second that never comes, then written as solved
+eom_cli_test(NAME ik-one-row-path
+             ARGS ik robots/ur5.urdf ${IKD}/ur5_singular_one_row.csv --frame ee_link --q0 ${UR5_WRIST_SEED}
+             STDOUT_REGEX "\n0,0\.29999[0-9]*,-1\.11[0-9]*,1\.34[0-9]*,-0\.29[0-9]*,[^\n]*\n$")
+
 # --independent: every row from --q0, so no path and no jump to report
 eom_cli_test(NAME ik-independent-rows
              ARGS ${IK} ${IKD}/iiwa_jump.csv --frame iiwa_link_ee --independent

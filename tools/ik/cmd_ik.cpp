@@ -65,6 +65,7 @@ class IkTask final : public RowTask {
     append(columns, {"ik.status", "ik.position_error", "ik.orientation_error", "ik.iterations",
                      "ik.restarts"});
     if (opt.timing) columns.emplace_back("ik.time_us");
+    amends_first_row = path_.is_path();
   }
 
   void compute(const Sample& s, double* out) override {
@@ -73,7 +74,16 @@ class IkTask final : public RowTask {
     } catch (const InputError& e) {
       throw InputError(file_, s.line, 0, e.phrase());
     }
-    const IkResult& r = path_.solve(problem_, s.q, s.line, s.t, opt_.solver);
+    if (amends_first_row && path_.statistics().rows == 0) first_problem_ = problem_;
+    write(path_.solve(problem_, s.q, s.line, s.t, opt_.solver), out);
+  }
+
+  // a path's first row solved again from the second's solution where that one jumped
+  void amend_first_row(double* first) override {
+    if (const IkResult* r = path_.resolve_first(first_problem_, opt_.solver)) write(*r, first);
+  }
+
+  void write(const IkResult& r, double* out) const {
     for (Eigen::Index k = 0; k < r.q.size(); ++k) *out++ = r.q[k];
     *out++ = r.converged() ? 1 : 0;
     *out++ = r.position_error;
@@ -160,6 +170,7 @@ class IkTask final : public RowTask {
   const IkCliOptions& opt_;
   const std::string file_;
   IkProblem problem_;
+  IkProblem first_problem_;  // a path's first target, until the second row is solved
   IkTargetColumns target_;
   IkPath path_;
 };

@@ -59,6 +59,29 @@ class RowSink {
         fields_(out.header().size()) {}
 
   void write(const Sample& s) {
+    compute(s);
+    if (task_.amends_first_row && rows_ == 0 && !held_) {
+      hold();
+      return;
+    }
+    if (held_) {
+      task_.amend_first_row(held_result_.data() + b_.keep.size());
+      emit(held_result_.data(), held_fields_.data());
+      held_ = false;
+    }
+    emit(result_.data(), fields_.data());
+  }
+
+  /// After the last row: a held first row that no second one followed.
+  void finish() {
+    if (held_) emit(held_result_.data(), held_fields_.data());
+    held_ = false;
+  }
+
+  long rows() const { return rows_; }
+
+ private:
+  void compute(const Sample& s) {
     const size_t k = b_.keep.size();
     for (size_t c = 0; c < k; ++c) {
       fields_[c] = s.kept[c];
@@ -75,14 +98,27 @@ class RowSink {
     for (size_t c = k; c < result_.size(); ++c) {
       if (!std::isfinite(result_[c])) fail(s, c);
     }
-    out_.write_row(result_.data(), fields_.data());
+  }
+
+  void emit(const double* values, const Field* fields) {
+    out_.write_row(values, fields);
     if (flush_) out_.flush();
     ++rows_;
   }
 
-  long rows() const { return rows_; }
+  // the first row kept until the second is computed: its passed-through texts copied, as the
+  // sample they point into is reused
+  void hold() {
+    held_result_ = result_;
+    held_text_.resize(fields_.size());
+    held_fields_.resize(fields_.size());
+    for (size_t c = 0; c < fields_.size(); ++c) {
+      held_text_[c] = fields_[c].text;
+      held_fields_[c] = {fields_[c].kind, held_text_[c]};
+    }
+    held_ = true;
+  }
 
- private:
   [[noreturn]] void fail(const Sample& s, size_t c) const {
     // the inputs are finite (the reader makes sure): the numbers of this row overflow
     std::string largest;
@@ -107,6 +143,10 @@ class RowSink {
   std::vector<double> result_;
   std::vector<Field> fields_;  // the passed-through columns'; none for the task's
   long rows_ = 0;
+  bool held_ = false;
+  std::vector<double> held_result_;
+  std::vector<std::string> held_text_;
+  std::vector<Field> held_fields_;
 };
 
 // Reading overlapped with computing and writing: a reader thread fills blocks of samples that
@@ -267,6 +307,7 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
       }
     }
   }
+  sink.finish();
   samples.report();
   const int rc = task->finish(notes);
   if (rc == kExitOk) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 #include "eom/core/errors.hpp"
 #include "eom/io/table.hpp"
@@ -100,6 +101,7 @@ const IkResult& IkPath::solve(const IkProblem& problem, ConstVec table_q, int li
     ++s.converged;
     previous_ = r.q;
     if (path_ && s.rows > 1 && r.jump > jump_threshold_) s.jumps.add(r.jump, t, line);
+    if (s.rows == 2) std::tie(second_jump_, second_t_, second_line_) = std::tuple(r.jump, t, line);
   } else {
     s.failures.add(r.position_error, t, line);
     if (s.failures.rows == 1) {
@@ -108,7 +110,25 @@ const IkResult& IkPath::solve(const IkProblem& problem, ConstVec table_q, int li
     }
   }
   if (r.timed_out) s.timeouts.add(r.time_us, t, line);
+  if (s.rows == 1) first_converged_ = r.converged();
   return r;
+}
+
+const IkResult* IkPath::resolve_first(const IkProblem& first, const IkOptions& options) {
+  IkRowStatistics& s = statistics_;
+  // the second row converged from the first's solution and jumped
+  if (!path_ || s.rows != 2 || !first_converged_ || s.converged != 2 ||
+      !(second_jump_ > jump_threshold_)) {
+    return nullptr;
+  }
+  const IkResult& r = solver_.solve(first, previous_, options);
+  s.iterations += r.iterations;
+  s.restarts += r.restarts;
+  // r.jump is the step from the second row's solution, its seed
+  if (!r.converged() || !(r.jump < second_jump_)) return nullptr;
+  s.jumps = RowTally{};
+  if (r.jump > jump_threshold_) s.jumps.add(r.jump, second_t_, second_line_);
+  return &r;
 }
 
 }  // namespace eom

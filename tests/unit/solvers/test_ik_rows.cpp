@@ -200,3 +200,52 @@ TEST_CASE("IkPath: a +-2 pi joint driven through its limit unwinds a turn, the a
   CHECK(previous == Approx(5.9 + 0.8 - kTurn).margin(1e-4));
   CHECK(path.statistics().jumps.rows == 1);  // the turn back, said as a jump
 }
+
+TEST_CASE("IkPath: a path starting at a singular pose takes the member the next rows go on from",
+          "[ik_rows]") {
+  // the UR5 stretched at the wrist (wrist_2 = 0: wrist_1 and wrist_3 parallel) reaches its first
+  // pose for every split of a turn between them; the path then leaves the singularity, which
+  // fixes the split. Seeded on another member (wrist_1 0.5 higher, wrist_3 0.5 lower, the same
+  // pose), the second row jumps back by 0.5 rad; the first row solved again from the second's
+  // solution is the member next to it (issue 38 item 25)
+  const Model model = load_urdf(kRobotsDir + "/ur5.urdf");
+  Data data(model);
+  IkProblem problem;
+  problem.frame = model.require_frame("ee_link");
+  problem.weights = kAll;
+  const auto path_q = [](int row) {
+    Eigen::VectorXd q(6);
+    q << 0.3, -1.2, 1.5, -0.8 + 0.3 * 0.02 * row, 0.6 * 0.02 * row, 0.4;
+    return q;
+  };
+  const auto target_of = [&](int row) {
+    frame_placements(model, data, path_q(row));
+    return data.oMf[problem.frame];
+  };
+  Eigen::VectorXd seed = path_q(0);
+  seed[3] += 0.5;
+  seed[5] -= 0.5;
+  problem.target = target_of(0);
+  const IkProblem first = problem;
+  IkPath fresh(model, seed, Header{{"t", "ee.x"}}, "t", false, 0.3);
+  const IkResult& r1 = fresh.solve(first, seed, 2, 0, IkOptions{});
+  REQUIRE(r1.converged());
+  CHECK(r1.q[3] == Approx(seed[3]).margin(0.05));  // the seed's member, 0.5 from the path's
+  problem.target = target_of(1);
+  const Eigen::VectorXd second = fresh.solve(problem, seed, 3, 0.02, IkOptions{}).q;
+  CHECK_THAT(second, AllClose(path_q(1), 1e-4));  // the singularity left: the path's own split
+  REQUIRE(fresh.statistics().jumps.rows == 1);    // 0.5 rad back
+  const IkResult* amended = fresh.resolve_first(first, IkOptions{});
+  REQUIRE(amended);
+  CHECK(amended->converged());
+  CHECK((amended->q - second).cwiseAbs().maxCoeff() < 0.05);  // next to the second row
+  CHECK(fresh.statistics().jumps.rows == 0);                  // no jump left
+  // a first row that is not singular stands: the second row does not jump from it
+  IkPath regular(model, path_q(25), Header{{"t", "ee.x"}}, "t", false, 0.3);
+  problem.target = target_of(25);
+  REQUIRE(regular.solve(problem, path_q(25), 2, 0, IkOptions{}).converged());
+  const IkProblem regular_first = problem;
+  problem.target = target_of(26);
+  REQUIRE(regular.solve(problem, path_q(25), 3, 0.02, IkOptions{}).converged());
+  CHECK(regular.resolve_first(regular_first, IkOptions{}) == nullptr);
+}

@@ -101,6 +101,10 @@ class RowTask {
   virtual ~RowTask() = default;
   /// Fill out[0 .. columns.size()) from one sample.
   virtual void compute(const Sample& sample, double* out) = 0;
+  /// With amends_first_row, called after compute() of the second row with the first row's
+  /// outputs (this task's columns), which are written only then: the first row may be chosen
+  /// knowing the second (eom ik's path that starts at a singular configuration).
+  virtual void amend_first_row(double* first) { (void)first; }
   /// After the last row: the summary; kExitFailure for a condition the user asked to fail on,
   /// which discards the output file.
   virtual int finish(const Notes& notes) {
@@ -117,6 +121,8 @@ class RowTask {
   /// Input columns compute() reads from Sample::row (tau, wrench.*): like the time, q and its
   /// derivatives, they must hold numbers; every other column may hold text (labels, frame ids).
   std::vector<int> inputs;
+  /// Hold the first row until the second is computed (amend_first_row).
+  bool amends_first_row = false;
 };
 
 /// What a per-row subcommand declares.

@@ -64,6 +64,12 @@ class IkPath {
   const IkResult& solve(const IkProblem& problem, ConstVec table_q, int line, double t,
                         const IkOptions& options);
 
+  /// After the second row of a path whose solution jumped away from the first's: the first row
+  /// solved again from the second's solution, when that converges nearer to it. A first row at a
+  /// singular configuration has a family of solutions, of which its seed chose one; the next rows
+  /// decide which member the path goes on from (the wrist of a UR5 starting stretched). Null when
+  /// the first row stands. `first` is the first row's target.
+  const IkResult* resolve_first(const IkProblem& first, const IkOptions& options);
   /// Whether rows start from the previous solution.
   bool is_path() const { return path_; }
   const IkRowStatistics& statistics() const { return statistics_; }
@@ -73,6 +79,9 @@ class IkPath {
   IkSolver solver_;
   const Eigen::VectorXd base_seed_;
   Eigen::VectorXd seed_, previous_;
+  bool first_converged_ = false;
+  double second_jump_ = 0, second_t_ = 0;  // the second row's jump from the first, and its row
+  int second_line_ = 0;
   std::vector<char> seeded_by_table_;  // per q coordinate: the table has its column
   bool path_;
   const double jump_threshold_;
