@@ -448,6 +448,27 @@ TEST_CASE("the controller is told which contacts are closed", "[simulate][contac
     sim.run(recorder, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.6, options, times, compare);
     CHECK(recorder.calls == 16);
   }
+  SECTION("a schedule whose contacts slip") {
+    // the same schedule, time-stepped: the right corners lift off when released at 0.2 s; closed
+    // again at 0.4 s (on the planes through where they are), they press from the step after
+    ContactSchedule schedule;
+    schedule.times = {0, 0.2, 0.4};
+    schedule.active = {{1, 1, 1, 1}, {1, 0, 1, 0}, {1, 1, 1, 1}};
+    options.schedule = &schedule;
+    options.schedule_slips = true;
+    options.friction_coefficient = 0.8;
+    q0[2] = 0.05;
+    sim.run(recorder, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.6, options, times, compare);
+    const SimulationStats& stats = sim.stats();
+    REQUIRE(stats.contact_event_count == 4);
+    for (int e = 0; e < 2; ++e) {
+      CHECK(stats.contact_events[e].t == 0.2);
+      CHECK_FALSE(stats.contact_events[e].closes);
+      CHECK(stats.contact_events[e + 2].t == Approx(0.4 + options.dt));
+      CHECK(stats.contact_events[e + 2].closes);
+    }
+    CHECK(recorder.closed == std::vector<char>(4, 1));
+  }
   SECTION("a ground") {
     // dropped from 0.1 m: open in the air, pressing from the touchdown (all four in one step)
     options.ground = 0;
@@ -478,6 +499,11 @@ TEST_CASE("standing on a contact schedule allocates nothing per step",
   SimulationOptions options;
   options.contacts = &contacts;
   options.schedule = &schedule;
+  SECTION("held") {}
+  SECTION("slipping, time-stepped") {
+    options.schedule_slips = true;
+    options.friction_coefficient = 0.8;
+  }
   ComputedTorque stand(model, set_point(q0), Eigen::VectorXd::Constant(model.nv, 10),
                        Eigen::VectorXd::Constant(model.nv, 1), &contacts);
   Simulator sim(model);
