@@ -708,6 +708,101 @@ assert abs(float(slid["q.root.x"]) - a / 2 * (1 + 1e-3)) < 1e-12, (slid["q.root.
 assert abs(float(slid["q.root.z"]) - 0.05) < 1e-9 and abs(float(slid["q.root.y"])) < 1e-9, slid
 EOF
   ;;
+schedule-slip)
+  # --contact-schedule with --friction-coefficient: the scheduled corners slip, time-stepped as
+  # the ground's, on the planes of --contact-normal through where they close, 1 km from the
+  # origin and 100 m up. On a slope (gravity tilted by theta) with MU = 0.5 the box sticks at
+  # theta = 0.4 (tan 0.42), drifting below 1e-9 m over 1 s, and slides at g (sin - MU cos) at
+  # 0.6; pitched by 0.6 on planes of that normal under vertical gravity it slides the same; at
+  # v0 = 1 m/s on level planes it stops after v0^2 / (2 MU g) = 0.10194 m (short by at most
+  # v0 dt, first order)
+  box=$src/tests/data/urdf/box_corners_centred.urdf
+  corners=front_left,front_right,rear_left,rear_right
+  printf 't,contact.front_left,contact.front_right,contact.rear_left,contact.rear_right\n0,1,1,1,1\n' \
+    > four.csv
+  far=root.x=1000,root.y=-500,root.z=100.05
+  for theta in 0.4 0.6; do
+    g=$(python3 -c "import math; print('%r,0,%r' % (9.81 * math.sin($theta), -9.81 * math.cos($theta)))")
+    expect 0 "$eom" sim "$box" --floating-base --q0 $far --contacts $corners \
+      --contact-schedule four.csv --friction-coefficient 0.5 --gravity "$g" --duration 1 \
+      --output-dt 0.5 --summary-json slope$theta.json -o slope$theta.csv
+  done
+  read -r normal pitch <<< "$(python3 -c "import math; print('%r,0,%r root.qy=%r,root.qw=%r' % (math.sin(0.6), math.cos(0.6), math.sin(0.3), math.cos(0.3)))")"
+  expect 0 "$eom" sim "$box" --floating-base --q0 $far,$pitch --contacts $corners \
+    --contact-schedule four.csv --friction-coefficient 0.5 --contact-normal "$normal" \
+    --duration 1 --output-dt 0.5 -o pitched.csv
+  expect 0 "$eom" sim "$box" --floating-base --q0 $far --v0 root.vx=1 --contacts $corners \
+    --contact-schedule four.csv --friction-coefficient 0.5 --duration 0.4 --output-dt 0.4 \
+    -o pushed.csv
+  python3 - slope0.4.csv slope0.6.csv pitched.csv pushed.csv slope0.6.json <<'EOF' || fail "schedule-slip"
+import csv, json, math, sys
+stuck, slid, pitched, pushed = [list(csv.DictReader(open(f)))[-1] for f in sys.argv[1:5]]
+start = {"x": 1000, "y": -500, "z": 100.05}
+def moved(r, c):
+    return float(r["q.root." + c]) - start[c]
+assert max(abs(moved(stuck, c)) for c in "xyz") < 1e-9, stuck
+mu, g, dt = 0.5, 9.81, 1e-3
+a = g * (math.sin(0.6) - mu * math.cos(0.6))
+d = a / 2 * (1 + dt)  # semi-implicit Euler's distance after 1 s
+assert abs(float(slid["v.root.vx"]) - a) < 1e-9 * a, (slid["v.root.vx"], a)
+assert abs(moved(slid, "x") - d) < 1e-9, slid
+assert abs(moved(slid, "z")) < 1e-9 and abs(moved(slid, "y")) < 1e-9, slid
+# pitched: downhill along the box's own x, (cos 0.6, 0, -sin 0.6) in the world
+assert abs(float(pitched["v.root.vx"]) - a) < 1e-9 * a, (pitched["v.root.vx"], a)
+assert abs(moved(pitched, "x") - d * math.cos(0.6)) < 1e-9, pitched
+assert abs(moved(pitched, "z") + d * math.sin(0.6)) < 1e-9, pitched
+stop = 1 / (2 * mu * g)
+assert stop - dt <= moved(pushed, "x") <= stop, pushed
+assert abs(float(pushed["v.root.vx"])) < 1e-9 and abs(moved(pushed, "z")) < 1e-9, pushed
+s = json.load(open(sys.argv[5]))[0]["contacts"]
+assert s["mode"] == "schedule" and s["friction"] == {"coefficient": 0.5, "model": "coulomb"}, s
+EOF
+  # released at 0.2 s, the right corners lift off at once (their force gone) and the box tips
+  # about its left ones; closed again at 0.4 s on the planes through where they are then (below
+  # the left ones' plane), they press from the step that follows and the left ones leave: unlike
+  # held contacts, which stop the box there, these are unilateral
+  printf 't,contact.front_right,contact.rear_right\n0,1,1\n0.2,0,0\n0.4,1,1\n' > stances.csv
+  expect 0 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+    --contact-schedule stances.csv --friction-coefficient 0.8 --duration 0.5 --output-dt 0.05 \
+    --write-forces --energy --summary-json stances.json -o tipped.csv
+  python3 - tipped.csv stances.json <<'EOF' || fail "schedule-slip events"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+s = json.load(open(sys.argv[2]))[0]["contacts"]
+events = [(e["t"], e["frame"], e["event"]) for e in s["events"]]
+assert events == [(0.2, "front_right", "lift-off"), (0.2, "rear_right", "lift-off"),
+                  (0.401, "front_left", "lift-off"), (0.401, "front_right", "touchdown"),
+                  (0.401, "rear_left", "lift-off"), (0.401, "rear_right", "touchdown")], events
+assert s["impacts"] == 1 and s["impact_energy_loss"] > 0, s
+for r in rows:
+    t = float(r["t"])
+    if 0.2 <= t < 0.4:  # open: out of the problem
+        assert r["contact.front_right"] == "0" and float(r["f.front_right.fz"]) == 0, r
+        assert r["contact.front_left"] == "1" and float(r["f.front_left.fz"]) > 0, r
+assert float(rows[-1]["energy.total"]) < float(rows[0]["energy.total"]) - s["impact_energy_loss"]
+EOF
+  # refused as with --ground: exit 2, nothing written
+  for mu in 0 -0.5 nan; do
+    expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+      --contact-schedule four.csv --friction-coefficient=$mu --duration 1 -o never.csv
+    stderr_has "friction"
+  done
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+    --contact-schedule four.csv --friction-coefficient 0.5 --friction-facets 2 --duration 1 \
+    -o never.csv
+  stderr_has "friction-facets takes a whole number from 3 to 1000, not '2'"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+    --contact-schedule four.csv --restitution 0.5 --duration 1 -o never.csv
+  stderr_has "--restitution needs --ground, or --contact-schedule with --friction-coefficient"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts front_left:6d,front_right,rear_left,rear_right \
+    --contact-schedule four.csv --friction-coefficient 0.5 --duration 1 -o never.csv
+  stderr_has "contact 'front_left' on a schedule with friction is not a point (3d) contact"
+  expect 2 "$eom" sim "$box" --floating-base --q0 root.z=0.05 --contacts $corners \
+    --contact-schedule four.csv --friction-coefficient 0.5 --integrator rk45 --duration 1 \
+    -o never.csv
+  stderr_has "time-stepped with a fixed step, which rk45 does not take"
+  [ -e never.csv ] && fail "a refused run wrote its output"
+  ;;
 ground-pyramid)
   # --friction-facets 4: |f_x|, |f_y| <= MU f_n. The box sliding along world x meets MU m g and
   # stops after v0^2 / (2 MU g), as with the cone; sliding along the diagonal it meets the

@@ -64,6 +64,15 @@ SimController check_options(const SimOptions& opt) {
   if (controller == SimController::stand && opt.contacts.specs.empty()) {
     throw InputError("--controller stand needs --contacts: the frames the robot stands on");
   }
+  // the time-stepped contacts' law: with a ground, or with a schedule whose contacts slip
+  for (const auto& [given, option] : {std::pair{opt.friction_facets != 0, "--friction-facets"},
+                                      std::pair{!std::isnan(opt.restitution), "--restitution"}}) {
+    if (given && !time_stepped(opt)) {
+      throw InputError(std::string(option) +
+                       " needs --ground, or --contact-schedule with --friction-coefficient (the "
+                       "time-stepped contacts: held ones neither slip nor bounce)");
+    }
+  }
   return controller;
 }
 
@@ -248,8 +257,10 @@ void add_contact_changes(CLI::App& cmd, SimOptions& opt) {
   cmd.get_option("--friction-coefficient")
       ->description(
           "With --ground: Coulomb's coefficient MU of its contacts (default 1); with "
-          "held or scheduled contacts: report on stderr the rows whose contacts need "
-          "more friction than MU, |f_t| / f_n > MU");
+          "--contact-schedule: the scheduled contacts slip, time-stepped as the ground's with "
+          "MU, each on the plane of --contact-normal through where it closes; with held "
+          "contacts: report on stderr the rows whose contacts need more friction than MU, "
+          "|f_t| / f_n > MU");
   CLI::Option* contacts = cmd.get_option("--contacts");
   CLI::Option* ground = needs(
       cmd.add_option("--ground", opt.ground,
@@ -257,21 +268,21 @@ void add_contact_changes(CLI::App& cmd, SimOptions& opt) {
                      "unilateral with Coulomb friction, time-stepped (one impulse problem per "
                      "step: doc/sim.md)"),
       contacts, " (the points that touch it)");
-  needs(cmd.add_option("--friction-facets", opt.friction_facets,
-                       "With --ground: friction in the pyramid of N facets around Coulomb's "
-                       "cone (4: |f_x|, |f_y| <= MU f_n in world axes) instead of the exact cone")
-            ->check(CLI::Range(3, 1000)),
-        ground);
-  needs(cmd.add_option("--restitution", opt.restitution,
-                       "With --ground: coefficient of restitution e in [0, 1] of its contacts "
-                       "(default 0, inelastic)")
-            ->check(kUnitInterval),
-        ground);
+  cmd.add_option("--friction-facets", opt.friction_facets,
+                 "With --ground (or --contact-schedule and --friction-coefficient): friction in "
+                 "the pyramid of N facets around Coulomb's cone (4: |f_x|, |f_y| <= MU f_n in "
+                 "world axes) instead of the exact cone")
+      ->check(CLI::Range(3, 1000));
+  cmd.add_option("--restitution", opt.restitution,
+                 "With --ground (or --contact-schedule and --friction-coefficient): coefficient "
+                 "of restitution e in [0, 1] of its contacts (default 0, inelastic)")
+      ->check(kUnitInterval);
   CLI::Option* schedule =
       needs(reads_files(cmd.add_option("--contact-schedule", opt.contact_schedule,
                                        "With --contacts: t and contact.<frame> (1 active, 0 "
                                        "not), held from each row to the next; a contact closes "
-                                       "by an impact"))
+                                       "by an impact (with --friction-coefficient: on its plane, "
+                                       "and may slip)"))
                 ->check(CLI::ExistingPath),
             contacts);
   excludes(ground, schedule,

@@ -79,7 +79,7 @@ void summarize_contacts(const SimOptions& opt, const Model& model, const Contact
   }
   nlohmann::json friction = nullptr;
   const bool ground = !std::isnan(opt.ground);
-  if (ground) {
+  if (time_stepped(opt)) {
     friction = {{"coefficient", ground_friction_coefficient(opt)}, {"model", "coulomb"}};
     if (opt.friction_facets > 0) {
       friction["model"] = "pyramid";

@@ -98,6 +98,11 @@ void read_contact_schedule(const SimOptions& opt, const Model& model, const Cont
 
 }  // namespace
 
+bool time_stepped(const SimOptions& opt) {
+  return !std::isnan(opt.ground) ||
+         (!opt.contact_schedule.empty() && opt.contacts.friction_coefficient > 0);
+}
+
 double ground_friction_coefficient(const SimOptions& opt) {
   return opt.contacts.friction_coefficient > 0 ? opt.contacts.friction_coefficient : 1;
 }
@@ -111,15 +116,16 @@ void set_contact_changes(const SimOptions& opt, const Model& model, const Contac
   sim.friction_coefficient = opt.contacts.friction_coefficient;
   sim.friction_normal =
       Vec3(opt.contacts.normal[0], opt.contacts.normal[1], opt.contacts.normal[2]);
-  if (!std::isnan(opt.ground)) {
-    sim.ground = opt.ground;
+  if (time_stepped(opt)) {
+    if (!std::isnan(opt.ground)) sim.ground = opt.ground;
     sim.friction_coefficient = ground_friction_coefficient(opt);
-    sim.restitution = opt.restitution;
+    sim.restitution = std::isnan(opt.restitution) ? 0 : opt.restitution;
     sim.friction_facets = opt.friction_facets;
   }
   if (opt.contact_schedule.empty()) return;
   read_contact_schedule(opt, model, contacts, start, schedule);
   sim.schedule = &schedule;
+  sim.schedule_slips = time_stepped(opt);
 }
 
 bool has_gains(SimController kind) {
@@ -136,8 +142,9 @@ void check_step(const Model& model, Controller& controller, const SimulationOpti
       "--dt " + number_text(opt.dt) + " s is too long for the gains and joint damping at the " +
       "initial state: their fastest mode (rate " + number_text(limit.rate) + " 1/s, mostly v." +
       model.v_names[limit.coordinate] + ") is stable with " +
-      (sim.ground ? std::string("the ground's semi-implicit contact steps")
-                  : "--integrator " + name_of(kIntegrators, opt.integrator)) +
+      (time_stepped_contacts(sim) ? std::string(sim.ground ? "the ground's" : "the schedule's") +
+                                        " semi-implicit contact steps"
+                                  : "--integrator " + name_of(kIntegrators, opt.integrator)) +
       " only for steps up to " + number_text(limit.max_step) + " s, and would blow up";
   const double effort = model.effort_limit[limit.coordinate];
   if (gains && opt.saturate && effort > 0 && std::isfinite(effort)) {
@@ -299,11 +306,11 @@ std::unique_ptr<Controller> SimDrive::controller(SimController kind, const Conta
     }
     if (opt_.kp.empty()) {
       Data data(model_);
-      // with a ground the contact steps are semi-implicit Euler (stepping_scheme)
+      // with time-stepped contacts the contact steps are semi-implicit Euler (stepping_scheme)
       const Integrator scheme =
-          std::isnan(opt_.ground) ? opt_.integrator : Integrator::semi_implicit_euler;
+          time_stepped(opt_) ? Integrator::semi_implicit_euler : opt_.integrator;
       gains_ = default_gains(model_, data, start_.q, scheme, opt_.dt, computed_torque,
-                             opt_.saturate && !std::isnan(opt_.ground) ? kLandingError : 0);
+                             opt_.saturate && time_stepped(opt_) ? kLandingError : 0);
     } else {
       gains_ = {given_gains("--kp", opt_.kp, model_), given_gains("--kd", opt_.kd, model_), 0};
     }

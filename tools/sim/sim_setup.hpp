@@ -63,10 +63,10 @@ struct SimOptions {
   ForceOptions forces;
   ContactOptions contacts;                                   // held for the whole run, unless:
   double ground = std::numeric_limits<double>::quiet_NaN();  // --ground HEIGHT (NaN: none)
-  int friction_facets = 0;                                   // --friction-facets N (with --ground)
-  double restitution = 0;                                    // --restitution e (with --ground)
-  std::string contact_schedule;                              // --contact-schedule FILE
-  std::vector<double> baumgarte{0, 0};                       // --baumgarte KP,KD
+  int friction_facets = 0;  // --friction-facets N (time-stepped contacts; 0: not given)
+  double restitution = std::numeric_limits<double>::quiet_NaN();  // --restitution e (NaN: 0)
+  std::string contact_schedule;                                   // --contact-schedule FILE
+  std::vector<double> baumgarte{0, 0};                            // --baumgarte KP,KD
   bool saturate = true, energy = false, accelerations = false, torques_out = false;
   bool forces_out = false;  // --write-forces
   bool keep_truncated = false, quiet = false, verbose = false;
@@ -108,6 +108,10 @@ struct SimStart {
   TableTime clock{TimeColumns{}, 1};
 };
 SimStart initial_state(const Model& model, const SimOptions& opt, const Notes& notes);
+
+/// Whether the contacts are time-stepped: --ground, or --contact-schedule with
+/// --friction-coefficient (the schedule's contacts slip); else held.
+bool time_stepped(const SimOptions& opt);
 
 /// With --ground: Coulomb's coefficient of its contacts, --friction-coefficient or 1 (the
 /// default of MuJoCo's sliding friction; doc/sim.md).

@@ -27,6 +27,10 @@ void HybridContacts::start(const SimulationOptions& options, Controller& control
     throw InputError("contacts are on a ground or follow a schedule, not both");
   }
   if (!options.contacts || options.contacts->contacts.empty() || options.ground) return;
+  if (options.schedule && options.schedule_slips) {
+    mode_ = Mode::stepped;
+    return check_schedule();
+  }
   dynamics_.emplace(model_, *options.contacts);
   dynamics_->set_baumgarte(options.baumgarte_kp, options.baumgarte_kd);
   active_.assign(options.contacts->contacts.size(), 1);
@@ -67,19 +71,25 @@ void HybridContacts::start_scheduled(double t0, ConstVec q0, Eigen::VectorXd& v0
   active_.assign(n, 1);
   closing_.assign(n, 0);
   for (int k = 0; k < n; ++k) set_active(k, false);
+  check_schedule();
+  follow_schedule(t0, 0, q0, v0);
+}
+
+void HybridContacts::check_schedule() const {
   const ContactSchedule& schedule = *options_->schedule;
   if (schedule.times.empty() || schedule.active.size() != schedule.times.size())
     throw InputError("the contact schedule has no rows, or not one set of flags per time");
   for (const auto& row : schedule.active) {
-    detail::check_size(static_cast<Eigen::Index>(row.size()), n, "schedule row");
+    detail::check_size(static_cast<Eigen::Index>(row.size()),
+                       static_cast<int>(options_->contacts->contacts.size()), "schedule row");
   }
-  follow_schedule(t0, 0, q0, v0);
 }
 
 // ---- what the run loop asks each step ----
 
 double HybridContacts::next_switch(double t, double eps) const {
-  if (mode_ != Mode::schedule) return std::numeric_limits<double>::infinity();
+  if (mode_ != Mode::schedule && mode_ != Mode::stepped)
+    return std::numeric_limits<double>::infinity();
   const std::vector<double>& times = options_->schedule->times;
   const auto r = std::upper_bound(times.begin(), times.end(), t + eps);
   return r == times.end() ? std::numeric_limits<double>::infinity() : *r;
@@ -87,6 +97,25 @@ double HybridContacts::next_switch(double t, double eps) const {
 
 bool HybridContacts::resolve(double t, double eps, ConstVec q, Eigen::VectorXd& v) {
   return mode_ == Mode::schedule && follow_schedule(t, eps, q, v);
+}
+
+void HybridContacts::follow_stepped(double t, double eps, ConstVec q, TimeSteppingContacts& stepped,
+                                    std::vector<char>& pressing) {
+  const std::vector<char>& row = scheduled(t, eps);
+  for (std::size_t k = 0; k < row.size(); ++k) {
+    const int contact = static_cast<int>(k);
+    const bool on = row[k] != 0;
+    if (on == stepped.closed(contact)) continue;
+    if (on) {
+      stepped.close(contact, q);
+      continue;
+    }
+    stepped.open(contact);
+    if (!pressing[k]) continue;
+    pressing[k] = 0;
+    controller_->contacts_changed(contact, false);
+    record({t, contact, false, 0});
+  }
 }
 
 // ---- the parts of an event ----

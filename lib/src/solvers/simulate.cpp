@@ -73,8 +73,8 @@ struct Simulator::Impl final : StageDynamics {
   RungeKutta rk;
   const ButcherTableau* tableau = nullptr;  // null: symplectic Euler
   HybridContacts contacts;
-  // with a ground: its contacts; which of them pressed in the last step (as told to the
-  // controller), and whether any did; whether the last step was a contact step, its length and
+  // with time-stepped contacts (a ground's, or a schedule's that slip): them; which of them
+  // pressed in the last step (as told to the controller), and whether any did; whether the last step was a contact step, its length and
   // the velocity before it
   std::optional<TimeSteppingContacts> ground;
   std::vector<char> pressing;
@@ -259,7 +259,7 @@ struct Simulator::Impl final : StageDynamics {
   // (a joint held there is not crossing it)
   int limit_status(int i, ConstVec q) const {
     const int k = model.joints[i].idx_q;
-    const double margin = options->ground ? kLimitHeld : 0;
+    const double margin = ground ? kLimitHeld : 0;
     if (q[k] < model.lower_limit[k] - margin) return 1;
     if (q[k] > model.upper_limit[k] + margin) return 2;
     return 0;
@@ -334,34 +334,37 @@ struct Simulator::Impl final : StageDynamics {
     q0 = q_start;
     v0 = v_start;
     contacts.start(run_options, run_controller, t0, q0, v0);
-    start_ground(run_options, run_controller);
+    start_ground(run_options, run_controller, t0);
     speed_scale = crba(model, data, q0).diagonal().cwiseSqrt();
     for (int i = 1; i < model.njoints; ++i) {
       limit_state[i] = model.joints[i].nv == 1 ? limit_status(i, q0) : 0;
     }
   }
 
-  // With a ground: its contacts and settings; the contacts on it (within the margin) start
+  // With time-stepped contacts (a ground, or a schedule's that slip): their settings; the
+  // contacts on the ground (within the margin), or those the schedule closes at t0, start
   // pressing, and the controller is told which do.
-  void start_ground(const SimulationOptions& run_options, Controller& run_controller) {
+  void start_ground(const SimulationOptions& run_options, Controller& run_controller, double t0) {
     ground.reset();
     touching = contact_step_ended = false;
     landing_first = -1;
-    if (!run_options.ground || !run_options.contacts || run_options.contacts->contacts.empty())
-      return;
+    if (!time_stepped_contacts(run_options)) return;
+    const bool scheduled = !run_options.ground;
     if (run_options.integrator == Integrator::rk45) {
-      throw InputError(
-          "the ground's contacts are time-stepped with a fixed step, which rk45 does not take");
+      throw InputError(std::string(scheduled ? "the schedule's slipping" : "the ground's") +
+                       " contacts are time-stepped with a fixed step, which rk45 does not take");
     }
-    ground.emplace(model, *run_options.contacts);
+    ground.emplace(model, *run_options.contacts,
+                   scheduled ? "on a schedule with friction" : "on the ground");
     TimeSteppingSettings settings;
-    settings.ground = *run_options.ground;
+    if (scheduled) settings.normal = run_options.friction_normal;
+    settings.ground = scheduled ? 0 : *run_options.ground;
     settings.friction_coefficient = run_options.friction_coefficient;
     settings.friction_facets = run_options.friction_facets;
     settings.restitution = run_options.restitution;
     settings.penetration_fraction = run_options.penetration_fraction;
     settings.contact_margin = run_options.ground_tolerance;
-    ground->start(settings, q0);
+    ground->start(settings, q0, scheduled ? &contacts.scheduled(t0, 0) : nullptr);
     pressing.assign(run_options.contacts->contacts.size(), 0);
     for (std::size_t k = 0; k < pressing.size(); ++k) {
       pressing[k] = ground->heights()[static_cast<Eigen::Index>(k)] <= settings.contact_margin;
@@ -461,6 +464,7 @@ struct Simulator::Impl final : StageDynamics {
     q0.swap(q1);
     v0.swap(v1);
     contacts.resolve(t, eps, q0, v0);
+    if (ground && options->schedule) contacts.follow_stepped(t, eps, q0, *ground, pressing);
     while (next < output_times.size() && output_times[next] <= t + eps) {
       emit_state(t, output);
       ++next;

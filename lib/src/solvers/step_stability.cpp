@@ -103,7 +103,7 @@ StepLimit stable_step(Integrator integrator, const Eigen::MatrixXd& M, const Eig
 }
 
 Integrator stepping_scheme(const SimulationOptions& options) {
-  return options.ground && options.contacts ? Integrator::semi_implicit_euler : options.integrator;
+  return time_stepped_contacts(options) ? Integrator::semi_implicit_euler : options.integrator;
 }
 
 StepLimit closed_loop_step_limit(const Model& model, Data& data, Controller& controller, double t,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "eom/algorithm/dynamics.hpp"
@@ -14,15 +15,27 @@ namespace eom {
 
 namespace {
 
-// contacts_ must be points: the ground holds a point's motion, its normal is world z
-const ContactSet& point_contacts_only(const Model& model, const ContactSet& contacts) {
+// contacts_ must be points: a plane holds a point's motion along its normal
+const ContactSet& point_contacts_only(const Model& model, const ContactSet& contacts,
+                                      const std::string& where) {
   for (const Contact& contact : contacts.contacts) {
     if (contact.kind != ContactKind::point) {
-      throw InputError("contact '" + model.frames[contact.frame].name +
-                       "' on the ground is not a point (3d) contact");
+      throw InputError("contact '" + model.frames[contact.frame].name + "' " + where +
+                       " is not a point (3d) contact");
     }
   }
   return contacts;
+}
+
+// The axes [t1 t2 n] of the planes of normal n: t1 world x projected on the plane (world y when
+// x is nearly along n, |n_x| > 0.9), t2 = n x t1; world axes for n = z.
+Mat3 plane_axes(const Vec3& n) {
+  const Vec3 along = std::abs(n.x()) > 0.9 ? Vec3::UnitY() : Vec3::UnitX();
+  Mat3 axes;
+  axes.col(0) = (along - n.dot(along) * n).normalized();
+  axes.col(1) = n.cross(axes.col(0));
+  axes.col(2) = n;
+  return axes;
 }
 
 // the finite position limits of the 1-DoF joints (continuous joints have none)
@@ -41,16 +54,20 @@ std::vector<TimeSteppingContacts::Limit> joint_limits(const Model& model) {
 
 }  // namespace
 
-TimeSteppingContacts::TimeSteppingContacts(const Model& model, const ContactSet& contacts)
+TimeSteppingContacts::TimeSteppingContacts(const Model& model, const ContactSet& contacts,
+                                           const std::string& where)
     : model_(model),
-      contacts_(point_contacts_only(model, contacts)),
+      contacts_(point_contacts_only(model, contacts, where)),
       inertia_(model, contacts),
       v_free_(model.nv),
       landing_speed_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(contacts.contacts.size()))),
       forces_(Eigen::VectorXd::Zero(contacts.size())),
       heights_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(contacts.contacts.size()))),
       scratch_(model.nv),
+      offset_(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(contacts.contacts.size()))),
+      world_(Eigen::VectorXd::Zero(contacts.size())),
       active_(contacts.contacts.size(), 0),
+      closed_(contacts.contacts.size(), 1),
       limits_(joint_limits(model)) {
   const Eigen::Index rows = contacts.size() + static_cast<Eigen::Index>(limits_.size());
   u_free_.setZero(rows);
@@ -61,7 +78,8 @@ TimeSteppingContacts::TimeSteppingContacts(const Model& model, const ContactSet&
   candidates_.reserve(limits_.size());
 }
 
-void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec q0) {
+void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec q0,
+                                 const std::vector<char>* closed) {
   if (!(settings.friction_coefficient > 0) || !std::isfinite(settings.friction_coefficient))
     throw InputError("the friction coefficient must be positive and finite");
   if (settings.friction_facets != 0 && settings.friction_facets < kFewestFrictionFacets)
@@ -72,12 +90,25 @@ void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec 
   if (!(settings.penetration_fraction >= 0 && settings.penetration_fraction <= 1))
     throw InputError("the penetration fraction must be within [0, 1]");
   if (!std::isfinite(settings.ground)) throw InputError("the ground height must be finite");
+  if (!(std::abs(settings.normal.norm() - 1) <= 1e-6))
+    throw InputError("the contacts' plane normal must be a unit vector");
   settings_ = settings;
+  // the ground's axes are the world's: nothing to rotate
+  rotated_ = settings.normal != Vec3::UnitZ();
+  axes_ = rotated_ ? plane_axes(settings.normal) : Mat3::Identity();
   forces_.setZero();
   landing_speed_.setZero();
   std::fill(active_.begin(), active_.end(), 0);
   limits_pressing_ = false;
+  offset_.setConstant(closed ? 0.0 : settings.ground);
+  for (std::size_t k = 0; k < closed_.size(); ++k) {
+    closed_[k] = closed ? (*closed)[k] : 1;
+    inertia_.jacobian().set_active(static_cast<int>(k), closed_[k] != 0);
+  }
   inertia_.jacobian().compute(q0);
+  for (Eigen::Index k = 0; closed && k < offset_.size(); ++k) {
+    if (closed_[k]) offset_[k] = height(static_cast<int>(k));  // the plane through it at q0
+  }
   measure_heights();
   for (const Limit& limit : limits_) {
     const double gap = limit.sign * (q0[limit.q] - limit.value);
@@ -98,6 +129,24 @@ void TimeSteppingContacts::start(const TimeSteppingSettings& settings, ConstVec 
   }
 }
 
+void TimeSteppingContacts::close(int k, ConstVec q) {
+  closed_[k] = 1;
+  inertia_.jacobian().set_active(k, true);
+  inertia_.jacobian().compute(q);
+  offset_[k] = 0;
+  offset_[k] = height(k);
+  measure_heights();
+}
+
+void TimeSteppingContacts::open(int k) {
+  closed_[k] = 0;
+  inertia_.jacobian().set_active(k, false);
+  forces_.segment<3>(contacts_.offset(k)).setZero();
+  active_[k] = 0;
+  landing_speed_[k] = 0;
+  heights_[k] = std::numeric_limits<double>::infinity();
+}
+
 bool TimeSteppingContacts::clear_of_ground(ConstVec q) {
   inertia_.jacobian().compute(q);
   measure_heights();
@@ -107,9 +156,16 @@ bool TimeSteppingContacts::clear_of_ground(ConstVec q) {
   return heights_.size() == 0 || heights_.minCoeff() > settings_.contact_margin;
 }
 
+double TimeSteppingContacts::height(int k) {
+  const Vec3& p = inertia_.jacobian().placement(k).p;
+  return (rotated_ ? settings_.normal.dot(p) : p.z()) - offset_[k];
+}
+
 void TimeSteppingContacts::measure_heights() {
-  for (Eigen::Index k = 0; k < heights_.size(); ++k)
-    heights_[k] = inertia_.jacobian().placement(static_cast<int>(k)).p.z() - settings_.ground;
+  for (Eigen::Index k = 0; k < heights_.size(); ++k) {
+    heights_[k] =
+        closed_[k] ? height(static_cast<int>(k)) : std::numeric_limits<double>::infinity();
+  }
 }
 
 void TimeSteppingContacts::step(ConstVec q, ConstVec v, ConstVec tau, double h, VecRef q_next,
@@ -129,18 +185,32 @@ void TimeSteppingContacts::solve(ConstVec q, ConstVec v, ConstVec tau, double h,
   const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
   const Eigen::Index nc = contacts_.size();
   u_free_.head(nc).noalias() = J * v_free_;
+  if (rotated_) {
+    for (std::size_t k = 0; k < closed_.size(); ++k) {
+      const int r = contacts_.offset(static_cast<int>(k));
+      u_free_.segment<3>(r) = to_plane(u_free_.segment<3>(r));
+    }
+  }
   measure_heights();
   bounds(v, h);
   limit_rows(q, v, h);
+  if (rotated_) rotate_problem();
   const Eigen::Index nl = static_cast<Eigen::Index>(candidates_.size());
   // warm start: the contacts' impulses of the last step, scaled to this one's length
-  lambda_.head(nc) = h * forces_;
+  for (std::size_t k = 0; k < closed_.size(); ++k) {
+    const int r = contacts_.offset(static_cast<int>(k));
+    lambda_.segment<3>(r) = to_plane(h * forces_.segment<3>(r));
+  }
   lambda_.segment(nc, nl).setZero();
   sweep_until_converged();
+  for (std::size_t k = 0; k < closed_.size(); ++k) {
+    const int r = contacts_.offset(static_cast<int>(k));
+    world_.segment<3>(r) = to_world(lambda_.segment<3>(r));
+  }
   v_next = v_free_;
-  inertia_.add_inverse_mass_jacobian(lambda_.head(nc), v_next);
+  inertia_.add_inverse_mass_jacobian(world_, v_next);
   v_next.noalias() += W_.leftCols(nl) * lambda_.segment(nc, nl);
-  forces_ = lambda_.head(nc) / h;
+  forces_ = world_ / h;
   for (std::size_t k = 0; k < active_.size(); ++k)
     active_[k] = lambda_[contacts_.offset(static_cast<int>(k)) + 2] > 0 ? 1 : 0;
   limits_pressing_ = nl > 0 && lambda_.segment(nc, nl).maxCoeff() > 0;
@@ -184,12 +254,28 @@ void TimeSteppingContacts::limit_rows(ConstVec q, ConstVec v, double h) {
   }
 }
 
+// The contact rows of u_free_ (already) and G_ (here) in the planes' axes: G_kl := R^T G_kl R,
+// and the limits' rows against the contacts likewise.
+void TimeSteppingContacts::rotate_problem() {
+  const Eigen::Index nc = contacts_.size();
+  const Eigen::Index nl = static_cast<Eigen::Index>(candidates_.size());
+  for (Eigen::Index i = 0; i < nc; i += 3) {
+    for (Eigen::Index j = 0; j < nc; j += 3) {
+      G_.block<3, 3>(i, j) = axes_.transpose() * G_.block<3, 3>(i, j) * axes_;
+    }
+    if (nl == 0) continue;
+    G_.block(nc, i, nl, 3) = G_.block(nc, i, nl, 3) * axes_;
+    G_.block(i, nc, 3, nl) = G_.block(nc, i, nl, 3).transpose();
+  }
+}
+
 void TimeSteppingContacts::bounds(ConstVec v, double h) {
   const Eigen::MatrixXd& J = inertia_.jacobian().jacobian();
   for (Eigen::Index k = 0; k < heights_.size(); ++k) {
     const int contact = static_cast<int>(k);
     const double phi = heights_[k];
     const int normal = contacts_.offset(contact) + 2;
+    if (!closed_[k]) continue;  // not in the problem
     if (phi > settings_.contact_margin) {
       // close the gap, not cross it; a contact that lands keeps its free approach speed for
       // the bounce of the step after
@@ -198,7 +284,9 @@ void TimeSteppingContacts::bounds(ConstVec v, double h) {
       continue;
     }
     // > 0: coming in (at the step's start, or when it landed in the step before)
-    const double approach = std::max(-J.row(normal).dot(v), landing_speed_[k]);
+    const double speed =
+        rotated_ ? settings_.normal.dot(J.middleRows<3>(normal - 2) * v) : J.row(normal).dot(v);
+    const double approach = std::max(-speed, landing_speed_[k]);
     landing_speed_[k] = 0;
     bound_[k] = std::max(settings_.restitution * std::max(approach, 0.0),
                          settings_.penetration_fraction * std::max(-phi, 0.0) / h);
@@ -215,7 +303,9 @@ void TimeSteppingContacts::sweep_until_converged() {
   const int contacts = static_cast<int>(heights_.size());
   for (iterations_ = 1; iterations_ <= settings_.max_iterations; ++iterations_) {
     double change = 0;
-    for (int k = 0; k < contacts; ++k) change = std::max(change, update_contact(k));
+    for (int k = 0; k < contacts; ++k) {
+      if (closed_[k]) change = std::max(change, update_contact(k));
+    }
     for (int l = 0; l < static_cast<int>(candidates_.size()); ++l)
       change = std::max(change, update_limit(static_cast<int>(contacts_.size()) + l, l));
     if (change <= limit) {

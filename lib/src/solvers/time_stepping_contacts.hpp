@@ -27,6 +27,15 @@
 //                      step before when it landed then (restitution e, 0 inelastic: the bounce a
 //                      step after the landing), and a penetration is removed at the fraction beta
 //                      of itself per step (a Baumgarte-style velocity bias; beta = 0 leaves it)
+// The plane may also be any other (a schedule's contacts, SimulationOptions::schedule_slips): each
+// contact k closed on the plane of the unit normal n through a point, its height phi = n . p - d_k,
+// its velocity and impulse taken in the axes (t1, t2, n) of the plane (t1 world x projected on the
+// plane, or world y when x is within acos(0.9) of n; t2 = n x t1), so the rows of J_c and of G
+// are those of the ground rotated by R = [t1 t2 n] per contact: u_k = R^T J_k v, G_kl = R^T G_kl R,
+// and the impulses go back to world axes as R lambda_k. For n = z the axes are the world's and
+// nothing is rotated. A contact may be open (not in the problem: no impulse, no height), as a
+// schedule says.
+//
 // The problem is solved by a projected Gauss-Seidel on the Delassus operator
 // G = J_c M^-1 J_c^T (the contact-space inverse inertia), one contact at a time: its normal
 // impulse projected onto lambda_n >= 0, then its tangential one by a scalar step onto the disc
@@ -48,6 +57,7 @@
 // them), a contact whatever the problem says at each step, so no event and no chatter.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
@@ -70,6 +80,7 @@ constexpr int kFewestFrictionFacets = 3;
 /// The ground, the contacts' law and the solver's stopping rule.
 struct TimeSteppingSettings {
   double ground = 0;                  // m: the plane z = ground (world z up)
+  Vec3 normal = Vec3::UnitZ();        // unit: the planes' normal (world z for a ground)
   double friction_coefficient = 1;    // mu > 0
   int friction_facets = 0;            // 0: the exact cone; N >= 3: the N-facet pyramid around it
   double restitution = 0;             // e in [0, 1]
@@ -89,15 +100,24 @@ class TimeSteppingContacts {
   };
 
   /// Workspaces for `model` and the point contacts of `contacts` (the set must outlive this).
-  /// Throws InputError when a contact is not a point (3d) contact.
-  TimeSteppingContacts(const Model& model, const ContactSet& contacts);
+  /// Throws InputError when a contact is not a point (3d) contact, saying it is `where` (its
+  /// plane: "on the ground").
+  TimeSteppingContacts(const Model& model, const ContactSet& contacts,
+                       const std::string& where = "on the ground");
 
   /// A run starts: the settings (checked: mu > 0, no facets or at least 3, e and beta in [0, 1],
-  /// finite ground; InputError
-  /// naming the quantity), no impulses remembered, heights() at q0. Throws InputError naming the
-  /// contact that is below the ground at q0 by more than the margin, or the joint outside its
-  /// limits by more than it.
-  void start(const TimeSteppingSettings& settings, ConstVec q0);
+  /// finite ground, unit normal; InputError naming the quantity), no impulses remembered,
+  /// heights() at q0. `closed` null: every contact on the ground n . p = ground; else the
+  /// contacts flagged are closed on the planes through where they are at q0 (close()), the
+  /// others open. Throws InputError naming the contact that is below the ground at q0 by more
+  /// than the margin, or the joint outside its limits by more than it.
+  void start(const TimeSteppingSettings& settings, ConstVec q0,
+             const std::vector<char>* closed = nullptr);
+  /// Contact k closes on the plane of the settings' normal through where it is at q (no impulse
+  /// remembered); open(k) takes it out of the problem (its force and height gone).
+  void close(int k, ConstVec q);
+  void open(int k);
+  bool closed(int k) const { return closed_[k] != 0; }
 
   /// One step of length h from (q, v) under the generalized force tau: v_next, q_next (may not
   /// alias q, v). Throws NumericalError when M is not positive definite at q.
@@ -120,13 +140,20 @@ class TimeSteppingContacts {
   /// The last step's sweeps, and whether they met the tolerance before the cap.
   int iterations() const { return iterations_; }
   bool converged() const { return converged_; }
-  /// The contacts' heights above the ground at the q of the last step, start or clear_of_ground
-  /// (m, one per contact).
+  /// The contacts' heights above their planes at the q of the last step, start or
+  /// clear_of_ground (m, one per contact; infinite for an open one).
   const Eigen::VectorXd& heights() const { return heights_; }
 
  private:
   // heights_ from the placements of inertia_'s jacobian's last compute
   void measure_heights();
+  // contact k's height above its plane (placements as measure_heights)
+  double height(int k);
+  // with a plane other than the ground: u_free_'s and G_'s contact rows into the planes' axes
+  void rotate_problem();
+  // contact k's impulse (or force) between world axes and its plane's: R x, or R^T x
+  Vec3 to_world(const Vec3& x) const { return rotated_ ? Vec3(axes_ * x) : x; }
+  Vec3 to_plane(const Vec3& x) const { return rotated_ ? Vec3(axes_.transpose() * x) : x; }
   // the bounds b_n of the contacts (at heights_) for a step of length h from v
   void bounds(ConstVec v, double h);
   // the projected Gauss-Seidel sweeps on lambda_
@@ -144,7 +171,10 @@ class TimeSteppingContacts {
   ContactSpaceInertia inertia_;
   TimeSteppingSettings settings_;
   Eigen::VectorXd v_free_, u_free_, bound_, landing_speed_, lambda_, forces_, heights_, scratch_;
-  std::vector<char> active_;
+  Eigen::VectorXd offset_, world_;  // per contact: its plane's n . p; the impulses in world axes
+  Mat3 axes_ = Mat3::Identity();    // [t1 t2 n]: the planes' axes
+  bool rotated_ = false;            // axes_ is not the identity
+  std::vector<char> active_, closed_;
   std::vector<Limit> limits_;
   std::vector<int> candidates_;  // limits_ in the problem this step (reserved: no allocation)
   Eigen::MatrixXd G_, W_;        // the problem's Delassus matrix; s M^-1 e_k per limit row

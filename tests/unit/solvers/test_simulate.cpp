@@ -448,6 +448,29 @@ TEST_CASE("the controller is told which contacts are closed", "[simulate][contac
     sim.run(recorder, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.6, options, times, compare);
     CHECK(recorder.calls == 16);
   }
+  SECTION("a schedule whose contacts slip") {
+    // the same schedule, time-stepped: the right corners lift off when released at 0.2 s (the
+    // box tips about the left ones); closed again at 0.4 s on the planes through where they are
+    // then, below the left ones', they press from the step after and the left ones leave
+    ContactSchedule schedule;
+    schedule.times = {0, 0.2, 0.4};
+    schedule.active = {{1, 1, 1, 1}, {1, 0, 1, 0}, {1, 1, 1, 1}};
+    options.schedule = &schedule;
+    options.schedule_slips = true;
+    options.friction_coefficient = 0.8;
+    q0[2] = 0.05;
+    sim.run(recorder, q0, Eigen::VectorXd::Zero(model.nv), 0, 0.45, options, times, compare);
+    const std::vector<ContactEvent>& events = sim.stats().contact_events;
+    REQUIRE(events.size() == 6);
+    for (int e = 0; e < 6; ++e) {
+      CAPTURE(e);
+      const bool right = events[e].contact % 2 == 1;  // front_right, rear_right
+      CHECK(events[e].t == Approx(e < 2 ? 0.2 : 0.4 + options.dt).margin(1e-12));
+      CHECK(events[e].closes == (e >= 2 && right));
+      CHECK((e >= 2 || right));
+    }
+    CHECK(recorder.closed == std::vector<char>{0, 1, 0, 1});
+  }
   SECTION("a ground") {
     // dropped from 0.1 m: open in the air, pressing from the touchdown (all four in one step)
     options.ground = 0;
@@ -478,6 +501,11 @@ TEST_CASE("standing on a contact schedule allocates nothing per step",
   SimulationOptions options;
   options.contacts = &contacts;
   options.schedule = &schedule;
+  SECTION("held") {}
+  SECTION("slipping, time-stepped") {
+    options.schedule_slips = true;
+    options.friction_coefficient = 0.8;
+  }
   ComputedTorque stand(model, set_point(q0), Eigen::VectorXd::Constant(model.nv, 10),
                        Eigen::VectorXd::Constant(model.nv, 1), &contacts);
   Simulator sim(model);

@@ -5,11 +5,14 @@
 // corners; on a slope (gravity tilted by theta) it sticks when tan(theta) < mu and slides at
 // g (sin(theta) - mu cos(theta)) otherwise; the same far from the origin and turned about z.
 // With a friction pyramid of N facets the box slides against the polygon's support in its
-// direction: mu g along a facet's normal, mu g / cos(pi / N) towards a vertex.
+// direction: mu g along a facet's normal, mu g / cos(pi / N) towards a vertex. On planes of any
+// normal through where the corners are (a schedule's contacts) the box on a slope does the same,
+// and contacts opened and closed again leave the problem and hold where they close.
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <vector>
 
 #include <eom/algorithm/dynamics.hpp>
 #include <eom/core/errors.hpp>
@@ -238,4 +241,87 @@ TEST_CASE("time-stepping contacts refuse settings out of range and a start below
   box.settings.friction_facets = 0;
   box.q[2] = 0.04;
   CHECK_THROWS_WITH(box.start(), Catch::Contains("front_left") && Catch::Contains("below"));
+}
+
+TEST_CASE("a box on a plane of any normal slides as on a slope, far from the origin",
+          "[time_stepping]") {
+  // The box pitched by theta about y, its corners closed on the plane of normal
+  // n = (sin theta, 0, cos theta) through where they are (a schedule's contacts), 1 km from the
+  // origin, under vertical gravity: the slope of the tilted-gravity case, so it sticks when
+  // tan(theta) <= mu and slides down along its own x at g (sin theta - mu cos theta) otherwise,
+  // on the plane. Downhill is the plane's first tangent (world x projected on it): a pyramid of 4
+  // facets meets mu there as the cone does.
+  const double mu = 0.5;
+  const std::vector<char> all(4, 1);
+  for (const int facets : {0, 4}) {
+    for (const double slope : {0.4, 0.7}) {
+      CAPTURE(facets, slope);
+      const double theta = std::atan(slope);
+      SteppedBox box;
+      box.settings.friction_coefficient = mu;
+      box.settings.friction_facets = facets;
+      box.settings.normal = Vec3(std::sin(theta), 0, std::cos(theta));
+      box.q.head<3>() << 1e3, -2e2, 50;
+      box.q.segment<4>(3) << 0, std::sin(theta / 2), 0, std::cos(theta / 2);
+      const Eigen::VectorXd q0 = box.q;
+      box.contacts.start(box.settings, box.q, &all);
+      CHECK(box.contacts.heights().cwiseAbs().maxCoeff() == 0);
+      while (box.t < 1 - 1e-9) {
+        box.step();
+        REQUIRE(box.contacts.converged());
+        CHECK(box.contacts.heights().cwiseAbs().maxCoeff() < 1e-9);  // on its plane
+      }
+      const Vec3 moved = box.q.head<3>() - q0.head<3>();
+      if (slope <= mu) {
+        CHECK(moved.norm() < 1e-9);
+        CHECK(box.v.norm() < 1e-9);
+        double pressing = 0;  // along n: the weight's normal part
+        for (int k = 0; k < 4; ++k)
+          pressing +=
+              box.settings.normal.dot(box.contacts.forces().segment<3>(box.corners.offset(k)));
+        CHECK(pressing == Approx(kStepBoxMass * kStepGravity * std::cos(theta)));
+        continue;
+      }
+      const double a = kStepGravity * (std::sin(theta) - mu * std::cos(theta));
+      CHECK(box.v[0] == Approx(a).epsilon(1e-9));  // the base's velocity in its own axes
+      CHECK(box.v.tail<5>().norm() < 1e-9);
+      // downhill, (cos theta, 0, -sin theta), by semi-implicit Euler's a/2 (1 + h)
+      CHECK(moved.x() == Approx(a / 2 * (1 + kStepH) * std::cos(theta)).epsilon(1e-9));
+      CHECK(moved.z() == Approx(-a / 2 * (1 + kStepH) * std::sin(theta)).epsilon(1e-9));
+      CHECK(std::abs(moved.y()) < 1e-9);
+    }
+  }
+}
+
+TEST_CASE("an opened contact leaves the problem and closes on the plane through where it is",
+          "[time_stepping]") {
+  // The box resting on its corners' planes (through where they are at the start) 1 km up: opened,
+  // it falls freely, z = z0 - g h^2 k (k + 1) / 2 after k semi-implicit steps; closed again 0.1 s
+  // later, on the planes through where the corners are then, it stops in the first step, there
+  SteppedBox box;
+  box.settings.friction_coefficient = 0.8;
+  box.place(-3e2, 4e2, 1e3, 0.3);
+  std::vector<char> closed(4, 1);
+  box.contacts.start(box.settings, box.q, &closed);
+  for (int k = 0; k < 10; ++k) box.step();
+  CHECK(box.v.norm() < 1e-12);
+  CHECK(box.upward_force() == Approx(kStepBoxMass * kStepGravity));
+  for (int k = 0; k < 4; ++k) box.contacts.open(k);
+  CHECK(box.contacts.forces().norm() == 0);
+  const double z0 = box.q[2];
+  const int falling = 100;
+  for (int k = 0; k < falling; ++k) box.step();
+  CHECK(box.q[2] ==
+        Approx(z0 - kStepGravity * kStepH * kStepH * falling * (falling + 1) / 2).margin(1e-9));
+  const double z_closed = box.q[2];
+  for (int k = 0; k < 4; ++k) box.contacts.close(k, box.q);
+  CHECK(box.contacts.closed(0));
+  box.step();
+  CHECK(box.v.norm() < 1e-9);
+  CHECK(box.q[2] == Approx(z_closed).margin(1e-9));
+  for (int k = 0; k < 10; ++k) box.step();
+  CHECK(box.q[2] == Approx(z_closed).margin(1e-9));
+  CHECK(box.upward_force() == Approx(kStepBoxMass * kStepGravity));
+  box.settings.normal = Vec3(0, 0, 2);
+  CHECK_THROWS_WITH(box.start(), Catch::Contains("unit"));
 }

@@ -30,6 +30,12 @@
 // q+ = q (+) h v+), so a contact is whatever that problem says at each step: no event, no
 // chatter, slip simulated. Other steps (free flight) are the integrator's. With contacts the
 // scheme is first order in the step (semi-implicit Euler with impulses).
+//
+// A schedule's contacts may slip too (SimulationOptions::schedule_slips): they are then stepped by
+// the same impulse problem, the schedule saying which may press at each time. A contact the
+// schedule closes does so on the plane of normal friction_normal through where it is at that time
+// (its ground while it stays closed: it may leave the plane and land on it again); one it opens is
+// out of the problem until it closes again, on a new plane.
 #pragma once
 
 #include <functional>
@@ -67,7 +73,8 @@ struct LimitEvent {
 
 /// Prescribed contact activity over time (eom sim --contact-schedule): from times[r] to the next
 /// time the contacts k with active[r][k] != 0 hold (before the first time, the first row). A
-/// contact that becomes active closes by an inelastic impact.
+/// contact that becomes active closes by an inelastic impact (held), or on its plane
+/// (SimulationOptions::schedule_slips).
 struct ContactSchedule {
   std::vector<double> times;              // strictly increasing (s, the run's clock)
   std::vector<std::vector<char>> active;  // per row, one flag per contact of the set
@@ -121,23 +128,38 @@ struct SimulationOptions {
   double penetration_fraction = 0.2;
   /// With contacts: their activity over time instead (null: all held, or the ground's).
   const ContactSchedule* schedule = nullptr;
+  /// With a schedule: its closed contacts are unilateral points with Coulomb friction
+  /// (friction_coefficient, friction_facets, restitution, penetration_fraction as a ground's),
+  /// each on the plane of normal friction_normal through where it was when it closed,
+  /// time-stepped as a ground's (the header's comment; fixed-step integrators only). False: held
+  /// (bilateral, no slip) between the switches.
+  bool schedule_slips = false;
   /// Baumgarte stabilisation of the closed contacts (ContactForwardDynamics::set_baumgarte).
   double baumgarte_kp = 0, baumgarte_kd = 0;
-  /// With a ground: Coulomb's coefficient of its contacts (> 0). With held or scheduled
-  /// contacts, > 0: count the outputs at which a closed contact needs more friction than this,
-  /// |f_t| > mu f_n (f_n along the contact's normal).
+  /// With a ground or slipping scheduled contacts: Coulomb's coefficient of the contacts (> 0).
+  /// With held or held scheduled contacts, > 0: count the outputs at which a closed contact
+  /// needs more friction than this, |f_t| > mu f_n (f_n along the contact's normal).
   double friction_coefficient = 0;
-  /// With a ground: 0 for Coulomb's exact cone, or N >= 3 for the pyramid of N facets
-  /// circumscribing it (facet normals at 2 pi i / N from world x; 4: |f_x|, |f_y| <= mu f_n).
+  /// With a ground (or slipping scheduled contacts): 0 for Coulomb's exact cone, or N >= 3 for
+  /// the pyramid of N facets circumscribing it (facet normals at 2 pi i / N from world x, or
+  /// from its projection on a schedule's planes; 4: |f_x|, |f_y| <= mu f_n).
   int friction_facets = 0;
-  Vec3 friction_normal = Vec3::UnitZ();  // without a ground: the normal f_n is taken along
-  double ground_tolerance = 1e-9;        // m: a point this close to the ground is on it
+  /// Without a ground: the unit normal f_n is taken along (and slipping scheduled contacts'
+  /// planes' normal).
+  Vec3 friction_normal = Vec3::UnitZ();
+  double ground_tolerance = 1e-9;  // m: a point this close to the ground is on it
   /// Clip the controller's torques at the model's effort limits (MuJoCo's forcerange, Gazebo's
   /// effort limit); a coordinate whose limit is infinite or not positive (no limit given, or
   /// URDF's effort="0", its writers' "unspecified") is unlimited.
   bool saturate = true;
   bool limit_events = true;  // record joints leaving their position limits
 };
+
+/// Whether the run's contacts are time-stepped: on a ground, or slipping on a schedule.
+inline bool time_stepped_contacts(const SimulationOptions& options) {
+  return options.contacts && !options.contacts->contacts.empty() &&
+         (options.ground || (options.schedule && options.schedule_slips));
+}
 
 /// Counts and events of one run. The events are kept in time order up to kKeptEvents of each
 /// kind and counted beyond, so a long run's memory does not grow with how often a joint crosses a

@@ -37,9 +37,9 @@ struct StepLimit {
 StepLimit stable_step(Integrator integrator, const Eigen::MatrixXd& M, const Eigen::MatrixXd& K,
                       const Eigen::MatrixXd& D);
 
-/// The scheme whose stability bounds a run's step: with a ground, the contact steps' semi-implicit
-/// Euler (time_stepping_contacts.hpp; a robot standing is in them throughout), else the
-/// integrator.
+/// The scheme whose stability bounds a run's step: with time-stepped contacts (a ground, or a
+/// schedule's that slip), the contact steps' semi-implicit Euler (time_stepping_contacts.hpp; a
+/// robot standing is in them throughout), else the integrator.
 Integrator stepping_scheme(const SimulationOptions& options);
 
 /// The stable step of a run at state q (of stepping_scheme): K and D of the controller's feedback (Controller::
