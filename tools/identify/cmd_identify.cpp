@@ -463,7 +463,10 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       "derives them) and tau.<joint>; weighted least squares on the base parameters of the\n"
       "joint torque regressor; writes one row per parameter: parameter, prior, value, std.\n"
       "--partial writes what the logs contribute instead (a partial fit), and --merge finishes\n"
-      "the fit from partial fits, as one run over their logs.",
+      "the fit from partial fits, as one run over their logs. A floating base needs --contacts\n"
+      "and the measured contact forces f.<frame>.* (as eom id --contacts writes them): the\n"
+      "equations are M a + h = S^T tau + J_c^T f, the base's six included (alone, when the logs\n"
+      "have no tau.<joint>).",
       {"eom identify robots/ur5.urdf tests/data/identify/ur5_log.csv -o params.csv "
        "--base-parameters base.csv",
        "eom identify tests/data/identify/ur5_no_friction.urdf tests/data/identify/ur5_log.csv "
