@@ -31,8 +31,8 @@ import sys
 HERE = "tests/data/identify/"
 
 
-def true_urdf():
-    text = open("robots/ur5.urdf").read()
+def true_urdf(robot="ur5"):
+    text = open("robots/%s.urdf" % robot).read()
     k = [0]
 
     def inertial(m):
@@ -56,7 +56,7 @@ def true_urdf():
         return '<dynamics damping="%r" friction="%r"/>' % (0.3 + 0.1 * j[0], 0.5 + 0.2 * j[0])
 
     text = re.sub(r'<dynamics damping="0.0" friction="0.0"/>', dynamics, text)
-    open(HERE + "ur5_true.urdf", "w").write(text)
+    open(HERE + robot + "_true.urdf", "w").write(text)
 
 
 JOINTS = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint",
@@ -105,6 +105,71 @@ def payload():
         open(HERE + "ur5_payload_%s.urdf" % name, "w").write(out)
 
 
+SOLO_JOINTS = [leg + "_" + j for leg in ("FL", "FR", "HL", "HR") for j in ("HAA", "HFE", "KFE")]
+
+
+def fourier(k, t, w, harmonics, amplitude):
+    """Coordinate k's finite Fourier series (zero mean) and its two exact derivatives."""
+    x = dx = ddx = 0.0
+    for h in range(1, harmonics + 1):
+        s, c = amplitude / h * math.cos(0.7 * k + h), amplitude / h * math.sin(1.3 * k + 2 * h)
+        u = h * w * t
+        x += s * math.sin(u) + c * math.cos(u)
+        dx += h * w * (s * math.cos(u) - c * math.sin(u))
+        ddx += -(h * w) ** 2 * (s * math.sin(u) + c * math.cos(u))
+    return x, dx, ddx
+
+
+def solo12_excite():
+    """solo12_excite.csv: Solo12 on a floating base moving every coordinate, with exact v and a.
+
+    The base's position p and its roll r, pitch b, yaw y (R = Rz(y) Ry(b) Rx(r)) and every joint
+    follow five-harmonic Fourier series about the standing pose. v.root is the body twist:
+    R^T p' and w_b = (r' - y' sin b, b' cos r + y' sin r cos b, -b' sin r + y' cos r cos b); a.root
+    is its time derivative: R^T p'' - w_b x (R^T p') and w_b' (the derivative of the expressions).
+    """
+    rows, rate, period, harmonics = 300, 100.0, 3.0, 5
+    w = 2 * math.pi / period
+    stand = [0.0, 0.8, -1.6, 0.0, 0.8, -1.6, 0.0, -0.8, 1.6, 0.0, -0.8, 1.6]
+    names = ["root.x", "root.y", "root.z", "root.qx", "root.qy", "root.qz", "root.qw"] + SOLO_JOINTS
+    vnames = ["root.vx", "root.vy", "root.vz", "root.wx", "root.wy", "root.wz"] + SOLO_JOINTS
+    out = csv.writer(open(HERE + "solo12_excite.csv", "w", newline=""))
+    out.writerow(["t"] + ["q." + n for n in names] + ["v." + n for n in vnames] +
+                 ["a." + n for n in vnames])
+    for i in range(rows):
+        t = i / rate
+        base = [fourier(k, t, w, harmonics, 0.03) for k in range(3)]  # m
+        ang = [fourier(k + 3, t, w, harmonics, 0.15) for k in range(3)]  # rad
+        (r, dr, ddr), (b, db, ddb), (y, dy, ddy) = ang
+        cr, sr, cb, sb, cy, sy = (math.cos(r), math.sin(r), math.cos(b), math.sin(b),
+                                  math.cos(y), math.sin(y))
+        R = [[cy * cb, cy * sb * sr - sy * cr, cy * sb * cr + sy * sr],
+             [sy * cb, sy * sb * sr + cy * cr, sy * sb * cr - cy * sr],
+             [-sb, cb * sr, cb * cr]]
+        # quaternion of R = Rz(y) Ry(b) Rx(r)
+        c1, s1, c2, s2, c3, s3 = (math.cos(y / 2), math.sin(y / 2), math.cos(b / 2),
+                                  math.sin(b / 2), math.cos(r / 2), math.sin(r / 2))
+        quat = [c1 * c2 * s3 - s1 * s2 * c3, c1 * s2 * c3 + s1 * c2 * s3,
+                s1 * c2 * c3 - c1 * s2 * s3, c1 * c2 * c3 + s1 * s2 * s3]
+        wb = [dr - dy * sb, db * cr + dy * sr * cb, -db * sr + dy * cr * cb]
+        dwb = [ddr - ddy * sb - dy * cb * db,
+               ddb * cr - db * sr * dr + ddy * sr * cb + dy * (cr * dr * cb - sr * sb * db),
+               -ddb * sr - db * cr * dr + ddy * cr * cb + dy * (-sr * dr * cb - cr * sb * db)]
+        dp = [x[1] for x in base]
+        ddp = [x[2] for x in base]
+        vb = [sum(R[j][i2] * dp[j] for j in range(3)) for i2 in range(3)]  # R^T p'
+        ab = [sum(R[j][i2] * ddp[j] for j in range(3)) for i2 in range(3)]
+        cross = [wb[1] * vb[2] - wb[2] * vb[1], wb[2] * vb[0] - wb[0] * vb[2],
+                 wb[0] * vb[1] - wb[1] * vb[0]]
+        ab = [ab[k] - cross[k] for k in range(3)]
+        joints = [fourier(k + 6, t, w, harmonics, 0.3) for k in range(12)]
+        q = [base[0][0], base[1][0], 0.25 + base[2][0]] + quat + [
+            stand[k] + joints[k][0] for k in range(12)]
+        v = vb + wb + [x[1] for x in joints]
+        a = ab + dwb + [x[2] for x in joints]
+        out.writerow([repr(t)] + [repr(x) for x in q + v + a])
+
+
 def log():
     motion = list(csv.reader(open(HERE + "ur5_excite.csv")))
     tau = list(csv.reader(open(HERE + "ur5_excite.tau.csv")))
@@ -118,6 +183,9 @@ if __name__ == "__main__":
         log()
     elif sys.argv[1:] == ["payload"]:
         payload()
+    elif sys.argv[1:] == ["solo12"]:
+        true_urdf("solo12")
+        solo12_excite()
     else:
         true_urdf()
         excite()

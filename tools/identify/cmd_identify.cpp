@@ -22,7 +22,9 @@
 #include <eom/trajectory/partial_fit.hpp>
 
 #include "cli.hpp"
+#include "contact_options.hpp"
 #include "identify/identify_report.hpp"
+#include "identify/measured_forces.hpp"
 #include "options.hpp"
 
 namespace eom::cli {
@@ -42,6 +44,7 @@ struct IdentifyOptions {
   std::vector<std::string> merge;     // --merge FILE...: partial fits finished as one run
   std::vector<std::string> only;      // --only LINK,...: those bodies alone, the others the file's
   std::vector<std::string> validate;  // --validate LOG...: held-out logs for the report
+  ContactOptions contacts;            // --contacts: their measured forces enter the equations
   int parameter_count = 0;            // the standard parameters (for the report)
 };
 
@@ -57,33 +60,83 @@ DriveParameters drive_of(const IdentifyOptions& opt) {
   return drive;
 }
 
+// The base parameters of the unknowns over the equations the logs give: every coordinate's, or a
+// floating base's six alone when a log has no tau.<joint> (MeasuredForces). Found once the first
+// log says which (a fixed base's at once); every other log must give the same equations.
+class FitBase {
+ public:
+  FitBase(const Model& model, const DriveParameters& drive, const std::vector<int>& unknowns,
+          const std::vector<std::string>& names, const Notes& notes)
+      : model_(model), drive_(drive), unknowns_(unknowns), names_(names), notes_(notes) {}
+  const BaseParameters& over(int equations, const std::string& file) {
+    if (base_) {
+      if (equations != equations_) {
+        throw InputError(file, 1, 0,
+                         equations < model_.nv
+                             ? "no tau.<joint> columns, where the logs before have them: give "
+                               "every log the joint torques, or none"
+                             : "tau.<joint> columns, where the logs before have none: give every "
+                               "log the joint torques, or none");
+      }
+      return *base_;
+    }
+    equations_ = equations;
+    base_ = base_parameters(model_, drive_, unknowns_, 0, 36, kBaseParameterTolerance, equations);
+    if (equations < model_.nv) {
+      notes_.warning(file +
+                     ": no tau.<joint> columns: the floating base's six equations alone, "
+                     "J_c^T f (the contact forces), identify the inertias; the friction and drive "
+                     "columns enter none of them");
+    }
+    if (!base_->unaffecting.empty() && !notes_.quiet) {
+      std::string list;
+      for (const int c : base_->unaffecting) list += (list.empty() ? "" : ", ") + names_[c];
+      notes_.warning("no torque depends on " + list + ": they keep the file's values");
+    }
+    return *base_;
+  }
+  const BaseParameters& get() const { return *base_; }
+
+ private:
+  const Model& model_;
+  const DriveParameters& drive_;
+  const std::vector<int>& unknowns_;
+  const std::vector<std::string>& names_;
+  const Notes& notes_;
+  std::optional<BaseParameters> base_;
+  int equations_ = 0;
+};
+
 // One log's rows into the least squares: per row the base columns of the regressor and the
-// measured tau.<coordinate> less the torques of the known parameters (Y known, known being the
-// prior's values of the parameters not identified and zeros).
+// measured side of the equations, S^T tau + J_c^T f (MeasuredForces), less the torques of the
+// known parameters (Y known, known being the prior's values of the parameters not identified and
+// zeros); the equations the log gives only (a floating base's six when it has no tau.<joint>).
 class IdentifyTask final : public RowTask {
  public:
   IdentifyTask(const Model& model, const DriveParameters& drive, const BaseParameters& base,
-               const Eigen::VectorXd& known, StreamingLeastSquares& fit, const Header& header,
-               const std::string& file)
+               const Eigen::VectorXd& known, StreamingLeastSquares& fit,
+               std::unique_ptr<MeasuredForces> measured)
       : model_(model),
         drive_(drive),
         base_(base),
         known_(known),
         fit_(fit),
+        measured_(std::move(measured)),
+        equations_(measured_->equations()),
         data_(model),
         Y_(model.nv, regressor_columns(model, drive)),
-        base_Y_(model.nv, static_cast<Eigen::Index>(base.independent.size())),
+        base_Y_(equations_, static_cast<Eigen::Index>(base.independent.size())),
         tau_(model.nv) {
-    inputs = bind_columns(header, coordinate_columns(model, "tau", Space::tau), file);
+    inputs = measured_->inputs();
   }
   void compute(const Sample& s, double*) override {
     joint_torque_regressor(model_, data_, s.q, s.dq.col(0), s.dq.col(1), Y_, drive_);
     for (size_t k = 0; k < base_.independent.size(); ++k) {
-      base_Y_.col(static_cast<Eigen::Index>(k)) = Y_.col(base_.independent[k]);
+      base_Y_.col(static_cast<Eigen::Index>(k)) = Y_.col(base_.independent[k]).head(equations_);
     }
-    gather(s.row, inputs, tau_);
+    measured_->compute(s, &data_, tau_);
     tau_.noalias() -= Y_ * known_;
-    fit_.add(base_Y_, tau_);
+    fit_.add(base_Y_, tau_.head(equations_));
   }
 
  private:
@@ -92,6 +145,8 @@ class IdentifyTask final : public RowTask {
   const BaseParameters& base_;
   const Eigen::VectorXd& known_;
   StreamingLeastSquares& fit_;
+  std::unique_ptr<MeasuredForces> measured_;
+  const int equations_;
   Data data_;
   Eigen::MatrixXd Y_, base_Y_;
   Eigen::VectorXd tau_;
@@ -195,8 +250,8 @@ std::string identified_urdf(const IdentifyOptions& opt, const Model& model,
 // fit per log merged in the logs' order gives this run's factors bit for bit.
 // The rows the filter and the decimation dropped are tallied into `dropped`.
 StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
-                               const DriveParameters& drive, const BaseParameters& base,
-                               const Eigen::VectorXd& known, const Notes& notes,
+                               const DriveParameters& drive, const ContactSet& contacts,
+                               FitBase& base, const Eigen::VectorXd& known, const Notes& notes,
                                nlohmann::json& dropped) {
   std::optional<StreamingLeastSquares> total;
   for (const std::string& log : opt.rows.tables) {
@@ -205,18 +260,22 @@ StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
                        "a partial fit of eom identify, not a log: partial fits are finished "
                        "with --merge FILE...");
     }
-    StreamingLeastSquares part(model.nv, static_cast<int>(base.independent.size()));
+    // sized by the equations the log's header gives
+    std::optional<StreamingLeastSquares> part;
     const RowCommand command{
         "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
-          return std::make_unique<IdentifyTask>(model, drive, base, known, part, header, file);
+          auto measured = std::make_unique<MeasuredForces>(model, contacts, header, file);
+          const BaseParameters& b = base.over(measured->equations(), file);
+          part.emplace(measured->equations(), static_cast<int>(b.independent.size()));
+          return std::make_unique<IdentifyTask>(model, drive, b, known, *part, std::move(measured));
         }};
     nlohmann::json table;
     scan_table(opt.rows, model, command, log, notes, &table);
     for (const auto& [key, rows] : table.items()) {
       dropped[key] = dropped[key].get<long>() + rows.get<long>();
     }
-    part.flush();
-    combine_fit(total, std::move(part));
+    part->flush();
+    combine_fit(total, std::move(*part));
   }
   return std::move(*total);
 }
@@ -276,26 +335,26 @@ void report_estimate(const BaseParameters& base, const StreamingLeastSquares::So
 // the largest residuals, unless one is stdin) and on the held-out ones, into the report and the
 // summary.
 void report_residuals_of(const IdentifyOptions& opt, const Model& model,
-                         const DriveParameters& drive, const BaseParameters& base,
-                         const StreamingLeastSquares& fit, const Eigen::VectorXd& prior,
-                         const Eigen::VectorXd& value, const Notes& notes,
-                         std::ostringstream& report, nlohmann::json& summary) {
+                         const DriveParameters& drive, const ContactSet& contacts,
+                         const BaseParameters& base, const StreamingLeastSquares& fit,
+                         const Eigen::VectorXd& prior, const Eigen::VectorXd& value,
+                         const Notes& notes, std::ostringstream& report, nlohmann::json& summary) {
   // the logs of merged partial fits are not read again: they may be on other machines
   const bool stdin_read =
       !opt.merge.empty() ||
       std::find(opt.rows.tables.begin(), opt.rows.tables.end(), "-") != opt.rows.tables.end();
   // the fit's logs again: their warnings were said
   const Notes again{notes.out, notes.command, true, nullptr, notes.names};
-  const ResidualSummary scanned =
-      stdin_read ? ResidualSummary{}
-                 : scan_residuals(opt.rows, opt.rows.tables, model, drive, prior, value, again);
+  const ResidualSummary scanned = stdin_read ? ResidualSummary{}
+                                             : scan_residuals(opt.rows, opt.rows.tables, model,
+                                                              drive, contacts, prior, value, again);
   const ResidualSummary on_fit =
       fit_residuals(fit, base.combination * prior, base.combination * value, scanned);
   report_residuals("on the fit's logs", on_fit, model.tau_names, report);
   summary["fit"] = residuals_json(on_fit, model.tau_names);
   if (opt.validate.empty()) return;
   const ResidualSummary held_out =
-      scan_residuals(opt.rows, opt.validate, model, drive, prior, value, notes);
+      scan_residuals(opt.rows, opt.validate, model, drive, contacts, prior, value, notes);
   report_residuals("on the held-out logs", held_out, model.tau_names, report);
   summary["validation"] = residuals_json(held_out, model.tau_names);
   summary["validation"]["files"] = opt.validate;
@@ -326,10 +385,13 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   check_destinations(io.inputs, {opt.partial_out.empty() ? opt.rows.output.path : opt.partial_out},
                      opt.rows.summary, {opt.base_out, opt.urdf_out});
   const Model model = load_robot(opt.rows, io, "identify");
-  if (model.floating_base) {
+  const ContactSet contacts = load_contacts(model, opt.contacts);
+  if (model.floating_base && contacts.contacts.empty()) {
     throw InputError(
-        "a floating base's torques depend on the contact forces, which identification does not "
-        "read yet: identify a fixed-base robot (or its joints with the base locked in place)");
+        "a floating base's equations of motion hold the contact forces (M a + h = S^T tau + "
+        "J_c^T f; its own six hold no joint torque): name the contacts with " +
+        Phrase(Setting::contacts) +
+        " and give their measured f.<frame>.* columns (or fix the base)");
   }
   MessageLog log;
   const Notes notes{io.err, "identify", opt.rows.quiet, opt.rows.summary.empty() ? nullptr : &log,
@@ -347,20 +409,20 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   const Eigen::VectorXd prior = regressor_parameters(model, drive);
   Eigen::VectorXd known = prior;
   for (const int c : unknowns) known[c] = 0;
-  const BaseParameters base = base_parameters(model, drive, unknowns);
-  const int r = static_cast<int>(base.independent.size());
-  if (!base.unaffecting.empty() && !opt.rows.quiet) {
-    std::string list;
-    for (const int c : base.unaffecting) list += (list.empty() ? "" : ", ") + names[c];
-    notes.warning("no torque depends on " + list + ": they keep the file's values");
-  }
-  const PartialFitKey key = partial_fit_key(model, drive, base);
+  // a fixed base's logs give every equation; a floating base's say which when read
+  FitBase fit_base(model, drive, unknowns, names, notes);
+  if (!model.floating_base) fit_base.over(model.nv, "");
   std::vector<std::string> logs = opt.rows.tables;
   nlohmann::json dropped = {{"filter_edges", 0}, {"decimation", 0}};
-  StreamingLeastSquares fit = opt.merge.empty()
-                                  ? fit_logs(opt, model, drive, base, known, notes, dropped)
-                                  : merge_partial_fits(opt.merge, key, logs);
-  if (!opt.partial_out.empty()) return write_partial_fit(opt, key, logs, fit, io);
+  StreamingLeastSquares fit =
+      opt.merge.empty()
+          ? fit_logs(opt, model, drive, contacts, fit_base, known, notes, dropped)
+          : merge_partial_fits(opt.merge, partial_fit_key(model, drive, fit_base.get()), logs);
+  const BaseParameters& base = fit_base.get();
+  const int r = static_cast<int>(base.independent.size());
+  if (!opt.partial_out.empty()) {
+    return write_partial_fit(opt, partial_fit_key(model, drive, base), logs, fit, io);
+  }
 
   std::ostringstream report;
   const StreamingLeastSquares::Solution solution =
@@ -371,7 +433,7 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   nlohmann::json summary =
       summary_object("identify", logs, opt.rows.output.path, true, fit.rows(), kExitOk, log);
   summary["dropped"] = dropped;
-  report_residuals_of(opt, model, drive, base, fit, prior, value, notes, report, summary);
+  report_residuals_of(opt, model, drive, contacts, base, fit, prior, value, notes, report, summary);
   report_estimate(base, solution, names, opt.parameter_count, report, summary);
   if (!opt.rows.quiet) io.err << report.str();
   Eigen::VectorXd std = Eigen::VectorXd::Constant(prior.size(), NAN);
@@ -401,7 +463,10 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       "derives them) and tau.<joint>; weighted least squares on the base parameters of the\n"
       "joint torque regressor; writes one row per parameter: parameter, prior, value, std.\n"
       "--partial writes what the logs contribute instead (a partial fit), and --merge finishes\n"
-      "the fit from partial fits, as one run over their logs.",
+      "the fit from partial fits, as one run over their logs. A floating base needs --contacts\n"
+      "and the measured contact forces f.<frame>.* (as eom id --contacts writes them): the\n"
+      "equations are M a + h = S^T tau + J_c^T f, the base's six included (alone, when the logs\n"
+      "have no tau.<joint>).",
       {"eom identify robots/ur5.urdf tests/data/identify/ur5_log.csv -o params.csv "
        "--base-parameters base.csv",
        "eom identify tests/data/identify/ur5_no_friction.urdf tests/data/identify/ur5_log.csv "
@@ -458,6 +523,7 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       ->type_name("N")
       ->check(CLI::Range(1, 1000000000));
   add_summary_option(*cmd, opt->rows.summary);
+  add_contact_options(*cmd, opt->contacts, false);
   CLI::Option* partial = cmd->add_option(
       "--partial", opt->partial_out,
       "Write what the logs contribute (the accumulated factors, JSON) to FILE instead of "
@@ -475,6 +541,10 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       },
       "FILE"));
   excludes(merge, logs, "--merge reads partial fits, not logs: give the logs to --partial runs");
+  for (CLI::Option* option : {partial, merge}) {
+    excludes(option, cmd->get_option("--contacts"),
+             option->get_name() + " is not built for logs with contact forces yet");
+  }
   for (const char* name : {"--filter", "--decimate"}) {
     excludes(merge, cmd->get_option(name),
              std::string("--merge reads no log: ") + name +

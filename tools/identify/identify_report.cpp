@@ -9,26 +9,30 @@
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 
+#include "identify/measured_forces.hpp"
+
 namespace eom::cli {
 namespace {
 
 using namespace eom::rows;
 
-// One log's rows into the residuals of the two parameter sets.
+// One log's rows into the residuals of the two parameter sets (on the equations the log gives;
+// the others' residuals are not read).
 class ResidualTask final : public RowTask {
  public:
-  ResidualTask(const Model& model, ParameterResiduals& residuals, const Header& header,
-               const std::string& file)
-      : residuals_(residuals), tau_(model.nv) {
-    inputs = bind_columns(header, coordinate_columns(model, "tau", Space::tau), file);
+  ResidualTask(const Model& model, ParameterResiduals& residuals,
+               std::unique_ptr<MeasuredForces> measured)
+      : residuals_(residuals), measured_(std::move(measured)), tau_(model.nv) {
+    inputs = measured_->inputs();
   }
   void compute(const Sample& s, double*) override {
-    gather(s.row, inputs, tau_);
+    measured_->compute(s, nullptr, tau_);
     residuals_.observe(s.q, s.dq.col(0), s.dq.col(1), tau_, s.t, s.line);
   }
 
  private:
   ParameterResiduals& residuals_;
+  std::unique_ptr<MeasuredForces> measured_;
   Eigen::VectorXd tau_;
 };
 
@@ -55,23 +59,31 @@ nlohmann::json set_json(const ResidualSummary& summary, const ResidualSummary::C
 
 ResidualSummary scan_residuals(const RowOptions& rows, const std::vector<std::string>& logs,
                                const Model& model, const DriveParameters& drive,
-                               const Eigen::VectorXd& prior, const Eigen::VectorXd& value,
-                               const Notes& notes) {
+                               const ContactSet& contacts, const Eigen::VectorXd& prior,
+                               const Eigen::VectorXd& value, const Notes& notes) {
   ResidualSummary summary;
   summary.largest_known = true;
-  summary.coordinates.resize(model.nv);
+  int equations = 0;  // the first log's
   std::vector<double> measured(model.nv, 0.0), squares[2];
   for (auto& s : squares) s.assign(model.nv, 0.0);
   for (const std::string& log : logs) {
     ParameterResiduals residuals(model, drive, {prior, value});
     const RowCommand command{
         "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
-          return std::make_unique<ResidualTask>(model, residuals, header, file);
+          auto task = std::make_unique<MeasuredForces>(model, contacts, header, file);
+          if (equations == 0) equations = task->equations();
+          if (task->equations() != equations) {
+            throw InputError(file, 1, 0,
+                             "the logs give other equations than this one: give every log the "
+                             "joint torques tau.<joint>, or none");
+          }
+          return std::make_unique<ResidualTask>(model, residuals, std::move(task));
         }};
     scan_table(rows, model, command, log, notes);
+    summary.coordinates.resize(equations);
     const long n = residuals.scan(0).rows();
     summary.rows += n;
-    for (int k = 0; k < model.nv; ++k) {
+    for (int k = 0; k < equations; ++k) {
       ResidualSummary::Coordinate& c = summary.coordinates[k];
       for (int set = 0; set < 2; ++set) {
         const TorqueResidualScan::Statistics s = residuals.scan(set).statistics(k);
@@ -86,7 +98,7 @@ ResidualSummary scan_residuals(const RowOptions& rows, const std::vector<std::st
     }
   }
   const double rows_read = static_cast<double>(std::max(1L, summary.rows));
-  for (int k = 0; k < model.nv; ++k) {
+  for (int k = 0; k < equations; ++k) {
     ResidualSummary::Coordinate& c = summary.coordinates[k];
     c.measured_rms = std::sqrt(measured[k] / rows_read);
     for (int set = 0; set < 2; ++set) c.rms[set] = std::sqrt(squares[set][k] / rows_read);

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include <eom/algorithm/contact_set.hpp>
 #include <eom/rows/row_engine.hpp>
 #include <eom/trajectory/identification.hpp>
 
@@ -36,11 +37,13 @@ struct ResidualSummary {
 };
 
 /// The residuals of `prior` and `value` over `logs`, each read, bound and derived as the fit read
-/// them (rows: the run's options); InputError propagates.
+/// them (rows: the run's options), the measured side S^T tau + J_c^T f (MeasuredForces) over the
+/// equations the logs give (the first log's; InputError for a log that gives others); InputError
+/// propagates.
 ResidualSummary scan_residuals(const rows::RowOptions& rows, const std::vector<std::string>& logs,
                                const Model& model, const DriveParameters& drive,
-                               const Eigen::VectorXd& prior, const Eigen::VectorXd& value,
-                               const rows::Notes& notes);
+                               const ContactSet& contacts, const Eigen::VectorXd& prior,
+                               const Eigen::VectorXd& value, const rows::Notes& notes);
 
 /// The fit's own residuals from its factor: exact RMS over every row, whatever was read; the
 /// measured RMS and the largest residuals are those of `scanned` when it read the logs again

@@ -20,11 +20,12 @@ BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
 
 BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
                                const std::vector<int>& unknowns, int states, std::uint64_t seed,
-                               double tolerance) {
+                               double tolerance, int equations) {
   const int all = regressor_columns(model, drive), columns = static_cast<int>(unknowns.size());
+  const int rows = equations > 0 ? std::min(equations, model.nv) : model.nv;
   // twice as many rows as columns at least: a generic stack then has the regressor's rank
-  if (states <= 0) states = std::max(20, 2 * columns / std::max(1, model.nv) + 1);
-  Eigen::MatrixXd stack(static_cast<Eigen::Index>(states) * model.nv, columns);
+  if (states <= 0) states = std::max(20, 2 * columns / std::max(1, rows) + 1);
+  Eigen::MatrixXd stack(static_cast<Eigen::Index>(states) * rows, columns);
   Eigen::MatrixXd Y(model.nv, all);
   Data data(model);
   Rng rng(seed);
@@ -34,7 +35,7 @@ BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
     const Eigen::VectorXd a = random_tangent(model, rng);
     joint_torque_regressor(model, data, q, v, a, Y, drive);
     for (int c = 0; c < columns; ++c)
-      stack.block(s * model.nv, c, model.nv, 1) = Y.col(unknowns[c]);
+      stack.block(s * rows, c, rows, 1) = Y.col(unknowns[c]).head(rows);
   }
   BaseParameters base;
   base.tolerance = tolerance;

@@ -93,6 +93,32 @@ TEST_CASE("Base parameters of the planar 2R: the closed forms, vertical and hori
   }
 }
 
+TEST_CASE("Base parameters of a floating base from its six equations alone", "[identification]") {
+  // Ayusawa, Venture and Nakamura 2014 (IJRR 33(3)): the base-link equations of a floating base
+  // determine every combination of inertial parameters that the whole equations do; friction and
+  // drive columns act on the joints' equations only
+  LoadOptions floating;
+  floating.floating_base = true;
+  const Model model = load_model(kRobotsDir + "/solo12.urdf", floating);
+  const int inertial = kInertialParameterCount * (model.njoints - 1);
+  std::vector<int> every(static_cast<size_t>(inertial));
+  for (int c = 0; c < inertial; ++c) every[static_cast<size_t>(c)] = c;
+  const BaseParameters whole = base_parameters(model, {});
+  const BaseParameters six = base_parameters(model, {}, every, 0, 36, kBaseParameterTolerance, 6);
+  CHECK(six.independent.size() == whole.independent.size());
+  CHECK(same_row_space(six.combination, whole.combination));
+  DriveParameters drive;
+  drive.viscous = drive.coulomb = true;
+  std::vector<int> columns(static_cast<size_t>(regressor_columns(model, drive)));
+  for (size_t c = 0; c < columns.size(); ++c) columns[c] = static_cast<int>(c);
+  const BaseParameters driven =
+      base_parameters(model, drive, columns, 0, 36, kBaseParameterTolerance, 6);
+  CHECK(driven.independent.size() == whole.independent.size());
+  for (int c = inertial; c < static_cast<int>(columns.size()); ++c) {
+    CHECK(std::count(driven.unaffecting.begin(), driven.unaffecting.end(), c) == 1);
+  }
+}
+
 TEST_CASE("Base parameters: Y_1 b = Y pi at states other than those that found them",
           "[identification]") {
   const Model model = load_model(kRobotsDir + "/ur5.urdf");

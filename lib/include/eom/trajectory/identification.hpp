@@ -44,10 +44,13 @@ BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
 /// The same over the regressor's columns `unknowns` alone (ascending), the others being known:
 /// the combinations of those parameters that the torques determine once the known parameters'
 /// torques are taken off. BaseParameters' indices and combination still count every column (the
-/// known ones in no combination).
+/// known ones in no combination). With `equations` above 0, over the first `equations` rows of Y
+/// alone (a floating base's six, when a log gives no joint torque): the combinations those rows
+/// determine, a drive column none of them holds among the unaffecting.
 BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
                                const std::vector<int>& unknowns, int states = 0,
-                               std::uint64_t seed = 36, double tolerance = kBaseParameterTolerance);
+                               std::uint64_t seed = 36, double tolerance = kBaseParameterTolerance,
+                               int equations = 0);
 
 /// The regressor's columns to identify when only the bodies of `links` are (eom identify --only;
 /// a payload, say): the ten of each such body and every drive column, ascending; every column

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# eom identify on a floating base with --contacts (doc/identify.md "Floating base"): logs made by
+# eom id --contacts from tests/data/identify/solo12_true.urdf (Solo12 with perturbed, consistent
+# inertias and joint friction; scripts/make_identify_data.py solo12) along solo12_excite.csv (every
+# coordinate moving, exact v and a), identified from the shipped robots/solo12.urdf; checked against
+# held-out logs of the true robot (eom id's torques and forces along trajectories/solo12_bob.csv),
+# the true robot's own parameters, and the same motion 1 km away. Needs python3.
+# Usage: identify_floating.sh EOM SOURCE_DIR CASE.
+set -uo pipefail
+eom=$1
+src=$2
+case_name=$3
+. "$(dirname "$0")/lib.sh"
+
+true_robot=$src/tests/data/identify/solo12_true.urdf
+motion=$src/tests/data/identify/solo12_excite.csv
+feet=(--floating-base --contacts FL_FOOT,FR_FOOT,HL_FOOT,HR_FOOT)
+
+# log OUT MOTION [eom id options...]: the true robot's torques and contact forces along MOTION
+log() {
+  local out=$1 along=$2
+  shift 2
+  expect 0 "$eom" id "$true_robot" "$along" "${feet[@]}" --keep-input -q -o "$out" "$@"
+}
+
+# matches SUMMARY TOL: every coordinate's residual of the identified parameters, on the fit's logs
+# and on the held-out ones, within TOL of the measured RMS (of 1 where that is smaller)
+matches() {
+  python3 - "$1" "$2" << 'EOF' || fail "residuals of $1 over the tolerance"
+import json, sys
+doc = json.load(open(sys.argv[1]))[0]
+tol = float(sys.argv[2])
+for part in ("fit", "validation"):
+    for c in doc[part]["residuals"]:
+        scale = max(c["measured_rms"], 1.0)
+        assert c["identified"]["rms"] <= tol * scale, (part, c["coordinate"], c["identified"])
+print(len(doc["fit"]["residuals"]), len(doc["validation"]["residuals"]))
+EOF
+}
+
+case $case_name in
+  recovers)
+    # least squares from the shipped robot: the log's and the held-out log's torques and base
+    # wrenches to round-off, every equation (the base's six and the twelve joints')
+    log log.csv "$motion" --friction
+    log held.csv "$src/trajectories/solo12_bob.csv" --friction
+    expect 0 "$eom" identify "$src/robots/solo12.urdf" log.csv "${feet[@]}" --method least-squares \
+      --validate held.csv --summary-json s.json -o params.csv
+    stderr_has "300 rows, 118 base parameters of 154"
+    [ "$(matches s.json 1e-11)" = "18 18" ] || fail "not every equation reported"
+    # from the true robot, every parameter is the file's (the true one) to round-off
+    expect 0 "$eom" identify "$true_robot" log.csv "${feet[@]}" --method least-squares -o truth.csv
+    python3 - << 'EOF' || fail "the true robot's parameters not recovered"
+import csv
+rows = list(csv.DictReader(open("truth.csv")))
+assert len(rows) == 154, len(rows)
+for r in rows:
+    prior, value = float(r["prior"]), float(r["value"])
+    assert abs(value - prior) <= 1e-9 * max(1.0, abs(prior)), r
+EOF
+    ;;
+  base-rows)
+    # no tau.<joint> in the log: the base's six equations alone identify the inertias, which then
+    # give the held-out log's joint torques (none of them in the fit) to round-off
+    log log.csv "$motion" --friction
+    log held.csv "$src/trajectories/solo12_bob.csv"
+    python3 - << 'EOF'
+import csv
+rows = list(csv.DictReader(open("log.csv")))
+keep = [k for k in rows[0] if not k.startswith("tau.")]
+out = csv.DictWriter(open("no_tau.csv", "w", newline=""), keep, extrasaction="ignore")
+out.writeheader()
+out.writerows(rows)
+EOF
+    expect 0 "$eom" identify "$src/robots/solo12.urdf" no_tau.csv "${feet[@]}" --friction none \
+      --method least-squares --validate held.csv --summary-json s.json -o params.csv
+    stderr_has "no_tau.csv: no tau.<joint> columns: the floating base's six equations alone"
+    stderr_has "300 rows, 94 base parameters of 130"
+    [ "$(matches s.json 1e-11)" = "6 18" ] || fail "not the base's six equations and every held-out one"
+    # the drive columns enter no base equation: they keep the file's values, said so
+    expect 0 "$eom" identify "$src/robots/solo12.urdf" no_tau.csv "${feet[@]}" \
+      --method least-squares -o params.csv
+    stderr_has "no torque depends on FL_HAA.fv, FL_HAA.fc"
+    # a log with the torques and one without do not mix
+    expect 2 "$eom" identify "$src/robots/solo12.urdf" log.csv no_tau.csv "${feet[@]}" -o mixed.csv
+    stderr_has "no_tau.csv:1: no tau.<joint> columns, where the logs before have them"
+    [ ! -e mixed.csv ] || fail "mixed.csv written"
+    ;;
+  far)
+    # the same motion with the base 1 km away and turned by 2 rad about the vertical (gravity's
+    # axis): v and a (the body twist and its derivative) and the joints unchanged, the contact
+    # forces (world axes) turned; the base parameters are the same
+    python3 - "$motion" << 'EOF'
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+yaw, dx, dy = 2.0, 800.0, -600.0
+c, s = math.cos(yaw), math.sin(yaw)
+zw, zz = math.cos(yaw / 2), math.sin(yaw / 2)
+for r in rows:
+    x, y = float(r["q.root.x"]), float(r["q.root.y"])
+    r["q.root.x"], r["q.root.y"] = repr(c * x - s * y + dx), repr(s * x + c * y + dy)
+    qx, qy, qz, qw = (float(r["q.root." + k]) for k in ("qx", "qy", "qz", "qw"))
+    # (0, 0, sin, cos) of the turn times the base's quaternion
+    r["q.root.qx"], r["q.root.qy"] = repr(zw * qx - zz * qy), repr(zw * qy + zz * qx)
+    r["q.root.qz"], r["q.root.qw"] = repr(zw * qz + zz * qw), repr(zw * qw - zz * qz)
+out = csv.DictWriter(open("far_motion.csv", "w", newline=""), list(rows[0]))
+out.writeheader()
+out.writerows(rows)
+EOF
+    log near.csv "$motion" --friction
+    log far.csv far_motion.csv --friction
+    for at in near far; do
+      expect 0 "$eom" identify "$src/robots/solo12.urdf" $at.csv "${feet[@]}" \
+        --method least-squares -o ${at}_params.csv --base-parameters ${at}_base.csv
+    done
+    python3 - << 'EOF' || fail "the base parameters differ 1 km away"
+import csv
+near = list(csv.DictReader(open("near_base.csv")))
+far = list(csv.DictReader(open("far_base.csv")))
+assert [r["expression"] for r in near] == [r["expression"] for r in far]
+largest = max(abs(float(r["value"])) for r in near)
+for a, b in zip(near, far):
+    assert abs(float(a["value"]) - float(b["value"])) <= 1e-12 * largest, (a, b)
+EOF
+    ;;
+  refusals)
+    # a floating base without contact forces, contacts without their columns: exit 2, the reason,
+    # nothing written
+    log log.csv "$motion"
+    expect 2 "$eom" identify "$src/robots/solo12.urdf" log.csv --floating-base -o out.csv
+    stderr_has "a floating base's equations of motion hold the contact forces"
+    stderr_has "name the contacts with --contacts"
+    # no torques and no forces: the forces are what a floating base needs
+    expect 2 "$eom" identify "$src/robots/solo12.urdf" "$motion" "${feet[@]}" -o out.csv
+    stderr_has "solo12_excite.csv:1: missing columns f.FL_FOOT.fx, f.FL_FOOT.fy"
+    # some torques but not all: the missing one named
+    python3 - << 'EOF'
+import csv
+rows = list(csv.DictReader(open("log.csv")))
+keep = [k for k in rows[0] if k != "tau.HR_KFE"]
+out = csv.DictWriter(open("one_short.csv", "w", newline=""), keep, extrasaction="ignore")
+out.writeheader()
+out.writerows(rows)
+EOF
+    expect 2 "$eom" identify "$src/robots/solo12.urdf" one_short.csv "${feet[@]}" -o out.csv
+    stderr_has "one_short.csv:1: missing column tau.HR_KFE$"
+    expect 2 "$eom" identify "$src/robots/solo12.urdf" log.csv "${feet[@]}",FL_LOWER_LEG:6d -o out.csv
+    stderr_has "log.csv:1: missing columns f.FL_LOWER_LEG.fx, f.FL_LOWER_LEG.fy, f.FL_LOWER_LEG.fz, f.FL_LOWER_LEG.mx"
+    expect 2 "$eom" identify "$src/robots/solo12.urdf" log.csv "${feet[@]}" --partial out.json
+    stderr_has "not built for logs with contact forces"
+    [ ! -e out.csv ] && [ ! -e out.json ] || fail "something written"
+    ;;
+  *)
+    fail "unknown case $case_name"
+    ;;
+esac
+exit 0
