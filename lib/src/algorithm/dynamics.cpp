@@ -14,6 +14,7 @@
 #include "eom/core/number_text.hpp"
 #include "algorithm/newton_euler.hpp"
 #include "algorithm/singular_mass_matrix.hpp"
+#include "linalg/ltdl.hpp"
 #include "linalg/mass_matrix_factor.hpp"
 #include "core/pivot.hpp"
 #include "core/sizes.hpp"
@@ -489,6 +490,18 @@ double inertia_moved_by(const Model& model, int joint) {
 }
 
 namespace detail {
+
+void factor_mass_matrix(const Model& model, const Data& data, ConstVec q, Eigen::MatrixXd& H) {
+  H = data.M;
+  linalg::ltdl(data.dof_parent, H);
+  // ltdl stops at a pivot that is not positive: the ones after it (towards the leaves) are final
+  for (int k = model.nv - 1; k >= 0; --k) {
+    if (pivot_positive(H(k, k), data.pivot_scale)) continue;
+    int joint = 1;  // the joint of coordinate k
+    while (joint + 1 < model.njoints && model.joints[joint + 1].idx_v <= k) ++joint;
+    throw_singular_mass_matrix(model, q, joint);
+  }
+}
 
 void throw_singular_mass_matrix(const Model& model, ConstVec q, int joint) {
   const std::string name = "joint '" + model.joint_names[joint] + "'";
