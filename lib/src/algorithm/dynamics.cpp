@@ -15,7 +15,6 @@
 #include "algorithm/newton_euler.hpp"
 #include "algorithm/singular_mass_matrix.hpp"
 #include "linalg/ltdl.hpp"
-#include "linalg/mass_matrix_factor.hpp"
 #include "core/pivot.hpp"
 #include "core/sizes.hpp"
 #include "core/tolerances.hpp"
@@ -459,9 +458,8 @@ const Eigen::VectorXd& forward_dynamics_crba(const Model& model, Data& data, Con
   crba(model, data, q);
   nonlinear_effects(model, data, q, v);
   data.qdd = tau - data.tau;
-  const int singular = linalg::factor_mass_matrix(model, data);
-  if (singular > 0) detail::throw_singular_mass_matrix(model, q, singular);
-  linalg::solve_factored(data, data.qdd);
+  detail::factor_mass_matrix(model, data, q, data.M_factor);
+  linalg::solve_ltdl(data.dof_parent, data.M_factor, data.qdd);
   return data.qdd;
 }
 
