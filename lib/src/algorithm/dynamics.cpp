@@ -14,7 +14,7 @@
 #include "eom/core/number_text.hpp"
 #include "algorithm/newton_euler.hpp"
 #include "algorithm/singular_mass_matrix.hpp"
-#include "linalg/mass_matrix_factor.hpp"
+#include "linalg/ltdl.hpp"
 #include "core/pivot.hpp"
 #include "core/sizes.hpp"
 #include "core/tolerances.hpp"
@@ -458,9 +458,8 @@ const Eigen::VectorXd& forward_dynamics_crba(const Model& model, Data& data, Con
   crba(model, data, q);
   nonlinear_effects(model, data, q, v);
   data.qdd = tau - data.tau;
-  const int singular = linalg::factor_mass_matrix(model, data);
-  if (singular > 0) detail::throw_singular_mass_matrix(model, q, singular);
-  linalg::solve_factored(data, data.qdd);
+  detail::factor_mass_matrix(model, data, q, data.M_factor);
+  linalg::solve_ltdl(data.dof_parent, data.M_factor, data.qdd);
   return data.qdd;
 }
 
@@ -489,6 +488,18 @@ double inertia_moved_by(const Model& model, int joint) {
 }
 
 namespace detail {
+
+void factor_mass_matrix(const Model& model, const Data& data, ConstVec q, Eigen::MatrixXd& H) {
+  H = data.M;
+  linalg::ltdl(data.dof_parent, H);
+  // ltdl stops at a pivot that is not positive: the ones after it (towards the leaves) are final
+  for (int k = model.nv - 1; k >= 0; --k) {
+    if (pivot_positive(H(k, k), data.pivot_scale)) continue;
+    int joint = 1;  // the joint of coordinate k
+    while (joint + 1 < model.njoints && model.joints[joint + 1].idx_v <= k) ++joint;
+    throw_singular_mass_matrix(model, q, joint);
+  }
+}
 
 void throw_singular_mass_matrix(const Model& model, ConstVec q, int joint) {
   const std::string name = "joint '" + model.joint_names[joint] + "'";

@@ -31,7 +31,6 @@
 #include "eom/core/errors.hpp"
 #include "eom/algorithm/kinematics.hpp"
 #include "algorithm/singular_mass_matrix.hpp"
-#include "linalg/mass_matrix_factor.hpp"
 #include "core/sizes.hpp"
 
 namespace eom {
@@ -46,29 +45,28 @@ inline Vec3 inertia_variation_transpose(const Force& h, const Mat3& A, const Mot
   return 2.0 * h.lin.cross(x.lin) + h.ang.cross(x.ang) + A * x.ang;
 }
 
-// M^-1 from the tree-sparse factor M = L^T L (linalg::factor_mass_matrix); a singular M at q is
-// named as aba names it.
+// M^-1 from the tree-sparse factor M = L^T D L (linalg::ltdl, factored in data.Minv's place); a
+// singular M at q is named as aba names it.
 void invert_mass_matrix(const Model& model, Data& data, ConstVec q) {
-  const int singular = linalg::factor_mass_matrix(model, data);
-  if (singular > 0) detail::throw_singular_mass_matrix(model, q, singular);
+  Eigen::MatrixXd& Z = data.Minv;
+  detail::factor_mass_matrix(model, data, q, Z);
   const int n = model.nv;
   const int* begin = data.dof_ancestors_begin.data();
   const int* ancestors = data.dof_ancestors.data();
-  const double* L = data.L_ancestors.data();
-  const double* pivot = data.pivot_inv.data();
-  // M^-1 = Z solves L Z = L^-T, upper triangular with diagonal 1 / L_kk (Takahashi's recurrence):
-  // root first, Z_ck = -(1 / L_kk) sum_a L_ka Z_ca over k's ancestors a, for c < k (column k
-  // above the diagonal, from columns already complete down to row k - 1), then the diagonal
-  // Z_kk = (1 / L_kk)^2 - (1 / L_kk) sum_a L_ka Z_ak, and row k by symmetry
-  Eigen::MatrixXd& Z = data.Minv;
-  double* weight = data.coefficients.data();  // (1 / L_kk) L_ka at the ancestors a
+  // M^-1 = Z solves L Z = D^-1 L^-T, upper triangular with diagonal 1 / D_k (Takahashi's
+  // recurrence, L unit lower triangular): root first, Z_ck = -sum_a L_ka Z_ca over k's ancestors
+  // a, for c < k (column k above the diagonal, from columns already complete down to row k - 1),
+  // then the diagonal Z_kk = 1 / D_k - sum_a L_ka Z_ak, and row k by symmetry. In place: column k
+  // of the factor (L_ka above the diagonal, D_k on it) is read before column k of Z replaces it,
+  // and row k left of the diagonal is the factor's unused lower triangle.
+  double* weight = data.coefficients.data();  // L_ka at the ancestors a
   for (int k = 0; k < n; ++k) {
     const int count = begin[k + 1] - begin[k];
     const int* a = ancestors + begin[k];
-    for (int t = 0; t < count; ++t) weight[a[t]] = pivot[k] * L[begin[k] + t];
     double* z = Z.col(k).data();
+    for (int t = 0; t < count; ++t) weight[a[t]] = z[a[t]];
+    double diagonal = 1 / z[k];
     detail::negative_combination<1>(Z, a, count, {weight}, {z}, k);
-    double diagonal = pivot[k] * pivot[k];
     for (int t = 0; t < count; ++t) diagonal -= weight[a[t]] * z[a[t]];
     z[k] = diagonal;
     for (int c = 0; c < k; ++c) Z(k, c) = z[c];

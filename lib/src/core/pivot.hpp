@@ -1,6 +1,6 @@
 // The one answer to "is this pivot zero?" (private to libeom): a joint that moves no mass or
 // inertia along its motion leaves a zero pivot in every factorisation of the mass matrix, and
-// every place that asks (the articulated-body algorithm's D = S^T IA S, the L^T L factor of M,
+// every place that asks (the articulated-body algorithm's D = S^T IA S, the D of M = L^T D L,
 // the model check's S^T I S of a leaf body) asks it with this rule.
 #pragma once
 

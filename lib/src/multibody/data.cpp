@@ -69,6 +69,7 @@ Data::Data(const Model& model)
   }
   // forward dynamics
   for (int i = 1; i < model.njoints; ++i) Sw[i].setZero(6, model.joints[i].nv);
+  M_factor.setZero(model.nv, model.nv);
 
   // frame Jacobians (kinematics.hpp)
   support.assign(model.njoints, 0);
@@ -108,8 +109,6 @@ Data::Data(const Model& model)
     std::reverse(dof_ancestors.begin() + first, dof_ancestors.end());
     dof_ancestors_begin[k + 1] = static_cast<int>(dof_ancestors.size());
   }
-  L_ancestors.assign(dof_ancestors.size(), 0.0);
-  pivot_inv.assign(nv, 0.0);
   rows.assign(nv, 0);
   coefficients.assign(nv, 0.0);
 }

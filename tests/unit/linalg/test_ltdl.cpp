@@ -2,12 +2,14 @@
 // prismatic and fixed joints, branching anywhere), with and without a floating base and with
 // joints locked, against the dense Cholesky factor of the same M (taken from the leaves up, it is
 // the same factor: unique for a positive definite M), the property M = L^T D L, the solves against
-// the dense ones, and a joint that moves no mass as the failing pivot.
+// the dense ones, the solve inverting crba's M on shipped robots (a floating quadruped, an arm, a
+// planar chain), and a joint that moves no mass as the failing pivot.
 
 #include <catch2/catch.hpp>
 
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -133,6 +135,32 @@ TEST_CASE("ltdl: the dense Cholesky factor from the leaves up, on random branche
     linalg::solve_ltdl(data.dof_parent, H, x);
     const Eigen::VectorXd m_inv_b = M.llt().solve(b);
     CHECK_THAT(x, AllClose(m_inv_b, 1e-10 * m_inv_b.cwiseAbs().maxCoeff()));
+  }
+}
+
+TEST_CASE("ltdl: the solve inverts M on shipped trees and chains", "[linalg]") {
+  LoadOptions floating;
+  floating.floating_base = true;
+  for (const auto& [path, options] : {std::pair{kRobotsDir + "/solo12.urdf", floating},
+                                      std::pair{kRobotsDir + "/panda.urdf", LoadOptions{}},
+                                      std::pair{kRobotsDir + "/planar_2r.urdf", LoadOptions{}}}) {
+    INFO(path);
+    const Model model = load_urdf(path, options);
+    Data data(model);
+    Rng rng(11);
+    const Eigen::MatrixXd M = crba(model, data, random_configuration(model, rng));
+    Eigen::MatrixXd H = M;
+    REQUIRE(linalg::ltdl(data.dof_parent, H) == -1);
+    // x = M^-1 b for b = M x0: x0 again, to the condition of M
+    Eigen::VectorXd x0(model.nv);
+    for (int k = 0; k < model.nv; ++k) x0[k] = 1.0 - 0.3 * k;
+    Eigen::VectorXd x = M * x0;
+    linalg::solve_ltdl(data.dof_parent, H, x);
+    CHECK_THAT(x, AllClose(x0, 1e-9, 1e-9));
+    // and the columns: M^-1 M = I
+    Eigen::MatrixXd product = M;
+    for (int k = 0; k < model.nv; ++k) linalg::solve_ltdl(data.dof_parent, H, product.col(k));
+    CHECK_THAT(product, AllClose(Eigen::MatrixXd::Identity(model.nv, model.nv), 1e-9));
   }
 }
 

@@ -45,10 +45,9 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, ConstVec q, ConstVec 
 
 /// Forward dynamics by an independent path (Lynch and Park, Modern Robotics, section 8.1 / 9.5
 /// usage): M(q) from crba, the bias C(q, v) v + g(q) from rnea with a = 0, then M qdd = tau - bias
-/// solved with the tree-sparse factor M = L^T L (Featherstone 2008, Section 6.5), whose pivots are
-/// aba's: it decides "singular" by the same rule and says so in the same words. O(n d^2). Fills
-/// data.M, data.tau (the bias), the factor (data.L_ancestors, data.pivot_inv) and returns
-/// data.qdd (nv).
+/// solved with the tree-sparse factor M = L^T D L (Featherstone 2008, Section 6.5), whose pivots
+/// D are aba's: it decides "singular" by the same rule and says so in the same words. O(n d^2).
+/// Fills data.M, data.tau (the bias), the factor (data.M_factor) and returns data.qdd (nv).
 const Eigen::VectorXd& forward_dynamics_crba(const Model& model, Data& data, ConstVec q, ConstVec v,
                                              ConstVec tau);
 

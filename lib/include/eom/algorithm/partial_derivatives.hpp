@@ -23,9 +23,9 @@ namespace eom {
 void rnea_derivatives(const Model& model, Data& data, ConstVec q, ConstVec v, ConstVec a);
 
 /// The inverse of the joint-space inertia matrix, data.Minv = M(q)^-1 (nv x nv, full and
-/// symmetric), from M by crba and its tree-sparse factor M = L^T L (Featherstone 2008, Section
-/// 6.5: no fill-in, O(n d^2)), then M^-1 by Takahashi's recurrence on L M^-1 = L^-T, O(n^2 d);
-/// fills data.M and the factor (data.L_ancestors, data.pivot_inv).
+/// symmetric), from M by crba and its tree-sparse factor M = L^T D L (Featherstone 2008, Section
+/// 6.5: no fill-in, O(n d^2)), then M^-1 by Takahashi's recurrence on L M^-1 = D^-1 L^-T,
+/// O(n^2 d), in place of the factor; fills data.M.
 /// Throws NumericalError naming a joint when M is singular (a joint moves no mass or inertia
 /// beyond its descendants'). Returns data.Minv.
 const Eigen::MatrixXd& mass_matrix_inverse(const Model& model, Data& data, ConstVec q);

@@ -55,10 +55,13 @@ struct Data {
   std::vector<Vec6> oU;            // 1-DoF joints: U = IA S
   std::vector<double> oDinv, ou;   // 1-DoF joints: 1 / D and u
   std::vector<MotionSubspace> Sw;  // joints of several dofs: S, base axes (6 x nv_i)
+  // forward_dynamics_crba: M = L^T D L in place (linalg/ltdl.hpp, over dof_parent below): D on
+  // the diagonal, L_ki at (i, k) for the ancestors i of k                              (nv x nv)
+  Eigen::MatrixXd M_factor;
   // The inertia scale of the model: an upper bound, over every configuration, of the inertia any
   // one coordinate moves (sum over its subtree of m d^2 + trace I_c with d bounded by the lengths
   // of the chain, and of the subtree's mass). A pivot of the mass matrix (ABA's D = S^T IA S, a
-  // pivot of M = L^T L) counts as zero below 1e-12 of it (core/pivot.hpp), whatever the method,
+  // pivot D of M = L^T D L) counts as zero below 1e-12 of it (core/pivot.hpp), whatever the method,
   // the frame or the configuration.
   double pivot_scale = 0;
 
@@ -71,17 +74,14 @@ struct Data {
   Eigen::MatrixXd dtau_dq, dtau_dv;  // (nv x nv) rnea_derivatives: dtau/dq (tangent), dtau/dv
   Eigen::MatrixXd dqdd_dq, dqdd_dv;  // (nv x nv) aba_derivatives: dqdd/dq (tangent), dqdd/dv
   Eigen::MatrixXd Minv;              // (nv x nv) M^-1 = dqdd/dtau
-  // M = L^T L with L lower triangular and the tree's sparsity: L_kj != 0 only for j = k and the
-  // coordinates before k on its branch (its ancestors), listed root first at dof_ancestors[b_k ..
-  // b_k+1), b = dof_ancestors_begin; L_ancestors[b_k ..] holds those L_kj and pivot_inv[k] 1 / L_kk
   // the coordinate before k on its branch, -1 at a root (Featherstone's parent array lambda of the
   // joint-space inertia matrix, RBD 2008, Section 6.5): the previous one of a joint of several,
-  // else the last of the nearest ancestor joint that has any
+  // else the last of the nearest ancestor joint that has any. M = L^T D L has L_kj != 0 only for
+  // j = k and the coordinates before k on its branch (its ancestors), listed root first at
+  // dof_ancestors[b_k .. b_k+1), b = dof_ancestors_begin
   std::vector<int> dof_parent;           // (nv)
   std::vector<int> dof_ancestors_begin;  // (nv + 1)
   std::vector<int> dof_ancestors;
-  std::vector<double> L_ancestors;
-  std::vector<double> pivot_inv;     // (nv)
   std::vector<int> rows;             // (nv) workspace: a list of velocity coordinates
   std::vector<double> coefficients;  // (nv) workspace: a weight per velocity coordinate
   // world-frame recursion of rnea_derivatives                                          (njoints)
