@@ -57,23 +57,35 @@ DriveParameters drive_of(const IdentifyOptions& opt) {
   return drive;
 }
 
+// The file's model's residuals on the fit's logs, tallied by the fit's pass from the regressor
+// it forms anyway (Y prior, as ParameterResiduals computes them): the report needs no second
+// pass for them.
+struct PriorResiduals {
+  const Eigen::VectorXd& prior;
+  TorqueResidualScan& scan;
+};
+
 // One log's rows into the least squares: per row the base columns of the regressor and the
 // measured tau.<coordinate> less the torques of the known parameters (Y known, known being the
-// prior's values of the parameters not identified and zeros).
+// prior's values of the parameters not identified and zeros); and, for the report, the file's
+// model's residual when `prior` is given.
 class IdentifyTask final : public RowTask {
  public:
   IdentifyTask(const Model& model, const DriveParameters& drive, const BaseParameters& base,
                const Eigen::VectorXd& known, StreamingLeastSquares& fit, const Header& header,
-               const std::string& file)
+               const std::string& file, std::optional<PriorResiduals> prior)
       : model_(model),
         drive_(drive),
         base_(base),
         known_(known),
         fit_(fit),
+        prior_(prior),
         data_(model),
         Y_(model.nv, regressor_columns(model, drive)),
         base_Y_(model.nv, static_cast<Eigen::Index>(base.independent.size())),
-        tau_(model.nv) {
+        tau_(model.nv),
+        model_tau_(model.nv),
+        residual_(model.nv) {
     inputs = bind_columns(header, coordinate_columns(model, "tau", Space::tau), file);
   }
   void compute(const Sample& s, double*) override {
@@ -82,6 +94,10 @@ class IdentifyTask final : public RowTask {
       base_Y_.col(static_cast<Eigen::Index>(k)) = Y_.col(base_.independent[k]);
     }
     gather(s.row, inputs, tau_);
+    if (prior_) {
+      model_tau_.noalias() = Y_ * prior_->prior;
+      prior_->scan.observe(tau_, model_tau_, s.t, s.line, residual_);
+    }
     tau_.noalias() -= Y_ * known_;
     fit_.add(base_Y_, tau_);
   }
@@ -92,9 +108,10 @@ class IdentifyTask final : public RowTask {
   const BaseParameters& base_;
   const Eigen::VectorXd& known_;
   StreamingLeastSquares& fit_;
+  std::optional<PriorResiduals> prior_;
   Data data_;
   Eigen::MatrixXd Y_, base_Y_;
-  Eigen::VectorXd tau_;
+  Eigen::VectorXd tau_, model_tau_, residual_;
 };
 
 // A parameter table: its text columns (names, expressions), then its numbers (NaN written empty),
@@ -193,11 +210,12 @@ std::string identified_urdf(const IdentifyOptions& opt, const Model& model,
 // The fit over every log: each log's rows accumulated on their own, the logs' fits combined in
 // the order given (combine_fit), as merge_partial_fits combines partial fits, so that one partial
 // fit per log merged in the logs' order gives this run's factors bit for bit.
-// The rows the filter and the decimation dropped are tallied into `dropped`.
+// The rows the filter and the decimation dropped are tallied into `dropped`, and the residuals of
+// the file's model (`prior`) into `tally` when one is given (for the report).
 StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
                                const DriveParameters& drive, const BaseParameters& base,
-                               const Eigen::VectorXd& known, const Notes& notes,
-                               nlohmann::json& dropped) {
+                               const Eigen::VectorXd& known, const Eigen::VectorXd& prior,
+                               const Notes& notes, nlohmann::json& dropped, ResidualTally* tally) {
   std::optional<StreamingLeastSquares> total;
   for (const std::string& log : opt.rows.tables) {
     if (looks_like_partial_fit(log)) {
@@ -206,9 +224,13 @@ StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
                        "with --merge FILE...");
     }
     StreamingLeastSquares part(model.nv, static_cast<int>(base.independent.size()));
+    TorqueResidualScan scan(model.nv);
+    const std::optional<PriorResiduals> residuals =
+        tally ? std::optional<PriorResiduals>(PriorResiduals{prior, scan}) : std::nullopt;
     const RowCommand command{
         "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
-          return std::make_unique<IdentifyTask>(model, drive, base, known, part, header, file);
+          return std::make_unique<IdentifyTask>(model, drive, base, known, part, header, file,
+                                                residuals);
         }};
     nlohmann::json table;
     scan_table(opt.rows, model, command, log, notes, &table);
@@ -217,6 +239,7 @@ StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
     }
     part.flush();
     combine_fit(total, std::move(part));
+    if (tally) tally->add(0, scan, log);
   }
   return std::move(*total);
 }
@@ -272,32 +295,33 @@ void report_estimate(const BaseParameters& base, const StreamingLeastSquares::So
   }
 }
 
-// The residuals of the file's model and of the identified one on the fit's logs (read again for
-// the largest residuals, unless one is stdin) and on the held-out ones, into the report and the
-// summary.
+// The residuals of the file's model and of the identified one on the fit's logs and on the
+// held-out ones, into the report and the summary. On the fit's logs the RMS come from the factor,
+// the file's model's largest residuals from the fit's pass (`tallied`); the identified model's
+// largest need the fitted values, so the logs are read a second time for them, only for the
+// summary (--summary-json) and when none is stdin.
 void report_residuals_of(const IdentifyOptions& opt, const Model& model,
                          const DriveParameters& drive, const BaseParameters& base,
                          const StreamingLeastSquares& fit, const Eigen::VectorXd& prior,
-                         const Eigen::VectorXd& value, const Notes& notes,
+                         const Eigen::VectorXd& value, ResidualTally tallied, const Notes& notes,
                          std::ostringstream& report, nlohmann::json& summary) {
   // the logs of merged partial fits are not read again: they may be on other machines
   const bool stdin_read =
-      !opt.merge.empty() ||
       std::find(opt.rows.tables.begin(), opt.rows.tables.end(), "-") != opt.rows.tables.end();
-  // the fit's logs again: their warnings were said
-  const Notes again{notes.out, notes.command, true, nullptr, notes.names};
-  const ResidualSummary scanned =
-      stdin_read ? ResidualSummary{}
-                 : scan_residuals(opt.rows, opt.rows.tables, model, drive, prior, value, again);
+  if (opt.merge.empty() && !stdin_read && !opt.rows.summary.empty()) {
+    // the fit's logs again: their warnings were said
+    const Notes again{notes.out, notes.command, true, nullptr, notes.names};
+    scan_residuals(opt.rows, opt.rows.tables, model, drive, {value}, 1, again, tallied);
+  }
   const ResidualSummary on_fit =
-      fit_residuals(fit, base.combination * prior, base.combination * value, scanned);
+      fit_residuals(fit, base.combination * prior, base.combination * value, tallied.summary());
   report_residuals("on the fit's logs", on_fit, model.tau_names, report);
   summary["fit"] = residuals_json(on_fit, model.tau_names);
   if (opt.validate.empty()) return;
-  const ResidualSummary held_out =
-      scan_residuals(opt.rows, opt.validate, model, drive, prior, value, notes);
-  report_residuals("on the held-out logs", held_out, model.tau_names, report);
-  summary["validation"] = residuals_json(held_out, model.tau_names);
+  ResidualTally held_out(model.nv);
+  scan_residuals(opt.rows, opt.validate, model, drive, {prior, value}, 0, notes, held_out);
+  report_residuals("on the held-out logs", held_out.summary(), model.tau_names, report);
+  summary["validation"] = residuals_json(held_out.summary(), model.tau_names);
   summary["validation"]["files"] = opt.validate;
 }
 
@@ -357,8 +381,12 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   const PartialFitKey key = partial_fit_key(model, drive, base);
   std::vector<std::string> logs = opt.rows.tables;
   nlohmann::json dropped = {{"filter_edges", 0}, {"decimation", 0}};
+  // the report's residuals, unless nothing shows them (-q without --summary-json, or --partial)
+  const bool reported = opt.partial_out.empty() && (!opt.rows.quiet || !opt.rows.summary.empty());
+  ResidualTally tallied(model.nv);
   StreamingLeastSquares fit = opt.merge.empty()
-                                  ? fit_logs(opt, model, drive, base, known, notes, dropped)
+                                  ? fit_logs(opt, model, drive, base, known, prior, notes, dropped,
+                                             reported ? &tallied : nullptr)
                                   : merge_partial_fits(opt.merge, key, logs);
   if (!opt.partial_out.empty()) return write_partial_fit(opt, key, logs, fit, io);
 
@@ -371,7 +399,10 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   nlohmann::json summary =
       summary_object("identify", logs, opt.rows.output.path, true, fit.rows(), kExitOk, log);
   summary["dropped"] = dropped;
-  report_residuals_of(opt, model, drive, base, fit, prior, value, notes, report, summary);
+  if (reported) {
+    report_residuals_of(opt, model, drive, base, fit, prior, value, std::move(tallied), notes,
+                        report, summary);
+  }
   report_estimate(base, solution, names, opt.parameter_count, report, summary);
   if (!opt.rows.quiet) io.err << report.str();
   Eigen::VectorXd std = Eigen::VectorXd::Constant(prior.size(), NAN);

@@ -42,7 +42,7 @@ nlohmann::json set_json(const ResidualSummary& summary, const ResidualSummary::C
       c.measured_rms > 0 ? nlohmann::json(c.rms[set] / c.measured_rms) : nlohmann::json(nullptr);
   const ResidualSummary::Largest& l = c.largest[set];
   const auto known = [&](const nlohmann::json& x) {
-    return summary.largest_known ? x : nlohmann::json(nullptr);
+    return summary.largest_known[set] ? x : nlohmann::json(nullptr);
   };
   out["largest"] = known(l.value);
   out["largest_file"] = known(l.file);
@@ -53,58 +53,68 @@ nlohmann::json set_json(const ResidualSummary& summary, const ResidualSummary::C
 
 }  // namespace
 
-ResidualSummary scan_residuals(const RowOptions& rows, const std::vector<std::string>& logs,
-                               const Model& model, const DriveParameters& drive,
-                               const Eigen::VectorXd& prior, const Eigen::VectorXd& value,
-                               const Notes& notes) {
-  ResidualSummary summary;
-  summary.largest_known = true;
-  summary.coordinates.resize(model.nv);
-  std::vector<double> measured(model.nv, 0.0), squares[2];
-  for (auto& s : squares) s.assign(model.nv, 0.0);
+ResidualTally::ResidualTally(int coordinates) : measured_(coordinates, 0.0) {
+  summary_.coordinates.resize(coordinates);
+  for (auto& s : squares_) s.assign(coordinates, 0.0);
+}
+
+void ResidualTally::add(int set, const TorqueResidualScan& scan, const std::string& log) {
+  summary_.read = true;
+  summary_.largest_known[set] = true;
+  const long n = scan.rows();
+  rows_[set] += n;
+  for (size_t k = 0; k < summary_.coordinates.size(); ++k) {
+    const TorqueResidualScan::Statistics s = scan.statistics(static_cast<int>(k));
+    squares_[set][k] += s.rms * s.rms * static_cast<double>(n);
+    if (set == 0) measured_[k] += s.measured_rms * s.measured_rms * static_cast<double>(n);
+    ResidualSummary::Largest& l = summary_.coordinates[k].largest[set];
+    if (n > 0 && (l.file.empty() || std::abs(s.largest.worst) > std::abs(l.value))) {
+      l = {s.largest.worst, log, s.largest.worst_line, s.largest.worst_t};
+    }
+  }
+}
+
+ResidualSummary ResidualTally::summary() const {
+  ResidualSummary summary = summary_;
+  summary.rows = summary.largest_known[0] ? rows_[0] : rows_[1];
+  for (size_t k = 0; k < summary.coordinates.size(); ++k) {
+    ResidualSummary::Coordinate& c = summary.coordinates[k];
+    c.measured_rms = std::sqrt(measured_[k] / static_cast<double>(std::max(1L, rows_[0])));
+    for (int set = 0; set < 2; ++set) {
+      c.rms[set] = std::sqrt(squares_[set][k] / static_cast<double>(std::max(1L, rows_[set])));
+    }
+  }
+  return summary;
+}
+
+void scan_residuals(const RowOptions& rows, const std::vector<std::string>& logs,
+                    const Model& model, const DriveParameters& drive,
+                    const std::vector<Eigen::VectorXd>& sets, int first_set, const Notes& notes,
+                    ResidualTally& tally) {
   for (const std::string& log : logs) {
-    ParameterResiduals residuals(model, drive, {prior, value});
+    ParameterResiduals residuals(model, drive, sets);
     const RowCommand command{
         "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
           return std::make_unique<ResidualTask>(model, residuals, header, file);
         }};
     scan_table(rows, model, command, log, notes);
-    const long n = residuals.scan(0).rows();
-    summary.rows += n;
-    for (int k = 0; k < model.nv; ++k) {
-      ResidualSummary::Coordinate& c = summary.coordinates[k];
-      for (int set = 0; set < 2; ++set) {
-        const TorqueResidualScan::Statistics s = residuals.scan(set).statistics(k);
-        squares[set][k] += s.rms * s.rms * static_cast<double>(n);
-        if (set == 0) measured[k] += s.measured_rms * s.measured_rms * static_cast<double>(n);
-        ResidualSummary::Largest& l = c.largest[set];
-        // the first log's on ties, as within a log
-        if (n > 0 && (l.file.empty() || std::abs(s.largest.worst) > std::abs(l.value))) {
-          l = {s.largest.worst, log, s.largest.worst_line, s.largest.worst_t};
-        }
-      }
+    for (int set = 0; set < residuals.sets(); ++set) {
+      tally.add(first_set + set, residuals.scan(set), log);
     }
   }
-  const double rows_read = static_cast<double>(std::max(1L, summary.rows));
-  for (int k = 0; k < model.nv; ++k) {
-    ResidualSummary::Coordinate& c = summary.coordinates[k];
-    c.measured_rms = std::sqrt(measured[k] / rows_read);
-    for (int set = 0; set < 2; ++set) c.rms[set] = std::sqrt(squares[set][k] / rows_read);
-  }
-  return summary;
 }
 
 ResidualSummary fit_residuals(const StreamingLeastSquares& fit, const Eigen::VectorXd& prior_base,
-                              const Eigen::VectorXd& value_base, const ResidualSummary& scanned) {
-  ResidualSummary summary = scanned;
+                              const Eigen::VectorXd& value_base, const ResidualSummary& tallied) {
+  ResidualSummary summary = tallied;
   summary.rows = fit.rows();
   summary.coordinates.resize(fit.groups());
   const double rows = static_cast<double>(std::max(1L, fit.rows()));
   for (int g = 0; g < fit.groups(); ++g) {
     ResidualSummary::Coordinate& c = summary.coordinates[g];
     // the factor's last column holds Q^T y, whose norm is that of y: the measured torques less
-    // the known parameters' (with --only), so the logs' own when they were read again
-    if (!scanned.largest_known) {
+    // the known parameters' (with --only), so the logs' own when they were read
+    if (!tallied.read) {
       c.measured_rms = fit.factor(g).col(fit.unknowns()).norm() / std::sqrt(rows);
     }
     c.rms[0] = std::sqrt(fit.residual_squares(g, prior_base) / rows);
@@ -115,18 +125,24 @@ ResidualSummary fit_residuals(const StreamingLeastSquares& fit, const Eigen::Vec
 
 void report_residuals(const std::string& what, const ResidualSummary& summary,
                       const std::vector<std::string>& names, std::ostream& out) {
+  const bool prior = summary.largest_known[0], both = prior && summary.largest_known[1];
   out << "  " << what << " (" << summary.rows
       << " rows), joint: measured RMS, residual RMS of the file's model -> identified (% of "
          "measured)"
-      << (summary.largest_known ? "; largest residual of each" : "") << "\n";
+      << (both    ? "; largest residual of each"
+          : prior ? "; largest residual of the file's model"
+                  : "")
+      << "\n";
   for (size_t k = 0; k < summary.coordinates.size(); ++k) {
     const ResidualSummary::Coordinate& c = summary.coordinates[k];
     out << "  " << names[k] << ": " << c.measured_rms << ", " << c.rms[0] << " ("
         << percent(c.rms[0], c.measured_rms) << "%) -> " << c.rms[1] << " ("
         << percent(c.rms[1], c.measured_rms) << "%)";
-    if (summary.largest_known) {
-      out << "; " << c.largest[0].value << " -> " << c.largest[1].value << " (" << c.largest[1].file
-          << " line " << c.largest[1].line << ")";
+    if (prior) {
+      const ResidualSummary::Largest& where = c.largest[both ? 1 : 0];
+      out << "; " << c.largest[0].value;
+      if (both) out << " -> " << c.largest[1].value;
+      out << " (" << (where.file == "-" ? "<stdin>" : where.file) << " line " << where.line << ")";
     }
     out << "\n";
   }

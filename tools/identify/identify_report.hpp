@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <eom/rows/row_engine.hpp>
+#include <eom/trajectory/residuals.hpp>
 #include <eom/trajectory/identification.hpp>
 
 namespace eom::cli {
@@ -31,29 +32,50 @@ struct ResidualSummary {
     Largest largest[2];
   };
   long rows = 0;
-  bool largest_known = false;  // the logs were read for the largest residuals
+  bool read = false;                       // the logs' rows were tallied: the measured RMS
+  bool largest_known[2] = {false, false};  // per set: its largest residuals were tallied
   std::vector<Coordinate> coordinates;
 };
 
-/// The residuals of `prior` and `value` over `logs`, each read, bound and derived as the fit read
-/// them (rows: the run's options); InputError propagates.
-ResidualSummary scan_residuals(const rows::RowOptions& rows, const std::vector<std::string>& logs,
-                               const Model& model, const DriveParameters& drive,
-                               const Eigen::VectorXd& prior, const Eigen::VectorXd& value,
-                               const rows::Notes& notes);
+/// Per-log residual scans (TorqueResidualScan) summed, log after log, into a ResidualSummary:
+/// each set's squares, and its largest residual where it beats the logs' before (the first log's
+/// on ties, as within a log).
+class ResidualTally {
+ public:
+  explicit ResidualTally(int coordinates);
+  /// One log's scan of parameter set `set` (0: the file's, 1: the identified); set 0's also gives
+  /// the measured torques' squares.
+  void add(int set, const TorqueResidualScan& scan, const std::string& log);
+  ResidualSummary summary() const;
+
+ private:
+  ResidualSummary summary_;
+  std::vector<double> measured_, squares_[2];
+  long rows_[2] = {0, 0};
+};
+
+/// The residuals of parameter sets `first_set`, `first_set` + 1, ... (`sets`, values in the
+/// regressor's column order) over `logs`, each read, bound and derived as the fit read them
+/// (rows: the run's options), into `tally`; InputError propagates.
+void scan_residuals(const rows::RowOptions& rows, const std::vector<std::string>& logs,
+                    const Model& model, const DriveParameters& drive,
+                    const std::vector<Eigen::VectorXd>& sets, int first_set,
+                    const rows::Notes& notes, ResidualTally& tally);
 
 /// The fit's own residuals from its factor: exact RMS over every row, whatever was read; the
-/// measured RMS and the largest residuals are those of `scanned` when it read the logs again
-/// (not when one was stdin; an empty `scanned`).
+/// measured RMS and the largest residuals are those of `tallied` when its logs were read (an
+/// empty `tallied` for a merge, which reads none: the measured RMS from the factor then).
 ResidualSummary fit_residuals(const StreamingLeastSquares& fit, const Eigen::VectorXd& prior_base,
-                              const Eigen::VectorXd& value_base, const ResidualSummary& scanned);
+                              const Eigen::VectorXd& value_base, const ResidualSummary& tallied);
 
-/// Per joint: "name: measured RMS, RMS of the file's model (% of measured) -> identified's (%);
-/// largest file's -> identified's", under a line naming `what`.
+/// Per joint: "name: measured RMS, RMS of the file's model (% of measured) -> identified's (%)",
+/// then the largest residuals tallied: "; file's -> identified's (where the identified's is)", or
+/// "; file's (where)" when only the file's model's were; under a line naming `what`.
 void report_residuals(const std::string& what, const ResidualSummary& summary,
                       const std::vector<std::string>& names, std::ostream& out);
 /// {"rows", "residuals": [{coordinate, measured_rms, prior: {rms, relative_rms, largest,
-/// largest_file, largest_line, largest_t}, identified: {...}}]}.
+/// largest_file, largest_line, largest_t}, identified: {...}}]}; the largest null where they were
+/// not tallied.
 nlohmann::json residuals_json(const ResidualSummary& summary,
                               const std::vector<std::string>& names);
 
