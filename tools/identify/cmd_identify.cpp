@@ -136,9 +136,12 @@ void write_parameter_table(const OutputOptions& output, const std::vector<std::s
   finished.push_back(std::move(out));
 }
 
-// The base parameters' weighted least-squares estimate; empty (the report so far and the error
-// on stderr: exit 1) when the logs do not excite them all.
+// The base parameters' weighted least-squares estimate; empty (the report so far, the base
+// parameters the logs do not determine and the error on stderr: exit 1) when the logs do not
+// excite them all.
 StreamingLeastSquares::Solution estimate_base(const StreamingLeastSquares& fit,
+                                              const BaseParameters& base,
+                                              const std::vector<std::string>& names,
                                               const IdentifyOptions& opt,
                                               const nlohmann::json& dropped, const Notes& notes,
                                               std::ostringstream& report, Streams& io) {
@@ -152,9 +155,16 @@ StreamingLeastSquares::Solution estimate_base(const StreamingLeastSquares& fit,
   report << ", " << fit.unknowns() << " base parameters of " << opt.parameter_count
          << "; condition number " << solution.condition << "\n";
   if (solution.x.size() == 0 && fit.unknowns() > 0) {
+    const std::vector<int> left = undetermined(fit, solution, opt.max_condition);
+    report << "  not determined by the logs: " << left.size() << " of " << fit.unknowns()
+           << " base parameters (the logs tell them only in combination with the others)\n";
+    for (const int k : left) {
+      report << "  b" << k + 1 << " = " << base_parameter_expression(base, k, names) << "\n";
+    }
     io.err << report.str();
     notes.error("the logs do not excite every base parameter (condition number above " +
-                number(opt.max_condition) + "): nothing written");
+                number(opt.max_condition) + "): the " + std::to_string(left.size()) +
+                " above are not determined; nothing written");
   }
   return solution;
 }
@@ -392,7 +402,7 @@ int run_identify(IdentifyOptions opt, Streams& io) {
 
   std::ostringstream report;
   const StreamingLeastSquares::Solution solution =
-      estimate_base(fit, opt, dropped, notes, report, io);
+      estimate_base(fit, base, names, opt, dropped, notes, report, io);
   if (solution.x.size() == 0 && r > 0) return kExitFailure;
   const Eigen::VectorXd value =
       standard_parameters(opt, model, drive, base, fit, solution, prior, unknowns, report);

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <optional>
 
+#include <Eigen/QR>
+
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 
@@ -163,6 +165,22 @@ nlohmann::json residuals_json(const ResidualSummary& summary,
   nlohmann::json out;
   out["rows"] = summary.rows;
   out["residuals"] = list;
+  return out;
+}
+
+std::vector<int> undetermined(const StreamingLeastSquares& fit,
+                              const StreamingLeastSquares::Solution& solution,
+                              double max_condition) {
+  const int n = fit.unknowns();
+  const Eigen::VectorXd& sigma = solution.singular_values;
+  const long deficient =
+      n == 0 ? 0 : (sigma.array() < sigma[0] / max_condition || !sigma.array().isFinite()).count();
+  if (deficient == 0) return {};
+  const Eigen::MatrixXd R = fit.combined(solution.weights).topLeftCorner(n, n);
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(R);
+  std::vector<int> out;
+  for (long k = n - deficient; k < n; ++k) out.push_back(qr.colsPermutation().indices()[k]);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

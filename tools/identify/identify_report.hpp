@@ -79,6 +79,15 @@ void report_residuals(const std::string& what, const ResidualSummary& summary,
 nlohmann::json residuals_json(const ResidualSummary& summary,
                               const std::vector<std::string>& names);
 
+/// The base parameters the logs do not determine, when the weighted base regressor's condition
+/// number exceeds `max_condition` (solution.x empty): as many as its singular values under the
+/// largest over `max_condition`, and which ones by a column-pivoting QR of its factor (Gautier's
+/// numerical method, as for the base parameters themselves): the columns it leaves last, each
+/// a combination of the others' to that precision. In base order.
+std::vector<int> undetermined(const StreamingLeastSquares& fit,
+                              const StreamingLeastSquares::Solution& solution,
+                              double max_condition);
+
 /// The base parameters of largest relative standard deviation (std / |value|), worst first, at
 /// most `count`: what the logs determine least.
 std::vector<int> worst_determined(const StreamingLeastSquares::Solution& solution, int count);
