@@ -173,8 +173,9 @@ std::vector<int> undetermined(const StreamingLeastSquares& fit,
                               double max_condition) {
   const int n = fit.unknowns();
   const Eigen::VectorXd& sigma = solution.singular_values;
+  // below the largest over max_condition, or zero (all of them when the largest is), or NaN
   const long deficient =
-      n == 0 ? 0 : (sigma.array() < sigma[0] / max_condition || !sigma.array().isFinite()).count();
+      n == 0 ? 0 : (!(sigma.array() >= sigma[0] / max_condition && sigma.array() > 0)).count();
   if (deficient == 0) return {};
   const Eigen::MatrixXd R = fit.combined(solution.weights).topLeftCorner(n, n);
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(R);
