@@ -74,12 +74,35 @@ eom_cli_test(NAME identify-without-tau
 eom_cli_test(NAME identify-floating-base
              ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --floating-base RC 2
              STDERR_REGEX "contact forces")
-# three rows cannot determine 48 base parameters: exit 1, nothing written
+# three rows cannot determine 48 base parameters: 3 rows of 6 joints are 18 equations, so 30
+# are named as not determined; exit 1, nothing written
 eom_cli_test(NAME identify-not-exciting
              ARGS identify robots/ur5.urdf tests/data/identify/ur5_three_rows.csv
                   -o ${EOM_CLI_OUT}/identify_not_exciting.csv RC 1
-             STDERR_REGEX "do not excite every base parameter"
+             STDERR_REGEX "not determined by the logs: 30 of 48 base parameters.*do not excite every base parameter.*the 30 above"
              ABSENT ${EOM_CLI_OUT}/identify_not_exciting.csv)
+# wrist_3 turning at a constant speed (ur5_log.csv with q = 0.3 t, v = 0.3, a = 0 for it): its
+# viscous, Coulomb and offset columns are the constants 0.3, 1 and 1, so the logs determine one
+# combination of the three and two of them are named as not determined (exit 1, nothing written)
+add_test(NAME "cli: identify-constant-speed-log"
+         COMMAND python3 -c "import csv, sys
+rows = csv.reader(open(sys.argv[1]))
+out = csv.writer(open(sys.argv[2], 'w', newline=''), lineterminator='\\n')
+header = next(rows)
+out.writerow(header)
+at = {x: header.index(x + '.wrist_3_joint') for x in 'qva'}
+for row in rows:
+    row[at['q']], row[at['v']], row[at['a']] = repr(0.3 * float(row[0])), '0.3', '0'
+    out.writerow(row)"
+                 ${PROJECT_SOURCE_DIR}/${IDENTIFY_LOG} ${EOM_CLI_OUT}/identify_constant_speed.csv)
+set_tests_properties("cli: identify-constant-speed-log" PROPERTIES LABELS cli
+                     FIXTURES_SETUP identify_constant_speed)
+eom_cli_test(NAME identify-not-determined
+             ARGS identify robots/ur5.urdf ${EOM_CLI_OUT}/identify_constant_speed.csv
+                  --friction viscous,coulomb,offset -o ${EOM_CLI_OUT}/identify_not_determined.csv RC 1
+             STDERR_REGEX "not determined by the logs: 2 of [0-9]+ base parameters \\(the logs tell them only in combination with the others\\)\n  b[0-9]+ = wrist_3_joint\\.f[vco]\n  b[0-9]+ = wrist_3_joint\\.f[vco]\neom identify: error: the logs do not excite every base parameter \\(condition number above 1e\\+08\\): the 2 above are not determined; nothing written"
+             ABSENT ${EOM_CLI_OUT}/identify_not_determined.csv)
+set_tests_properties("cli: identify-not-determined" PROPERTIES FIXTURES_REQUIRED identify_constant_speed)
 eom_cli_test(NAME identify-unknown-friction ARGS identify robots/ur5.urdf ${IDENTIFY_LOG} --friction dry
              RC 2 STDERR_REGEX "--friction")
 

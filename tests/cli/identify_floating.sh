@@ -123,6 +123,48 @@ for a, b in zip(near, far):
     assert abs(float(a["value"]) - float(b["value"])) <= 1e-12 * largest, (a, b)
 EOF
     ;;
+  one-pass)
+    # the file's model's residuals on the fit's logs, tallied in the fit's pass, are those the
+    # same logs give as held-out ones (read on their own, after the fit): over every equation and
+    # over the base's six alone (no tau.<joint>), S^T tau + J_c^T f the measured side of both
+    log log.csv "$motion" --friction
+    python3 - << 'EOF'
+import csv
+rows = list(csv.DictReader(open("log.csv")))
+keep = [k for k in rows[0] if not k.startswith("tau.")]
+out = csv.DictWriter(open("no_tau.csv", "w", newline=""), keep, extrasaction="ignore")
+out.writeheader()
+out.writerows(rows)
+EOF
+    for at in log no_tau; do
+      expect 0 "$eom" identify "$src/robots/solo12.urdf" $at.csv "${feet[@]}" --friction none \
+        --method least-squares --validate $at.csv --summary-json $at.json -o params.csv
+      python3 - $at.json << 'EOF' || fail "the fit's pass tallies other residuals than a scan of $at.csv"
+import json, sys
+doc = json.load(open(sys.argv[1]))[0]
+fit, held = doc["fit"]["residuals"], doc["validation"]["residuals"]
+assert len(fit) == len(held) == (18 if sys.argv[1] == "log.json" else 6), len(fit)
+close = lambda a, b: abs(a - b) <= 1e-12 * max(abs(a), abs(b))
+for f, h in zip(fit, held):
+    assert f["coordinate"] == h["coordinate"]
+    assert f["measured_rms"] > 0 and close(f["measured_rms"], h["measured_rms"]), (f, h)
+    for name in ("prior", "identified"):
+        a, b = f[name], h[name]
+        # the RMS on the fit's logs come from the factor: the same to round-off
+        assert abs(a["rms"] - b["rms"]) <= 1e-9 * f["measured_rms"], (name, a, b)
+        assert close(a["largest"], b["largest"]), (name, a, b)
+        assert (a["largest_line"], a["largest_t"]) == (b["largest_line"], b["largest_t"]), (a, b)
+    # the shipped robot is not the true one: its residuals are not round-off
+    assert abs(f["prior"]["largest"]) > 1e-6 * f["measured_rms"], f
+EOF
+    done
+    # without --summary-json the logs are read once: the file's model's largest residuals alone,
+    # from stdin too
+    expect 0 "$eom" identify "$src/robots/solo12.urdf" - "${feet[@]}" --friction none \
+      --method least-squares -o params.csv < no_tau.csv
+    stderr_has "on the fit's logs (300 rows), .*; largest residual of the file's model$"
+    stderr_has "(<stdin> line [0-9]*)$"
+    ;;
   refusals)
     # a floating base without contact forces, contacts without their columns: exit 2, the reason,
     # nothing written

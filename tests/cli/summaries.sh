@@ -409,6 +409,41 @@ for key, files, name in (("fit", ("prior_fit.json", "id_fit.json"), "ur5_log.csv
 assert t["validation"]["files"] == ["'"$held"'"]
 '
   ;;
+identify-report-one-pass)
+  # the file's model's largest residuals on the fit's logs come from the fit's own pass: without
+  # --summary-json (stderr) and from stdin (which is not read twice) they are eom check
+  # --against's, with the line; the identified model's need a second pass, which only
+  # --summary-json over files makes: from stdin they are null
+  log=$src/tests/data/identify/ur5_log.csv
+  "$eom" check "$ur5" --against "$log" --format json > prior_fit.json
+  expect 0 "$eom" identify "$ur5" "$log" -o params.csv
+  stderr_has "largest residual of the file's model"
+  cp err.txt report.txt
+  expect 0 "$eom" identify "$ur5" - -o params.csv --summary-json s.json < "$log"
+  stderr_has "(<stdin> line "
+  check s.json '
+ref = json.load(open("prior_fit.json"))[0]["against"][0]["residuals"]
+fit = doc[0]["fit"]
+assert fit["rows"] == 800
+lines = [l for l in open("report.txt") if l.startswith("  ") and " line " in l]
+assert len(lines) == len(ref) == len(fit["residuals"]) == 6, lines
+for line, mine, theirs in zip(lines, fit["residuals"], ref):
+    name, rest = line.strip().split(": ", 1)
+    assert name == mine["coordinate"] == theirs["coordinate"], (name, theirs)
+    value, where = rest.split("; ")[1].split(" (")
+    tol = 1e-9 * theirs["measured_rms"]
+    # stderr: six significant digits
+    assert abs(float(value) - theirs["largest"]) <= 1e-5 * abs(theirs["largest"]), (line, theirs)
+    assert where == "'"$log"' line %d)" % theirs["largest_line"], (where, theirs)
+    p = mine["prior"]
+    assert abs(p["largest"] - theirs["largest"]) <= tol, (p, theirs)
+    assert p["largest_line"] == theirs["largest_line"] and p["largest_t"] == theirs["largest_t"]
+    assert p["largest_file"] == "-"
+    assert abs(mine["measured_rms"] - theirs["measured_rms"]) <= 1e-12 * theirs["measured_rms"]
+    i = mine["identified"]
+    assert i["largest"] is None and i["largest_file"] is None and i["largest_line"] is None
+'
+  ;;
 *)
   fail "unknown case $case_name"
   ;;

@@ -60,62 +60,24 @@ DriveParameters drive_of(const IdentifyOptions& opt) {
   return drive;
 }
 
-// The base parameters of the unknowns over the equations the logs give: every coordinate's, or a
-// floating base's six alone when a log has no tau.<joint> (MeasuredForces). Found once the first
-// log says which (a fixed base's at once); every other log must give the same equations.
-class FitBase {
- public:
-  FitBase(const Model& model, const DriveParameters& drive, const std::vector<int>& unknowns,
-          const std::vector<std::string>& names, const Notes& notes)
-      : model_(model), drive_(drive), unknowns_(unknowns), names_(names), notes_(notes) {}
-  const BaseParameters& over(int equations, const std::string& file) {
-    if (base_) {
-      if (equations != equations_) {
-        throw InputError(file, 1, 0,
-                         equations < model_.nv
-                             ? "no tau.<joint> columns, where the logs before have them: give "
-                               "every log the joint torques, or none"
-                             : "tau.<joint> columns, where the logs before have none: give every "
-                               "log the joint torques, or none");
-      }
-      return *base_;
-    }
-    equations_ = equations;
-    base_ = base_parameters(model_, drive_, unknowns_, 0, 36, kBaseParameterTolerance, equations);
-    if (equations < model_.nv) {
-      notes_.warning(file +
-                     ": no tau.<joint> columns: the floating base's six equations alone, "
-                     "J_c^T f (the contact forces), identify the inertias; the friction and drive "
-                     "columns enter none of them");
-    }
-    if (!base_->unaffecting.empty() && !notes_.quiet) {
-      std::string list;
-      for (const int c : base_->unaffecting) list += (list.empty() ? "" : ", ") + names_[c];
-      notes_.warning("no torque depends on " + list + ": they keep the file's values");
-    }
-    return *base_;
-  }
-  const BaseParameters& get() const { return *base_; }
-
- private:
-  const Model& model_;
-  const DriveParameters& drive_;
-  const std::vector<int>& unknowns_;
-  const std::vector<std::string>& names_;
-  const Notes& notes_;
-  std::optional<BaseParameters> base_;
-  int equations_ = 0;
+// The file's model's residuals on the fit's logs, tallied by the fit's pass from the regressor
+// it forms anyway (Y prior against the measured side, as ParameterResiduals computes them over
+// the equations the log gives): the report needs no second pass for them.
+struct PriorResiduals {
+  const Eigen::VectorXd& prior;
+  TorqueResidualScan& scan;
 };
 
 // One log's rows into the least squares: per row the base columns of the regressor and the
 // measured side of the equations, S^T tau + J_c^T f (MeasuredForces), less the torques of the
 // known parameters (Y known, known being the prior's values of the parameters not identified and
 // zeros); the equations the log gives only (a floating base's six when it has no tau.<joint>).
+// And, for the report, the file's model's residual on those equations when `prior` is given.
 class IdentifyTask final : public RowTask {
  public:
   IdentifyTask(const Model& model, const DriveParameters& drive, const BaseParameters& base,
                const Eigen::VectorXd& known, StreamingLeastSquares& fit,
-               std::unique_ptr<MeasuredForces> measured)
+               std::unique_ptr<MeasuredForces> measured, std::optional<PriorResiduals> prior)
       : model_(model),
         drive_(drive),
         base_(base),
@@ -123,10 +85,13 @@ class IdentifyTask final : public RowTask {
         fit_(fit),
         measured_(std::move(measured)),
         equations_(measured_->equations()),
+        prior_(prior),
         data_(model),
         Y_(model.nv, regressor_columns(model, drive)),
         base_Y_(equations_, static_cast<Eigen::Index>(base.independent.size())),
-        tau_(model.nv) {
+        tau_(model.nv),
+        model_tau_(equations_),
+        residual_(equations_) {
     inputs = measured_->inputs();
   }
   void compute(const Sample& s, double*) override {
@@ -135,6 +100,10 @@ class IdentifyTask final : public RowTask {
       base_Y_.col(static_cast<Eigen::Index>(k)) = Y_.col(base_.independent[k]).head(equations_);
     }
     measured_->compute(s, &data_, tau_);
+    if (prior_) {
+      model_tau_.noalias() = Y_.topRows(equations_) * prior_->prior;
+      prior_->scan.observe(tau_.head(equations_), model_tau_, s.t, s.line, residual_);
+    }
     tau_.noalias() -= Y_ * known_;
     fit_.add(base_Y_, tau_.head(equations_));
   }
@@ -147,9 +116,10 @@ class IdentifyTask final : public RowTask {
   StreamingLeastSquares& fit_;
   std::unique_ptr<MeasuredForces> measured_;
   const int equations_;
+  std::optional<PriorResiduals> prior_;
   Data data_;
   Eigen::MatrixXd Y_, base_Y_;
-  Eigen::VectorXd tau_;
+  Eigen::VectorXd tau_, model_tau_, residual_;
 };
 
 // A parameter table: its text columns (names, expressions), then its numbers (NaN written empty),
@@ -174,9 +144,12 @@ void write_parameter_table(const OutputOptions& output, const std::vector<std::s
   finished.push_back(std::move(out));
 }
 
-// The base parameters' weighted least-squares estimate; empty (the report so far and the error
-// on stderr: exit 1) when the logs do not excite them all.
+// The base parameters' weighted least-squares estimate; empty (the report so far, the base
+// parameters the logs do not determine and the error on stderr: exit 1) when the logs do not
+// excite them all.
 StreamingLeastSquares::Solution estimate_base(const StreamingLeastSquares& fit,
+                                              const BaseParameters& base,
+                                              const std::vector<std::string>& names,
                                               const IdentifyOptions& opt,
                                               const nlohmann::json& dropped, const Notes& notes,
                                               std::ostringstream& report, Streams& io) {
@@ -190,9 +163,16 @@ StreamingLeastSquares::Solution estimate_base(const StreamingLeastSquares& fit,
   report << ", " << fit.unknowns() << " base parameters of " << opt.parameter_count
          << "; condition number " << solution.condition << "\n";
   if (solution.x.size() == 0 && fit.unknowns() > 0) {
+    const std::vector<int> left = undetermined(fit, solution, opt.max_condition);
+    report << "  not determined by the logs: " << left.size() << " of " << fit.unknowns()
+           << " base parameters (the logs tell them only in combination with the others)\n";
+    for (const int k : left) {
+      report << "  b" << k + 1 << " = " << base_parameter_expression(base, k, names) << "\n";
+    }
     io.err << report.str();
     notes.error("the logs do not excite every base parameter (condition number above " +
-                number(opt.max_condition) + "): nothing written");
+                number(opt.max_condition) + "): the " + std::to_string(left.size()) +
+                " above are not determined; nothing written");
   }
   return solution;
 }
@@ -248,11 +228,13 @@ std::string identified_urdf(const IdentifyOptions& opt, const Model& model,
 // The fit over every log: each log's rows accumulated on their own, the logs' fits combined in
 // the order given (combine_fit), as merge_partial_fits combines partial fits, so that one partial
 // fit per log merged in the logs' order gives this run's factors bit for bit.
-// The rows the filter and the decimation dropped are tallied into `dropped`.
+// The rows the filter and the decimation dropped are tallied into `dropped`, and the residuals of
+// the file's model (`prior`) into `tally` when one is given (for the report).
 StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
                                const DriveParameters& drive, const ContactSet& contacts,
-                               FitBase& base, const Eigen::VectorXd& known, const Notes& notes,
-                               nlohmann::json& dropped) {
+                               FitBase& base, const Eigen::VectorXd& known,
+                               const Eigen::VectorXd& prior, const Notes& notes,
+                               nlohmann::json& dropped, ResidualTally* tally) {
   std::optional<StreamingLeastSquares> total;
   for (const std::string& log : opt.rows.tables) {
     if (looks_like_partial_fit(log)) {
@@ -262,12 +244,18 @@ StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
     }
     // sized by the equations the log's header gives
     std::optional<StreamingLeastSquares> part;
+    std::optional<TorqueResidualScan> scan;
     const RowCommand command{
         "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
           auto measured = std::make_unique<MeasuredForces>(model, contacts, header, file);
-          const BaseParameters& b = base.over(measured->equations(), file);
-          part.emplace(measured->equations(), static_cast<int>(b.independent.size()));
-          return std::make_unique<IdentifyTask>(model, drive, b, known, *part, std::move(measured));
+          const int equations = measured->equations();
+          const BaseParameters& b = base.over(equations, file);
+          part.emplace(equations, static_cast<int>(b.independent.size()));
+          const std::optional<PriorResiduals> residuals =
+              tally ? std::optional<PriorResiduals>(PriorResiduals{prior, scan.emplace(equations)})
+                    : std::nullopt;
+          return std::make_unique<IdentifyTask>(model, drive, b, known, *part, std::move(measured),
+                                                residuals);
         }};
     nlohmann::json table;
     scan_table(opt.rows, model, command, log, notes, &table);
@@ -275,6 +263,7 @@ StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
       dropped[key] = dropped[key].get<long>() + rows.get<long>();
     }
     part->flush();
+    if (tally) tally->add(0, *scan, part->groups(), log);
     combine_fit(total, std::move(*part));
   }
   return std::move(*total);
@@ -331,32 +320,35 @@ void report_estimate(const BaseParameters& base, const StreamingLeastSquares::So
   }
 }
 
-// The residuals of the file's model and of the identified one on the fit's logs (read again for
-// the largest residuals, unless one is stdin) and on the held-out ones, into the report and the
-// summary.
+// The residuals of the file's model and of the identified one on the fit's logs and on the
+// held-out ones, into the report and the summary. On the fit's logs the RMS come from the factor,
+// the file's model's largest residuals from the fit's pass (`tallied`); the identified model's
+// largest need the fitted values, so the logs are read a second time for them, only for the
+// summary (--summary-json) and when none is stdin.
 void report_residuals_of(const IdentifyOptions& opt, const Model& model,
                          const DriveParameters& drive, const ContactSet& contacts,
                          const BaseParameters& base, const StreamingLeastSquares& fit,
                          const Eigen::VectorXd& prior, const Eigen::VectorXd& value,
-                         const Notes& notes, std::ostringstream& report, nlohmann::json& summary) {
+                         ResidualTally tallied, const Notes& notes, std::ostringstream& report,
+                         nlohmann::json& summary) {
   // the logs of merged partial fits are not read again: they may be on other machines
   const bool stdin_read =
-      !opt.merge.empty() ||
       std::find(opt.rows.tables.begin(), opt.rows.tables.end(), "-") != opt.rows.tables.end();
-  // the fit's logs again: their warnings were said
-  const Notes again{notes.out, notes.command, true, nullptr, notes.names};
-  const ResidualSummary scanned = stdin_read ? ResidualSummary{}
-                                             : scan_residuals(opt.rows, opt.rows.tables, model,
-                                                              drive, contacts, prior, value, again);
+  if (opt.merge.empty() && !stdin_read && !opt.rows.summary.empty()) {
+    // the fit's logs again: their warnings were said
+    const Notes again{notes.out, notes.command, true, nullptr, notes.names};
+    scan_residuals(opt.rows, opt.rows.tables, model, drive, contacts, {value}, 1, again, tallied);
+  }
   const ResidualSummary on_fit =
-      fit_residuals(fit, base.combination * prior, base.combination * value, scanned);
+      fit_residuals(fit, base.combination * prior, base.combination * value, tallied.summary());
   report_residuals("on the fit's logs", on_fit, model.tau_names, report);
   summary["fit"] = residuals_json(on_fit, model.tau_names);
   if (opt.validate.empty()) return;
-  const ResidualSummary held_out =
-      scan_residuals(opt.rows, opt.validate, model, drive, contacts, prior, value, notes);
-  report_residuals("on the held-out logs", held_out, model.tau_names, report);
-  summary["validation"] = residuals_json(held_out, model.tau_names);
+  ResidualTally held_out;
+  scan_residuals(opt.rows, opt.validate, model, drive, contacts, {prior, value}, 0, notes,
+                 held_out);
+  report_residuals("on the held-out logs", held_out.summary(), model.tau_names, report);
+  summary["validation"] = residuals_json(held_out.summary(), model.tau_names);
   summary["validation"]["files"] = opt.validate;
 }
 
@@ -414,9 +406,13 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   if (!model.floating_base) fit_base.over(model.nv, "");
   std::vector<std::string> logs = opt.rows.tables;
   nlohmann::json dropped = {{"filter_edges", 0}, {"decimation", 0}};
+  // the report's residuals, unless nothing shows them (-q without --summary-json, or --partial)
+  const bool reported = opt.partial_out.empty() && (!opt.rows.quiet || !opt.rows.summary.empty());
+  ResidualTally tallied;
   StreamingLeastSquares fit =
       opt.merge.empty()
-          ? fit_logs(opt, model, drive, contacts, fit_base, known, notes, dropped)
+          ? fit_logs(opt, model, drive, contacts, fit_base, known, prior, notes, dropped,
+                     reported ? &tallied : nullptr)
           : merge_partial_fits(opt.merge, partial_fit_key(model, drive, fit_base.get()), logs);
   const BaseParameters& base = fit_base.get();
   const int r = static_cast<int>(base.independent.size());
@@ -426,14 +422,17 @@ int run_identify(IdentifyOptions opt, Streams& io) {
 
   std::ostringstream report;
   const StreamingLeastSquares::Solution solution =
-      estimate_base(fit, opt, dropped, notes, report, io);
+      estimate_base(fit, base, names, opt, dropped, notes, report, io);
   if (solution.x.size() == 0 && r > 0) return kExitFailure;
   const Eigen::VectorXd value =
       standard_parameters(opt, model, drive, base, fit, solution, prior, unknowns, report);
   nlohmann::json summary =
       summary_object("identify", logs, opt.rows.output.path, true, fit.rows(), kExitOk, log);
   summary["dropped"] = dropped;
-  report_residuals_of(opt, model, drive, contacts, base, fit, prior, value, notes, report, summary);
+  if (reported) {
+    report_residuals_of(opt, model, drive, contacts, base, fit, prior, value, std::move(tallied),
+                        notes, report, summary);
+  }
   report_estimate(base, solution, names, opt.parameter_count, report, summary);
   if (!opt.rows.quiet) io.err << report.str();
   Eigen::VectorXd std = Eigen::VectorXd::Constant(prior.size(), NAN);

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <optional>
 
+#include <Eigen/QR>
+
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 
@@ -46,7 +48,7 @@ nlohmann::json set_json(const ResidualSummary& summary, const ResidualSummary::C
       c.measured_rms > 0 ? nlohmann::json(c.rms[set] / c.measured_rms) : nlohmann::json(nullptr);
   const ResidualSummary::Largest& l = c.largest[set];
   const auto known = [&](const nlohmann::json& x) {
-    return summary.largest_known ? x : nlohmann::json(nullptr);
+    return summary.largest_known[set] ? x : nlohmann::json(nullptr);
   };
   out["largest"] = known(l.value);
   out["largest_file"] = known(l.file);
@@ -57,17 +59,48 @@ nlohmann::json set_json(const ResidualSummary& summary, const ResidualSummary::C
 
 }  // namespace
 
-ResidualSummary scan_residuals(const RowOptions& rows, const std::vector<std::string>& logs,
-                               const Model& model, const DriveParameters& drive,
-                               const ContactSet& contacts, const Eigen::VectorXd& prior,
-                               const Eigen::VectorXd& value, const Notes& notes) {
-  ResidualSummary summary;
-  summary.largest_known = true;
+void ResidualTally::add(int set, const TorqueResidualScan& scan, int equations,
+                        const std::string& log) {
+  if (summary_.coordinates.empty()) {
+    summary_.coordinates.resize(equations);
+    measured_.assign(equations, 0.0);
+    for (auto& s : squares_) s.assign(equations, 0.0);
+  }
+  summary_.read = true;
+  summary_.largest_known[set] = true;
+  const long n = scan.rows();
+  rows_[set] += n;
+  for (size_t k = 0; k < summary_.coordinates.size(); ++k) {
+    const TorqueResidualScan::Statistics s = scan.statistics(static_cast<int>(k));
+    squares_[set][k] += s.rms * s.rms * static_cast<double>(n);
+    if (set == 0) measured_[k] += s.measured_rms * s.measured_rms * static_cast<double>(n);
+    ResidualSummary::Largest& l = summary_.coordinates[k].largest[set];
+    if (n > 0 && (l.file.empty() || std::abs(s.largest.worst) > std::abs(l.value))) {
+      l = {s.largest.worst, log, s.largest.worst_line, s.largest.worst_t};
+    }
+  }
+}
+
+ResidualSummary ResidualTally::summary() const {
+  ResidualSummary summary = summary_;
+  summary.rows = summary.largest_known[0] ? rows_[0] : rows_[1];
+  for (size_t k = 0; k < summary.coordinates.size(); ++k) {
+    ResidualSummary::Coordinate& c = summary.coordinates[k];
+    c.measured_rms = std::sqrt(measured_[k] / static_cast<double>(std::max(1L, rows_[0])));
+    for (int set = 0; set < 2; ++set) {
+      c.rms[set] = std::sqrt(squares_[set][k] / static_cast<double>(std::max(1L, rows_[set])));
+    }
+  }
+  return summary;
+}
+
+void scan_residuals(const RowOptions& rows, const std::vector<std::string>& logs,
+                    const Model& model, const DriveParameters& drive, const ContactSet& contacts,
+                    const std::vector<Eigen::VectorXd>& sets, int first_set, const Notes& notes,
+                    ResidualTally& tally) {
   int equations = 0;  // the first log's
-  std::vector<double> measured(model.nv, 0.0), squares[2];
-  for (auto& s : squares) s.assign(model.nv, 0.0);
   for (const std::string& log : logs) {
-    ParameterResiduals residuals(model, drive, {prior, value});
+    ParameterResiduals residuals(model, drive, sets);
     const RowCommand command{
         "identify", 2, {}, [&](const Header& header, const std::string& file, const Notes&) {
           auto task = std::make_unique<MeasuredForces>(model, contacts, header, file);
@@ -80,43 +113,23 @@ ResidualSummary scan_residuals(const RowOptions& rows, const std::vector<std::st
           return std::make_unique<ResidualTask>(model, residuals, std::move(task));
         }};
     scan_table(rows, model, command, log, notes);
-    summary.coordinates.resize(equations);
-    const long n = residuals.scan(0).rows();
-    summary.rows += n;
-    for (int k = 0; k < equations; ++k) {
-      ResidualSummary::Coordinate& c = summary.coordinates[k];
-      for (int set = 0; set < 2; ++set) {
-        const TorqueResidualScan::Statistics s = residuals.scan(set).statistics(k);
-        squares[set][k] += s.rms * s.rms * static_cast<double>(n);
-        if (set == 0) measured[k] += s.measured_rms * s.measured_rms * static_cast<double>(n);
-        ResidualSummary::Largest& l = c.largest[set];
-        // the first log's on ties, as within a log
-        if (n > 0 && (l.file.empty() || std::abs(s.largest.worst) > std::abs(l.value))) {
-          l = {s.largest.worst, log, s.largest.worst_line, s.largest.worst_t};
-        }
-      }
+    for (int set = 0; set < residuals.sets(); ++set) {
+      tally.add(first_set + set, residuals.scan(set), equations, log);
     }
   }
-  const double rows_read = static_cast<double>(std::max(1L, summary.rows));
-  for (int k = 0; k < equations; ++k) {
-    ResidualSummary::Coordinate& c = summary.coordinates[k];
-    c.measured_rms = std::sqrt(measured[k] / rows_read);
-    for (int set = 0; set < 2; ++set) c.rms[set] = std::sqrt(squares[set][k] / rows_read);
-  }
-  return summary;
 }
 
 ResidualSummary fit_residuals(const StreamingLeastSquares& fit, const Eigen::VectorXd& prior_base,
-                              const Eigen::VectorXd& value_base, const ResidualSummary& scanned) {
-  ResidualSummary summary = scanned;
+                              const Eigen::VectorXd& value_base, const ResidualSummary& tallied) {
+  ResidualSummary summary = tallied;
   summary.rows = fit.rows();
   summary.coordinates.resize(fit.groups());
   const double rows = static_cast<double>(std::max(1L, fit.rows()));
   for (int g = 0; g < fit.groups(); ++g) {
     ResidualSummary::Coordinate& c = summary.coordinates[g];
     // the factor's last column holds Q^T y, whose norm is that of y: the measured torques less
-    // the known parameters' (with --only), so the logs' own when they were read again
-    if (!scanned.largest_known) {
+    // the known parameters' (with --only), so the logs' own when they were read
+    if (!tallied.read) {
       c.measured_rms = fit.factor(g).col(fit.unknowns()).norm() / std::sqrt(rows);
     }
     c.rms[0] = std::sqrt(fit.residual_squares(g, prior_base) / rows);
@@ -127,18 +140,24 @@ ResidualSummary fit_residuals(const StreamingLeastSquares& fit, const Eigen::Vec
 
 void report_residuals(const std::string& what, const ResidualSummary& summary,
                       const std::vector<std::string>& names, std::ostream& out) {
+  const bool prior = summary.largest_known[0], both = prior && summary.largest_known[1];
   out << "  " << what << " (" << summary.rows
       << " rows), joint: measured RMS, residual RMS of the file's model -> identified (% of "
          "measured)"
-      << (summary.largest_known ? "; largest residual of each" : "") << "\n";
+      << (both    ? "; largest residual of each"
+          : prior ? "; largest residual of the file's model"
+                  : "")
+      << "\n";
   for (size_t k = 0; k < summary.coordinates.size(); ++k) {
     const ResidualSummary::Coordinate& c = summary.coordinates[k];
     out << "  " << names[k] << ": " << c.measured_rms << ", " << c.rms[0] << " ("
         << percent(c.rms[0], c.measured_rms) << "%) -> " << c.rms[1] << " ("
         << percent(c.rms[1], c.measured_rms) << "%)";
-    if (summary.largest_known) {
-      out << "; " << c.largest[0].value << " -> " << c.largest[1].value << " (" << c.largest[1].file
-          << " line " << c.largest[1].line << ")";
+    if (prior) {
+      const ResidualSummary::Largest& where = c.largest[both ? 1 : 0];
+      out << "; " << c.largest[0].value;
+      if (both) out << " -> " << c.largest[1].value;
+      out << " (" << (where.file == "-" ? "<stdin>" : where.file) << " line " << where.line << ")";
     }
     out << "\n";
   }
@@ -159,6 +178,23 @@ nlohmann::json residuals_json(const ResidualSummary& summary,
   nlohmann::json out;
   out["rows"] = summary.rows;
   out["residuals"] = list;
+  return out;
+}
+
+std::vector<int> undetermined(const StreamingLeastSquares& fit,
+                              const StreamingLeastSquares::Solution& solution,
+                              double max_condition) {
+  const int n = fit.unknowns();
+  const Eigen::VectorXd& sigma = solution.singular_values;
+  // below the largest over max_condition, or zero (all of them when the largest is), or NaN
+  const long deficient =
+      n == 0 ? 0 : (!(sigma.array() >= sigma[0] / max_condition && sigma.array() > 0)).count();
+  if (deficient == 0) return {};
+  const Eigen::MatrixXd R = fit.combined(solution.weights).topLeftCorner(n, n);
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(R);
+  std::vector<int> out;
+  for (long k = n - deficient; k < n; ++k) out.push_back(qr.colsPermutation().indices()[k]);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "identify/measured_forces.hpp"
 
+#include <eom/core/errors.hpp>
 #include <eom/io/column_names.hpp>
 #include <eom/io/columns.hpp>
 #include <eom/rows/contacts.hpp>
@@ -46,6 +47,34 @@ void MeasuredForces::compute(const rows::Sample& s, const Data* placed,
   }
   gather(s.row, forces_, f_);
   y.head(equations_).noalias() += jacobian_->jacobian().leftCols(equations_).transpose() * f_;
+}
+
+const BaseParameters& FitBase::over(int equations, const std::string& file) {
+  if (base_) {
+    if (equations != equations_) {
+      throw InputError(file, 1, 0,
+                       equations < model_.nv
+                           ? "no tau.<joint> columns, where the logs before have them: give "
+                             "every log the joint torques, or none"
+                           : "tau.<joint> columns, where the logs before have none: give every "
+                             "log the joint torques, or none");
+    }
+    return *base_;
+  }
+  equations_ = equations;
+  base_ = base_parameters(model_, drive_, unknowns_, 0, 36, kBaseParameterTolerance, equations);
+  if (equations < model_.nv) {
+    notes_.warning(file +
+                   ": no tau.<joint> columns: the floating base's six equations alone, "
+                   "J_c^T f (the contact forces), identify the inertias; the friction and drive "
+                   "columns enter none of them");
+  }
+  if (!base_->unaffecting.empty() && !notes_.quiet) {
+    std::string list;
+    for (const int c : base_->unaffecting) list += (list.empty() ? "" : ", ") + names_[c];
+    notes_.warning("no torque depends on " + list + ": they keep the file's values");
+  }
+  return *base_;
 }
 
 }  // namespace eom::cli

@@ -1,6 +1,7 @@
 // The measured side of the equations of motion eom identify fits, M a + h = S^T tau + J_c^T f,
 // per row of a log: the joint torques tau.<joint> and, with --contacts, the contact forces
-// f.<frame>.* eom id --contacts writes (world axes at each frame origin, doc/contacts.md).
+// f.<frame>.* eom id --contacts writes (world axes at each frame origin, doc/contacts.md); and
+// the base parameters over the equations the logs give (FitBase).
 #pragma once
 
 #include <optional>
@@ -13,6 +14,7 @@
 #include <eom/io/table.hpp>
 #include <eom/multibody/data.hpp>
 #include <eom/rows/row_engine.hpp>
+#include <eom/trajectory/identification.hpp>
 
 namespace eom::cli {
 
@@ -47,6 +49,29 @@ class MeasuredForces {
   std::vector<int> torques_, forces_, inputs_;
   std::optional<ContactJacobian> jacobian_;
   Eigen::VectorXd f_;
+};
+
+/// The base parameters of the unknowns over the equations the logs give: every coordinate's, or a
+/// floating base's six alone when a log has no tau.<joint> (MeasuredForces). Found once the first
+/// log says which (a fixed base's at once); every other log must give the same equations.
+class FitBase {
+ public:
+  FitBase(const Model& model, const DriveParameters& drive, const std::vector<int>& unknowns,
+          const std::vector<std::string>& names, const rows::Notes& notes)
+      : model_(model), drive_(drive), unknowns_(unknowns), names_(names), notes_(notes) {}
+  /// The base parameters over `equations` (MeasuredForces::equations of the log `file`): found
+  /// at the first call, with its warnings; InputError (file, line 1) for other equations after.
+  const BaseParameters& over(int equations, const std::string& file);
+  const BaseParameters& get() const { return *base_; }
+
+ private:
+  const Model& model_;
+  const DriveParameters& drive_;
+  const std::vector<int>& unknowns_;
+  const std::vector<std::string>& names_;
+  const rows::Notes& notes_;
+  std::optional<BaseParameters> base_;
+  int equations_ = 0;
 };
 
 }  // namespace eom::cli

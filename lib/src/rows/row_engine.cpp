@@ -150,10 +150,12 @@ class RowSink {
 };
 
 // Reading overlapped with computing and writing: a reader thread fills blocks of samples that
-// this thread computes and writes in order. Blocks cycle through a fixed pool: no allocation
-// once the first rows have sized them.
+// this thread computes and writes in order (consume(sample): RowSink::write, or a task's
+// compute() where nothing is written). Blocks cycle through a fixed pool: no allocation once the
+// first rows have sized them.
+template <class Consume>
 void run_pipelined(const Model& model, int order, const TableReader& in, SampleSource& source,
-                   RowSink& sink, Progress& progress) {
+                   Consume&& consume, Progress& progress) {
   constexpr int kBlockRows = 512, kBlocks = 4;
   struct Block {
     std::vector<Sample> samples;
@@ -209,7 +211,7 @@ void run_pipelined(const Model& model, int order, const TableReader& in, SampleS
         if (filled <= n) std::rethrow_exception(failure);
       }
       const Block& b = blocks[n % kBlocks];
-      for (int i = 0; i < b.count; ++i) sink.write(b.samples[i]);
+      for (int i = 0; i < b.count; ++i) consume(b.samples[i]);
       progress.add_rows(b.count);
       std::lock_guard<std::mutex> lock(mutex);
       ++consumed;
@@ -296,7 +298,8 @@ int run_table(const RowOptions& opt, const Model& model, const RowCommand& comma
   SampleSource* source = &samples.source();
   RowSink sink(*task, b, *out, in->name(), streaming);
   if (pipelined && !streaming) {
-    run_pipelined(model, command.order, *in, *source, sink, progress);
+    run_pipelined(
+        model, command.order, *in, *source, [&](const Sample& s) { sink.write(s); }, progress);
   } else {
     Sample s(model, command.order);
     while (source->next(s)) {
@@ -429,8 +432,16 @@ int scan_table(const RowOptions& opt, const Model& model, const RowCommand& comm
   const std::unique_ptr<RowTask> task = command.make_task(in->header(), in->name(), notes);
   read_used_columns(*in, b, *task);
   TableSamples samples(model, *in, b, opt, notes, command.order, task->inputs);
-  Sample s(model, command.order);
-  while (samples.source().next(s)) task->compute(s, nullptr);
+  // as run_rows for one table: a second thread reads while this one computes, the rows in order
+  if (opt.jobs != 1 && std::thread::hardware_concurrency() > 1) {
+    Progress none(command.name, false, 1, 0);
+    run_pipelined(
+        model, command.order, *in, samples.source(),
+        [&](const Sample& s) { task->compute(s, nullptr); }, none);
+  } else {
+    Sample s(model, command.order);
+    while (samples.source().next(s)) task->compute(s, nullptr);
+  }
   samples.report();
   if (dropped) *dropped = samples.dropped();
   return task->finish(notes);

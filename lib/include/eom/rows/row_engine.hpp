@@ -174,8 +174,8 @@ int run_rows(const RowOptions& opt, const Model& model, const RowCommand& comman
 
 /// Runs `command`'s task over one table for what it gathers (a check, a fit), writing no table:
 /// the rows are read, bound and derived as run_rows reads them and each is given to compute()
-/// with no output (the task writes no columns). Returns the task's finish(); InputError
-/// propagates. `dropped`, when given, gets the rows the filter and the decimation dropped
+/// with no output (the task writes no columns), in the rows' order, read in a second thread
+/// unless opt.jobs is 1. Returns the task's finish(); InputError propagates. `dropped`, when given, gets the rows the filter and the decimation dropped
 /// (TableSamples::dropped).
 int scan_table(const RowOptions& opt, const Model& model, const RowCommand& command,
                const std::string& path, const Notes& notes, nlohmann::json* dropped = nullptr);
