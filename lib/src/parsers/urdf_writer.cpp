@@ -206,12 +206,16 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
   const bool free_root = model.floating_base;
   if (free_root) {
     const std::string& name = model.joint_names[1];
-    // the free-flyer a floating base adds, or an MJCF model's free joint by its name
-    left_out.push_back(name == kFreeFlyerJoint
-                           ? "the free-flyer 'root' that a floating base adds (load the URDF "
-                             "with a floating base)"
-                           : "the free joint '" + name +
-                                 "' (load the URDF with a floating base, which names it 'root')");
+    // the free-flyer a floating base adds (no line in a file), or the file's own free joint (an
+    // MJCF <freejoint>, named or not: an unnamed one is called 'root' too)
+    if (model.info[1].line == 0) {
+      left_out.push_back(
+          "the free-flyer 'root' that a floating base adds (load the URDF with a floating base)");
+    } else {
+      left_out.push_back("the file's free joint" +
+                         (name == kFreeFlyerJoint ? std::string() : " '" + name + "'") +
+                         " (load the URDF with a floating base, which names it 'root')");
+    }
   }
   out << "<?xml version=\"1.0\"?>\n<robot name=" << attribute(model.name) << ">\n";
   // links: the root link, the bodies of the moving joints, then the other frames
