@@ -345,9 +345,10 @@ TEST_CASE("plot: texts longer than PLplot's buffers are shortened with an ellips
   // 200 bytes: 197 of the name and the 3 of "…"
   CHECK(read_svg(out).has_text(std::string(197, 'x') + "\u2026"));
   // and said, once: the legend entry is the joint's name (the axis label is the group's, short)
-  CHECK(legend.err ==
-        "eom plot: warning: a legend entry is longer than 200 bytes a text of the plot may take "
-        "(PLplot's buffers): drawn shortened, ending in \u2026\n");
+  CHECK(
+      legend.err ==
+      "eom plot: warning: a legend entry is longer than the 200 bytes a text of the plot may take "
+      "(PLplot's buffers): drawn shortened, ending in \u2026\n");
   // the default title joins the tables' names: 30 names of 120 characters
   std::string tables;
   for (int k = 0; k < 30; ++k) {
@@ -358,7 +359,7 @@ TEST_CASE("plot: texts longer than PLplot's buffers are shortened with an ellips
       run("plot" + tables + " --title '" + std::string(3000, 'T') + "' -o '" + titled + "'");
   REQUIRE(long_title.status == 0);
   // one warning for the title, before any other kind
-  CHECK(long_title.err.find("eom plot: warning: the title is longer than 200 bytes") == 0);
+  CHECK(long_title.err.find("eom plot: warning: the title is longer than the 200 bytes") == 0);
   CHECK(long_title.err.find("the title", 20) == std::string::npos);
   CHECK(read_svg(titled).has_text(std::string(197, 'T') + "\u2026"));
   REQUIRE(run("plot" + tables + " -o '" + titled + "'").status == 0);

@@ -237,7 +237,7 @@ int run_plot(const PlotOptions& opt, Streams& io) {
   }
   const PlotFigure figure = make_figure(opt, tables, selection.model);
   for (const std::string& kind : shortened_texts(figure)) {
-    notes.warning(kind + " is longer than " + std::to_string(kMaxPlotText) +
+    notes.warning(kind + " is longer than the " + std::to_string(kMaxPlotText) +
                   " bytes a text of the plot may take (PLplot's buffers): drawn shortened, ending "
                   "in …");
   }
