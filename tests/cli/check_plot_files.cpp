@@ -339,18 +339,28 @@ TEST_CASE("plot: texts longer than PLplot's buffers are shortened with an ellips
   // PLplot's text buffers hold 1024 characters: a joint of 5,000 once ended in SIGSEGV
   const std::string joint(5000, 'x');
   const std::string out = eom::test::scratch_path("long.svg");
-  REQUIRE(run("plot '" + plot_table("long.csv", {"q." + joint}) + "' -o '" + out + "'").status ==
-          0);
+  const Result legend =
+      run("plot '" + plot_table("long.csv", {"q." + joint}) + "' -o '" + out + "'");
+  REQUIRE(legend.status == 0);
   // 200 bytes: 197 of the name and the 3 of "…"
   CHECK(read_svg(out).has_text(std::string(197, 'x') + "\u2026"));
+  // and said, once: the legend entry is the joint's name (the axis label is the group's, short)
+  CHECK(
+      legend.err ==
+      "eom plot: warning: a legend entry is longer than the 200 bytes a text of the plot may take "
+      "(PLplot's buffers): drawn shortened, ending in \u2026\n");
   // the default title joins the tables' names: 30 names of 120 characters
   std::string tables;
   for (int k = 0; k < 30; ++k) {
     tables += " '" + plot_table(std::string(116, 'a' + k % 26) + ".csv", {"q.j"}) + "'";
   }
   const std::string titled = eom::test::scratch_path("titled.svg");
-  REQUIRE(run("plot" + tables + " --title '" + std::string(3000, 'T') + "' -o '" + titled + "'")
-              .status == 0);
+  const Result long_title =
+      run("plot" + tables + " --title '" + std::string(3000, 'T') + "' -o '" + titled + "'");
+  REQUIRE(long_title.status == 0);
+  // one warning for the title, before any other kind
+  CHECK(long_title.err.find("eom plot: warning: the title is longer than the 200 bytes") == 0);
+  CHECK(long_title.err.find("the title", 20) == std::string::npos);
   CHECK(read_svg(titled).has_text(std::string(197, 'T') + "\u2026"));
   REQUIRE(run("plot" + tables + " -o '" + titled + "'").status == 0);
   const Svg svg = read_svg(titled);

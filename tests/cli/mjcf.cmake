@@ -18,7 +18,10 @@ eom_cli_test(NAME mjcf-fk-free ARGS fk ${M}/floating.xml ${M}/floating_q.csv --f
 eom_cli_test(NAME mjcf-info-armature ARGS info ${M}/armature.xml
              STDOUT_REGEX "  damping  friction  armature  body kg +parent -> child\n.*\n  knee  .*  0  +0  +0.05  ")
 eom_cli_test(NAME mjcf-export-free-joint-name ARGS export ${M}/armature.xml -o -
-             STDERR_REGEX "the free joint 'base' \\(load the URDF with a floating base, which names it 'root'\\)")
+             STDERR_REGEX "the file's free joint 'base' \\(load the URDF with a floating base, which names it 'root'\\)")
+# an unnamed <freejoint> is the file's too, not the free-flyer a floating base adds
+eom_cli_test(NAME mjcf-export-free-joint-unnamed ARGS export ${M}/free_unnamed.xml -o -
+             STDERR_REGEX "not written: the file's free joint \\(load the URDF with a floating base, which names it 'root'\\)")
 
 set(B ${M}/bad)
 foreach(case IN ITEMS

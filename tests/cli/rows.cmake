@@ -55,3 +55,6 @@ eom_cli_test(NAME rows-jobs-out-of-range
              RC 2 STDERR_REGEX "^eom id: error: --jobs takes a whole number from 0 to 4096, not '-1'\nRun 'eom id --help' for the options.\n$")
 eom_cli_test(NAME rows-unknown-subcommand
              ARGS bogus RC 2 STDERR_REGEX "eom: error: unknown subcommand 'bogus'; the subcommands are info, check, fk, convert, id, fd")
+# a misspelt subcommand: the close names, closest first ('id' one edit from 'idd', 'fd' and 'ik' two)
+eom_cli_test(NAME rows-unknown-subcommand-suggests
+             ARGS idd RC 2 STDERR_REGEX "^eom: error: unknown subcommand 'idd' \\(did you mean 'id', 'fd', 'ik'\\?\\); the subcommands are info, ")

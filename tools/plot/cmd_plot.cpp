@@ -235,7 +235,13 @@ int run_plot(const PlotOptions& opt, Streams& io) {
         "--threshold shades the rows of an eom jac output (its sigma.* and rank "
         "columns), and no table given is one");
   }
-  const std::string image = render_plot(make_figure(opt, tables, selection.model), format);
+  const PlotFigure figure = make_figure(opt, tables, selection.model);
+  for (const std::string& kind : shortened_texts(figure)) {
+    notes.warning(kind + " is longer than the " + std::to_string(kMaxPlotText) +
+                  " bytes a text of the plot may take (PLplot's buffers): drawn shortened, ending "
+                  "in …");
+  }
+  const std::string image = render_plot(figure, format);
   write_document(opt.output, image, io.out);
   return kExitOk;
 }

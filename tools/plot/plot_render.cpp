@@ -38,10 +38,6 @@ constexpr double kCharWidth = 6.2;   // points: the mean width of a character at
 constexpr PLFLT kTextHeight = 3.6;   // mm
 constexpr double kMinimumWidth = 3;  // points: a single row's interval stays visible
 
-// PLplot copies each text it draws into fixed buffers of 1024 characters, and a longer one
-// overflows them (SIGSEGV): every text handed to it (title, axis and lane labels, legend entries)
-// is at most this many bytes, cut at a character and ending in an ellipsis (doc/plot.md)
-constexpr size_t kMaxPlotText = 200;
 // cairo's image surfaces, which the PNG driver draws on, are at most 32767 pixels a side
 constexpr int kMaxPngSide = 32767;
 
@@ -308,6 +304,24 @@ ImageFormat image_format(const std::string& path, const std::string& forced) {
   if (name == "png") return ImageFormat::png;
   if (name == "pdf") return ImageFormat::pdf;
   throw InputError("--format: " + quote_input(name) + " is not svg, png or pdf");
+}
+
+std::vector<std::string> shortened_texts(const PlotFigure& figure) {
+  const auto too_long = [](const std::string& text) { return text.size() > kMaxPlotText; };
+  bool axis = too_long(figure.x_label) || (!figure.lanes.empty() && too_long(figure.band_label));
+  bool legend = !figure.shaded.empty() && too_long(figure.shaded_label);
+  for (const PlotPanel& panel : figure.panels) {
+    axis = axis || too_long(panel.y_label);
+    for (const PlotCurve& curve : panel.curves) legend = legend || too_long(curve.label);
+  }
+  const bool lane = std::any_of(figure.lanes.begin(), figure.lanes.end(),
+                                [&](const PlotLane& l) { return too_long(l.label); });
+  std::vector<std::string> kinds;
+  if (too_long(figure.title)) kinds.push_back("the title");
+  if (axis) kinds.push_back("an axis label");
+  if (legend) kinds.push_back("a legend entry");
+  if (lane) kinds.push_back("a lane label");
+  return kinds;
 }
 
 std::string render_plot(const PlotFigure& figure, ImageFormat format) {

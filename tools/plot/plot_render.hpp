@@ -53,6 +53,16 @@ struct PlotFigure {
   int panel_height = 260;
 };
 
+/// PLplot copies each text it draws into fixed buffers of 1024 characters, and a longer one
+/// overflows them (SIGSEGV): every text handed to it (title, axis and lane labels, legend
+/// entries) is at most this many bytes, cut at a character and ending in an ellipsis
+/// (doc/plot.md).
+constexpr std::size_t kMaxPlotText = 200;
+
+/// The kinds of the figure's texts that are drawn shortened (longer than kMaxPlotText), each once,
+/// in this order: "the title", "an axis label", "a legend entry", "a lane label". For a warning.
+std::vector<std::string> shortened_texts(const PlotFigure& figure);
+
 enum class ImageFormat { svg, png, pdf };
 
 /// The format named by --format or by the extension of `path`; throws InputError when neither

@@ -206,18 +206,24 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
   const bool free_root = model.floating_base;
   if (free_root) {
     const std::string& name = model.joint_names[1];
-    // the free-flyer a floating base adds, or an MJCF model's free joint by its name
-    left_out.push_back(name == kFreeFlyerJoint
-                           ? "the free-flyer 'root' that a floating base adds (load the URDF "
-                             "with a floating base)"
-                           : "the free joint '" + name +
-                                 "' (load the URDF with a floating base, which names it 'root')");
+    // the free-flyer a floating base adds (no line in a file), or the file's own free joint (an
+    // MJCF <freejoint>, named or not: an unnamed one is called 'root' too)
+    if (model.info[1].line == 0) {
+      left_out.push_back(
+          "the free-flyer 'root' that a floating base adds (load the URDF with a floating base)");
+    } else {
+      left_out.push_back("the file's free joint" +
+                         (name == kFreeFlyerJoint ? std::string() : " '" + name + "'") +
+                         " (load the URDF with a floating base, which names it 'root')");
+    }
   }
   out << "<?xml version=\"1.0\"?>\n<robot name=" << attribute(model.name) << ">\n";
   // links: the root link, the bodies of the moving joints, then the other frames
-  auto link = [&](const std::string& name, const Inertia* inertia) {
+  // stated_zero: a massless link the export makes up writes its zero <inertial>, so that readers
+  // (eom check) see a link massless by construction, not one whose <inertial> was forgotten
+  auto link = [&](const std::string& name, const Inertia* inertia, bool stated_zero = false) {
     out << "  <link name=" << attribute(name);
-    if (!inertia || inertia->m == 0) {
+    if (!inertia || (inertia->m == 0 && !stated_zero)) {
       out << "/>\n";
       return;
     }
@@ -228,7 +234,11 @@ std::vector<std::string> write_urdf(const Model& model, std::ostream& out) {
   // a fixed base's root link keeps what is welded to the world (in the world's frame, the root
   // link's): it does not enter the fixed-base dynamics, but a reload with a floating base moves it
   link(root, &model.inertia[free_root ? 1 : 0]);
-  for (int i = free_root ? 2 : 1; i < model.njoints; ++i) link(body_link[i], &model.inertia[i]);
+  // a body link the model has no frame for is the export's: the link between two joints of one
+  // MJCF body (its mass is on the last joint's), or a DH joint's link
+  for (int i = free_root ? 2 : 1; i < model.njoints; ++i) {
+    link(body_link[i], &model.inertia[i], body_link[i] != model.info[i].child_link);
+  }
   const std::unordered_set<std::string> body_links(body_link.begin(), body_link.end());
   auto is_body_link = [&](const std::string& name) { return body_links.count(name) > 0; };
   // names for the fixed joints of the frames: NAME_fixed, made unique against the others
