@@ -64,8 +64,10 @@ void write_dot(const Model& model, std::ostream& out) {
         << " [label=" << quoted(label) << "];\n";
   }
   for (const Frame& f : model.frames) {
-    if (f.name == "world" || f.name == body_link[f.parent]) continue;
-    out << "  " << quoted(body_link[f.parent]) << " -> " << quoted(f.name)
+    // a fixed link hangs from the link it is welded to in the file, else from its body's link
+    const std::string& from = f.attached_to.empty() ? body_link[f.parent] : f.attached_to;
+    if (f.name == "world" || f.name == from) continue;
+    out << "  " << quoted(from) << " -> " << quoted(f.name)
         << " [label=\"fixed\", style=dashed];\n";
   }
   out << "}\n";

@@ -166,7 +166,7 @@ Model build_chain(const std::string& name, const std::vector<ChainJoint>& chain,
                                 std::move(info));
   };
   add("world", Joint{}, -1, SE3::Identity(), Inertia::Zero(), JointInfo{});
-  model.frames.push_back({"world", 0, SE3::Identity()});
+  model.frames.push_back({"world", 0, SE3::Identity(), ""});
   int body = 0;
   if (options.floating_base) {
     JointInfo info;
@@ -174,15 +174,15 @@ Model build_chain(const std::string& name, const std::vector<ChainJoint>& chain,
     body = add(kFreeFlyerJoint, Joint::make(JointKind::floating, Vec3::UnitZ(), 0, 0, false), 0,
                SE3::Identity(), Inertia::Zero(), std::move(info));
   }
-  model.frames.push_back({"base", body, base_frame});
+  model.frames.push_back({"base", body, base_frame, ""});
   for (const ChainJoint& j : chain) {
     const bool bounded = j.info.has_limit;
     body = add(j.name, Joint::make(j.kind, j.axis, model.nq, model.nv, bounded, j.scale), body,
                j.placement, j.inertia, j.info);
-    model.frames.push_back({j.link, body, j.link_frame});
+    model.frames.push_back({j.link, body, j.link_frame, ""});
     model.total_mass += j.inertia.m;
   }
-  model.frames.push_back({tip, body, tip_frame});
+  model.frames.push_back({tip, body, tip_frame, chain.empty() ? "base" : chain.back().link});
   detail::index_coordinates(model);
   return model;
 }

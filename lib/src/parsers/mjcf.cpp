@@ -51,7 +51,7 @@ class MjcfReader : MjcfAttributes {
     model_.gravity = options_.gravity;
     model_.root_link = "world";
     add_joint("world", Joint{}, -1, SE3::Identity(), JointInfo{});
-    model_.frames.push_back({"world", 0, SE3::Identity()});
+    model_.frames.push_back({"world", 0, SE3::Identity(), ""});
     frame_names_.insert("world");
     // compiler settings and defaults apply to the whole model wherever they appear: read first
     const std::vector<const XMLElement*> sections = children(root);
@@ -330,7 +330,7 @@ class MjcfReader : MjcfAttributes {
     for (const Item& j : held.joints)
       fail(j.e, "<" + std::string(j.e->Name()) + "> in <worldbody>: joints belong in a <body>");
     if (held.inertial) fail(held.inertial, "<inertial> in <worldbody>: it belongs in a <body>");
-    add_sites(held.sites, 0, SE3::Identity());
+    add_sites(held.sites, "world", 0, SE3::Identity());
     std::vector<Placed> stack;
     push_bodies(held.bodies, "world", 0, SE3::Identity(), stack);
     while (!stack.empty()) {
@@ -373,10 +373,12 @@ class MjcfReader : MjcfAttributes {
     return held;
   }
 
-  void add_sites(const std::vector<Item>& sites, int carrier, const SE3& where) {
+  void add_sites(const std::vector<Item>& sites, const std::string& body, int carrier,
+                 const SE3& where) {
     for (const Item& site : sites) {
       const std::string name = frame_name(site.e, "site", site_count_++);
-      model_.frames.push_back({name, carrier, where * site.frame * pose(site.e, class_of(site))});
+      model_.frames.push_back(
+          {name, carrier, where * site.frame * pose(site.e, class_of(site)), body});
     }
   }
 
@@ -407,8 +409,9 @@ class MjcfReader : MjcfAttributes {
     for (const Item& j : held.joints) {
       std::tie(carrier, where) = joint(j, placed, carrier, where, held.joints.size(), name);
     }
-    model_.frames.push_back({name, carrier, where});
-    add_sites(held.sites, carrier, where);
+    // a body without joints is welded to its parent body
+    model_.frames.push_back({name, carrier, where, held.joints.empty() ? placed.parent : ""});
+    add_sites(held.sites, name, carrier, where);
     const Inertia I = inertia_.body(held.inertial, held.geoms, carrier != 0);
     model_.inertia[carrier] += I.transformed(where);
     model_.total_mass += I.m;

@@ -71,7 +71,14 @@ Model build_reduced_model(const Model& model, const std::vector<int>& joints, Co
     out.inertia[body[i]] += model.inertia[i].transformed(where[i]);
   }
   for (const Frame& frame : model.frames) {
-    out.frames.push_back({frame.name, body[frame.parent], where[frame.parent] * frame.placement});
+    // the link a locked joint moved is now welded to that joint's parent link
+    std::string attached_to = frame.attached_to;
+    const JointInfo& info = model.info[frame.parent];
+    if (locked[frame.parent] && frame.name == info.child_link) {
+      attached_to = info.parent_link.empty() ? "world" : info.parent_link;
+    }
+    out.frames.push_back(
+        {frame.name, body[frame.parent], where[frame.parent] * frame.placement, attached_to});
   }
   detail::index_coordinates(out);
   return out;

@@ -261,6 +261,8 @@ class Builder {
     children_.resize(urdf.links.size());
     for (size_t j = 0; j < urdf.joints.size(); ++j) {
       children_[link_index_.at(urdf.joints[j].parent)].push_back(int(j));
+      if (urdf.joints[j].type == "fixed")
+        fixed_parent_[urdf.joints[j].child] = urdf.joints[j].parent;
     }
     // siblings in byte-wise order of joint names, as the common URDF parser stores them
     for (auto& list : children_) {
@@ -282,7 +284,9 @@ class Builder {
     const auto child_link = [this](int joint) { return link_index_.at(urdf_.joints[joint].child); };
     const auto on_link = [this](int index, int carrier, const SE3& placement) {
       const UrdfLink& link = urdf_.links[index];
-      model_.frames.push_back({link.name, carrier, placement});
+      const auto into = fixed_parent_.find(link.name);
+      model_.frames.push_back(
+          {link.name, carrier, placement, into == fixed_parent_.end() ? "" : into->second});
       model_.total_mass += link.mass;
       if (link.has_inertial) {
         model_.inertia[carrier] += detail::link_inertia(link).transformed(placement);
@@ -332,7 +336,8 @@ class Builder {
   const UrdfDescription& urdf_;
   Model& model_;
   std::map<std::string, int> link_index_;
-  std::vector<std::vector<int>> children_;  // per link, joint indices
+  std::vector<std::vector<int>> children_;           // per link, joint indices
+  std::map<std::string, std::string> fixed_parent_;  // child link of a fixed joint -> parent link
 };
 
 }  // namespace
@@ -368,7 +373,7 @@ Model build_model(const UrdfDescription& urdf, const LoadOptions& options,
   }
   builder.visit(model.root_link, root_body, SE3::Identity());
   if (model.frame_index("world") < 0)
-    model.frames.insert(model.frames.begin(), Frame{"world", 0, {}});
+    model.frames.insert(model.frames.begin(), Frame{"world", 0, {}, ""});
 
   detail::index_coordinates(model);
   detail::require_physical_bounds(model, urdf.file);

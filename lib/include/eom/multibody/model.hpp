@@ -20,6 +20,9 @@ struct Frame {
   std::string name;
   int parent = 0;  // joint whose body carries the frame (0 = world)
   SE3 placement;   // jMf: the frame in that joint's frame
+  // the link (MJCF body) the frame is welded to in the robot file: a fixed joint's parent link, a
+  // site's body; empty for the world and for a link a moving joint moves (or the root link)
+  std::string attached_to;
 };
 
 /// What the robot file said about a moving joint, kept for reports (eom info) and friction/limits.
