@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -456,15 +457,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  eom::bench::MedianCollector reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  if (reporter.median_ns.empty()) {
-    std::printf("\n(run with --benchmark_repetitions=5 for the table of medians)\n");
-    return 0;
-  }
+  const std::map<std::string, double> median_ns = eom::bench::run_with_medians(argc, argv);
+  if (median_ns.empty()) return 0;
   std::printf("\nmedian CPU ns per call, same process; ratio: the engine's time / eom's\n");
   std::printf("%-8s %-15s %9s", "robot", "algorithm", "eom");
   for (const char* engine : engine_names()) {
@@ -474,13 +468,13 @@ int main(int argc, char** argv) {
   for (const Robot& robot : kRobots) {
     for (const char* alg : kAlgorithmNames) {
       const std::string key = std::string("/") + alg + "/" + robot.name;
-      const auto e = reporter.median_ns.find("eom" + key);
-      if (e == reporter.median_ns.end()) continue;
+      const auto e = median_ns.find("eom" + key);
+      if (e == median_ns.end()) continue;
       std::printf("%-8s %-15s %9.0f", robot.name, alg, e->second);
       for (const char* engine : engine_names()) {
         if (std::string(engine) == "eom") continue;
-        const auto other = reporter.median_ns.find(engine + key);
-        if (other == reporter.median_ns.end()) continue;
+        const auto other = median_ns.find(engine + key);
+        if (other == median_ns.end()) continue;
         std::printf(" %9.0f %7.2f", other->second, other->second / e->second);
       }
       std::printf("\n");

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -263,23 +264,16 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("kdl/" + name).c_str(), run_kdl, int(arm), Algorithm(alg));
     }
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  eom::bench::MedianCollector reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  if (reporter.median_ns.empty()) {
-    std::printf("\n(run with --benchmark_repetitions=5 for the table of medians)\n");
-    return 0;
-  }
+  const std::map<std::string, double> median_ns = eom::bench::run_with_medians(argc, argv);
+  if (median_ns.empty()) return 0;
   std::printf("\nmedian CPU ns per call, same process (KDL's aba column: ChainFdSolver_RNE)\n");
   std::printf("%-15s %-15s %9s %9s %9s\n", "arm", "algorithm", "eom", "KDL", "KDL/eom");
   for (const Arm& arm : kArms) {
     for (const char* alg : kAlgorithmNames) {
       const std::string name = std::string(alg) + "/" + arm.name;
-      const auto e = reporter.median_ns.find("eom/" + name);
-      const auto k = reporter.median_ns.find("kdl/" + name);
-      if (e == reporter.median_ns.end() || k == reporter.median_ns.end()) continue;
+      const auto e = median_ns.find("eom/" + name);
+      const auto k = median_ns.find("kdl/" + name);
+      if (e == median_ns.end() || k == median_ns.end()) continue;
       std::printf("%-15s %-15s %9.0f %9.0f %9.2f\n", arm.name, alg, e->second, k->second,
                   k->second / e->second);
     }

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -395,23 +396,16 @@ int main(int argc, char** argv) {
       }
     }
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  eom::bench::MedianCollector reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  if (reporter.median_ns.empty()) {
-    std::printf("\n(run with --benchmark_repetitions=5 for the table of medians)\n");
-    return 0;
-  }
+  const std::map<std::string, double> median_ns = eom::bench::run_with_medians(argc, argv);
+  if (median_ns.empty()) return 0;
   std::printf("\nmedian CPU ns per call, same process; ratio: eom's time / Pinocchio's\n");
   std::printf("%-7s %-17s %9s %9s %7s\n", "robot", "algorithm", "eom", "pinocchio", "ratio");
   for (const Robot& robot : kRobots) {
     for (const char* alg : kAlgorithmNames) {
       const std::string key = std::string("/") + alg + "/" + robot.name;
-      const auto e = reporter.median_ns.find("eom" + key);
-      const auto p = reporter.median_ns.find("pinocchio" + key);
-      if (e == reporter.median_ns.end() || p == reporter.median_ns.end()) continue;
+      const auto e = median_ns.find("eom" + key);
+      const auto p = median_ns.find("pinocchio" + key);
+      if (e == median_ns.end() || p == median_ns.end()) continue;
       std::printf("%-7s %-17s %9.0f %9.0f %7.2f\n", robot.name, alg, e->second, p->second,
                   e->second / p->second);
     }

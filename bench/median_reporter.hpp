@@ -1,7 +1,10 @@
-// A Google Benchmark reporter for the same-run comparison programs (bench_kdl, bench_engines):
-// the console output as usual, and the median CPU time of each benchmark kept for their tables.
+// A Google Benchmark reporter for the same-run comparison programs (bench_kdl, bench_engines,
+// bench_pinocchio): the console output as usual, and the median CPU time of each benchmark kept
+// for their tables.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,5 +25,20 @@ class MedianCollector : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(reports);
   }
 };
+
+/// Runs the benchmarks registered so far under Google Benchmark's own options (exit 1 on one it
+/// does not know) and returns their median CPU ns by name: empty, with a line saying how to get
+/// them, when the run had no repetitions.
+inline std::map<std::string, double> run_with_medians(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) std::exit(1);
+  MedianCollector reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  if (reporter.median_ns.empty()) {
+    std::printf("\n(run with --benchmark_repetitions=5 for the table of medians)\n");
+  }
+  return reporter.median_ns;
+}
 
 }  // namespace eom::bench
