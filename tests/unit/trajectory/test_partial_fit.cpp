@@ -189,6 +189,7 @@ TEST_CASE("A partial fit records its contacts and equations; others are refused"
   CHECK(back.key.contacts == with_point.contacts);
   CHECK_NOTHROW(check_partial_fit_key(with_point, back.key, "p.json"));
   CHECK(partial_fit_text(setup.key, {"a.csv"}, fit).find("\"contacts\"") == std::string::npos);
+  // (the library names the setting; the command line names it --contacts)
   const auto refusal = [&](const PartialFitKey& run, const PartialFitKey& partial) {
     try {
       check_partial_fit_key(run, partial, "p.json");
@@ -198,10 +199,10 @@ TEST_CASE("A partial fit records its contacts and equations; others are refused"
     return std::string("accepted");
   };
   CHECK_THAT(refusal(setup.key, with_point),
-             Catch::Contains("p.json: a partial fit made with the contacts (--contacts) tip:3d, "
+             Catch::Contains("p.json: a partial fit made with the contacts (contacts) tip:3d, "
                              "this run with none"));
   CHECK_THAT(refusal(with_point, setup.key),
-             Catch::Contains("the contacts (--contacts) none, this run with tip:3d"));
+             Catch::Contains("the contacts (contacts) none, this run with tip:3d"));
   // the same name on another frame (a file edited): the model hash tells
   ContactSet elsewhere;
   add_contact(setup.model, link2, ContactKind::point, Vec3::UnitZ(), elsewhere);
