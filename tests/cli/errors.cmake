@@ -18,7 +18,8 @@ set(eom_table_error_classes table-missing table-unreadable table-directory text-
                             nul-in-cell out-of-range json-out-of-range ragged-row
                             duplicate-column empty-input overlong-row)
 set(eom_partial_error_classes partial-missing partial-truncated partial-not-a-number
-                              partial-other-model partial-other-settings partial-newer-version
+                              partial-other-model partial-other-settings
+                              partial-other-contacts partial-newer-version
                               log-as-partial no-partials)
 
 function(eom_error_matrix name)

@@ -208,6 +208,11 @@ partial-other-settings)
   sed 's/"friction": \[\]/"friction": ["viscous"]/' partial.json > t && mv t partial.json
   expected+=("partial\.json: a partial fit made with the friction columns viscous, this run with none")
   ;;
+partial-other-contacts)
+  # a partial fit of logs with contact forces, merged into a run without contacts
+  sed 's/"locked": \[\],/"locked": [],\n  "contacts": ["tip:3d"],/' partial.json > t && mv t partial.json
+  expected+=("partial\.json: a partial fit made with the contacts \(--contacts\) tip:3d, this run with none")
+  ;;
 partial-newer-version)
   sed 's/"version": 1/"version": 2/' partial.json > t && mv t partial.json
   expected+=("partial\.json: /version: 2, expected 1")

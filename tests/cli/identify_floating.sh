@@ -188,9 +188,100 @@ EOF
     stderr_has "one_short.csv:1: missing column tau.HR_KFE$"
     expect 2 "$eom" identify "$src/robots/solo12.urdf" log.csv "${feet[@]}",FL_LOWER_LEG:6d -o out.csv
     stderr_has "log.csv:1: missing columns f.FL_LOWER_LEG.fx, f.FL_LOWER_LEG.fy, f.FL_LOWER_LEG.fz, f.FL_LOWER_LEG.mx"
-    expect 2 "$eom" identify "$src/robots/solo12.urdf" log.csv "${feet[@]}" --partial out.json
-    stderr_has "not built for logs with contact forces"
-    [ ! -e out.csv ] && [ ! -e out.json ] || fail "something written"
+    [ ! -e out.csv ] || fail "something written"
+    ;;
+  partial-merge)
+    # the log split in three, one partial fit per part, merged: the parameters of one run over the
+    # three parts (byte for byte: the same factors combined in the same order, doc/identify.md
+    # "Merge order"), checked to 1e-10 relative besides; so too a partial fit of the first two
+    # parts with one of the third; over every equation and over the base's six alone
+    log log.csv "$motion" --friction
+    python3 - << 'EOF'
+import csv
+rows = list(csv.DictReader(open("log.csv")))
+no_tau = [k for k in rows[0] if not k.startswith("tau.")]
+for k, part in enumerate((rows[:100], rows[100:180], rows[180:])):
+    for name, keep in (("part", list(rows[0])), ("no_tau", no_tau)):
+        out = csv.DictWriter(open(f"{name}{k + 1}.csv", "w", newline=""), keep, extrasaction="ignore")
+        out.writeheader()
+        out.writerows(part)
+EOF
+    # same A B: the same rows, every value within 1e-10 of the other's magnitude, and the same bytes
+    same() {
+      python3 - "$1" "$2" << 'EOF' || fail "$1 and $2 differ"
+import csv, sys
+a, b = (list(csv.DictReader(open(f))) for f in sys.argv[1:3])
+assert len(a) == len(b) > 0, (len(a), len(b))
+for x, y in zip(a, b):
+    assert x.get("parameter") == y.get("parameter") and x.get("base") == y.get("base"), (x, y)
+    u, v = float(x["value"]), float(y["value"])
+    assert abs(u - v) <= 1e-10 * max(abs(u), abs(v)), (x, y)
+EOF
+      cmp "$1" "$2" || fail "$1 and $2 not byte for byte the same"
+    }
+    for logs in part no_tau; do
+      friction=()
+      [ $logs = no_tau ] && friction=(--friction none)
+      # (the logs before --contacts, which takes the words that follow it)
+      fit=("${feet[@]}" "${friction[@]}")
+      expect 0 "$eom" identify "$src/robots/solo12.urdf" ${logs}1.csv ${logs}2.csv ${logs}3.csv \
+        "${fit[@]}" --method least-squares -o one.csv --base-parameters one_base.csv
+      for k in 1 2 3; do
+        expect 0 "$eom" identify "$src/robots/solo12.urdf" ${logs}$k.csv "${fit[@]}" \
+          --partial p$k.json
+      done
+      grep -q '"contacts": \["FL_FOOT:3d","FR_FOOT:3d","HL_FOOT:3d","HR_FOOT:3d"\]' p1.json ||
+        fail "the contacts not recorded in p1.json"
+      expect 0 "$eom" identify "$src/robots/solo12.urdf" "${fit[@]}" --method least-squares \
+        -o merged.csv --base-parameters merged_base.csv --merge p1.json p2.json p3.json
+      stderr_has "300 rows, $([ $logs = part ] && echo 118 || echo 94) base parameters of "
+      same merged.csv one.csv
+      same merged_base.csv one_base.csv
+      # the first two parts in one partial fit (itself merged from theirs), then the third
+      expect 0 "$eom" identify "$src/robots/solo12.urdf" "${fit[@]}" --partial p12.json \
+        --merge p1.json p2.json
+      expect 0 "$eom" identify "$src/robots/solo12.urdf" "${fit[@]}" --method least-squares \
+        -o grouped.csv --merge p12.json p3.json
+      same grouped.csv one.csv
+    done
+    ;;
+  partial-refusals)
+    # partial fits of other contacts, of none, or of other equations are refused at --merge:
+    # exit 2, what differs, nothing written
+    log log.csv "$motion" --friction
+    python3 - << 'EOF'
+import csv
+rows = list(csv.DictReader(open("log.csv")))
+for name, drop in (("no_tau", "tau."), ("joints", ".root.")):
+    keep = [k for k in rows[0] if drop not in k]
+    out = csv.DictWriter(open(name + ".csv", "w", newline=""), keep, extrasaction="ignore")
+    out.writeheader()
+    out.writerows(rows)
+EOF
+    solo=$src/robots/solo12.urdf
+    expect 0 "$eom" identify "$solo" log.csv "${feet[@]}" --partial four.json
+    expect 0 "$eom" identify "$solo" no_tau.csv "${feet[@]}" --partial base_rows.json
+    # the Solo12 on a fixed base: its joints' equations alone, no contacts
+    expect 0 "$eom" identify "$solo" joints.csv --partial fixed.json -q
+    refused() {
+      expect 2 "$eom" identify "$@" -o out.csv
+      [ ! -e out.csv ] || fail "out.csv written"
+    }
+    contacts_of="made with the contacts (--contacts)"
+    refused "$solo" --floating-base --contacts FL_FOOT,FR_FOOT,HL_FOOT --merge four.json
+    stderr_has "four.json: a partial fit $contacts_of FL_FOOT:3d,FR_FOOT:3d,HL_FOOT:3d,HR_FOOT:3d, this run with FL_FOOT:3d,FR_FOOT:3d,HL_FOOT:3d: partial fits merge only"
+    refused "$solo" "${feet[@]}" --merge four.json fixed.json
+    stderr_has "fixed.json: a partial fit $contacts_of none, this run with FL_FOOT:3d"
+    refused "$solo" --merge fixed.json four.json
+    stderr_has "four.json: a partial fit $contacts_of FL_FOOT:3d,FR_FOOT:3d,HL_FOOT:3d,HR_FOOT:3d, this run with none"
+    refused "$solo" "${feet[@]}" --merge four.json base_rows.json
+    stderr_has "base_rows.json: a partial fit made with the equations of 6 coordinates, this run with 18 coordinates"
+    refused "$solo" "${feet[@]}" --merge base_rows.json four.json
+    stderr_has "four.json: a partial fit made with the equations of 18 coordinates, this run with 6 coordinates"
+    # the same names, other frames: the model hash holds the contacts' frames
+    sed 's/"FL_FOOT:3d"/"FL_LOWER_LEG:3d"/' four.json > lower.json
+    refused "$solo" --floating-base --contacts FL_LOWER_LEG,FR_FOOT,HL_FOOT,HR_FOOT --merge lower.json
+    stderr_has "lower.json: a partial fit made with another model of .*contacts' frames.*model hash"
     ;;
   *)
     fail "unknown case $case_name"

@@ -271,13 +271,23 @@ StreamingLeastSquares fit_logs(const IdentifyOptions& opt, const Model& model,
 
 // The partial fits combined in the order given, each checked against this run's robot and
 // settings first; one at a time, so the memory is that of two fits whatever their number. Their
-// logs are added to `logs`.
-StreamingLeastSquares merge_partial_fits(const std::vector<std::string>& files,
-                                         const PartialFitKey& key, std::vector<std::string>& logs) {
+// logs are added to `logs`. The equations are the first partial fit's when this run's logs could
+// give them (a floating base's six, with contacts), every coordinate's otherwise: the base
+// parameters are found over them, and every other partial fit must have the same.
+StreamingLeastSquares merge_partial_fits(const std::vector<std::string>& files, const Model& model,
+                                         const DriveParameters& drive, const ContactSet& contacts,
+                                         FitBase& base, std::vector<std::string>& logs) {
   std::optional<StreamingLeastSquares> total;
+  std::optional<PartialFitKey> key;
   for (const std::string& file : files) {
     PartialFit partial = read_partial_fit(file);
-    check_partial_fit_key(key, partial.key, file);
+    if (!key) {
+      const bool base_rows = model.floating_base && !contacts.contacts.empty() &&
+                             partial.key.joints.size() == static_cast<size_t>(kBaseEquations);
+      const int equations = base_rows ? kBaseEquations : model.nv;
+      key = partial_fit_key(model, drive, base.over(equations, file), contacts, equations);
+    }
+    check_partial_fit_key(*key, partial.key, file);
     logs.insert(logs.end(), partial.logs.begin(), partial.logs.end());
     combine_fit(total, std::move(partial.fit));
   }
@@ -410,14 +420,14 @@ int run_identify(IdentifyOptions opt, Streams& io) {
   const bool reported = opt.partial_out.empty() && (!opt.rows.quiet || !opt.rows.summary.empty());
   ResidualTally tallied;
   StreamingLeastSquares fit =
-      opt.merge.empty()
-          ? fit_logs(opt, model, drive, contacts, fit_base, known, prior, notes, dropped,
-                     reported ? &tallied : nullptr)
-          : merge_partial_fits(opt.merge, partial_fit_key(model, drive, fit_base.get()), logs);
+      opt.merge.empty() ? fit_logs(opt, model, drive, contacts, fit_base, known, prior, notes,
+                                   dropped, reported ? &tallied : nullptr)
+                        : merge_partial_fits(opt.merge, model, drive, contacts, fit_base, logs);
   const BaseParameters& base = fit_base.get();
   const int r = static_cast<int>(base.independent.size());
   if (!opt.partial_out.empty()) {
-    return write_partial_fit(opt, partial_fit_key(model, drive, base), logs, fit, io);
+    return write_partial_fit(opt, partial_fit_key(model, drive, base, contacts, fit.groups()), logs,
+                             fit, io);
   }
 
   std::ostringstream report;
@@ -465,7 +475,7 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       "the fit from partial fits, as one run over their logs. A floating base needs --contacts\n"
       "and the measured contact forces f.<frame>.* (as eom id --contacts writes them): the\n"
       "equations are M a + h = S^T tau + J_c^T f, the base's six included (alone, when the logs\n"
-      "have no tau.<joint>).",
+      "have no tau.<joint>); a partial fit records the contacts and merges only with the same.",
       {"eom identify robots/ur5.urdf tests/data/identify/ur5_log.csv -o params.csv "
        "--base-parameters base.csv",
        "eom identify tests/data/identify/ur5_no_friction.urdf tests/data/identify/ur5_log.csv "
@@ -540,10 +550,6 @@ void register_identify(CLI::App& app, Dispatch& dispatch) {
       },
       "FILE"));
   excludes(merge, logs, "--merge reads partial fits, not logs: give the logs to --partial runs");
-  for (CLI::Option* option : {partial, merge}) {
-    excludes(option, cmd->get_option("--contacts"),
-             option->get_name() + " is not built for logs with contact forces yet");
-  }
   for (const char* name : {"--filter", "--decimate"}) {
     excludes(merge, cmd->get_option(name),
              std::string("--merge reads no log: ") + name +

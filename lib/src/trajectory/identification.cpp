@@ -127,7 +127,7 @@ std::string base_parameter_expression(const BaseParameters& base, int k,
   std::string text = names[base.independent[k]];
   for (const int c : base.dependent) {
     const double coefficient = base.combination(k, c);
-    if (std::abs(coefficient) < 1e-10) continue;
+    if (std::abs(coefficient) < kNegligibleCoefficient) continue;
     text += coefficient < 0 ? " - " : " + ";
     // 12 digits: the coefficients are lengths and their products, found to round-off
     const std::string magnitude = number_text(std::abs(coefficient), 12);
@@ -148,7 +148,7 @@ Eigen::VectorXd standard_from_base(const BaseParameters& base, const Eigen::Vect
 
 bool alone(const BaseParameters& base, int k) {
   for (const int d : base.dependent) {
-    if (base.combination(k, d) != 0) return false;
+    if (std::abs(base.combination(k, d)) >= kNegligibleCoefficient) return false;
   }
   return true;
 }

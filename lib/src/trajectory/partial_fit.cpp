@@ -67,8 +67,9 @@ class ModelHash {
 };
 
 // what the regressor's columns depend on: the joints, their bodies' names and placements, the
-// gravity, the locked joints
-std::string model_hash(const Model& model) {
+// gravity, the locked joints; and what the measured side's J_c^T f does: the contacts' frames
+// (hashed only when there are contacts, so that a fit without them keeps its hash)
+std::string model_hash(const Model& model, const ContactSet& contacts) {
   ModelHash h;
   h.integer(model.floating_base);
   h.integer(model.njoints);
@@ -95,7 +96,31 @@ std::string model_hash(const Model& model) {
     h.text(lock.name);
     h.numbers(lock.q);
   }
+  for (const Contact& contact : contacts.contacts) {
+    const Frame& frame = model.frames[contact.frame];
+    h.text(frame.name);
+    h.integer(frame.parent);
+    h.numbers(frame.placement.R);
+    h.numbers(frame.placement.p);
+    h.integer(static_cast<int>(contact.kind));
+    if (contact.kind == ContactKind::normal) h.numbers(contact.normal);
+  }
   return h.hex();
+}
+
+// a contact as --contacts names it, a 1d contact with its normal: "FL_FOOT:3d", "foot:1d:0,0,1"
+std::string contact_text(const Model& model, const Contact& contact) {
+  const std::string& frame = model.frames[contact.frame].name;
+  switch (contact.kind) {
+    case ContactKind::normal:
+      return frame + ":1d:" + shortest_text(contact.normal.x()) + "," +
+             shortest_text(contact.normal.y()) + "," + shortest_text(contact.normal.z());
+    case ContactKind::point:
+      return frame + ":3d";
+    case ContactKind::frame:
+      return frame + ":6d";
+  }
+  return frame;
 }
 
 // the file's parameters, the prior the fit starts from and keeps where the torques cannot tell
@@ -198,6 +223,8 @@ PartialFitKey read_partial_fit_key(const PartialFitReader& in, const json& doc) 
       in.number(in.member(doc, "", "friction_smoothing"), "/friction_smoothing");
   key.gravity = in.numbers(in.member(doc, "", "gravity"), "/gravity", 3);
   key.locked = in.texts(in.member(doc, "", "locked"), "/locked");
+  // written only by a run with contacts: a file without it has none
+  if (doc.contains("contacts")) key.contacts = in.texts(doc["contacts"], "/contacts");
   key.joints = in.texts(in.member(doc, "", "joints"), "/joints");
   key.parameters = in.texts(in.member(doc, "", "parameters"), "/parameters");
   key.base = in.texts(in.member(doc, "", "base"), "/base");
@@ -240,10 +267,11 @@ std::string gravity_text(const Vec3& v) {
 }  // namespace
 
 PartialFitKey partial_fit_key(const Model& model, const DriveParameters& drive,
-                              const BaseParameters& base) {
+                              const BaseParameters& base, const ContactSet& contacts,
+                              int equations) {
   PartialFitKey key;
   key.robot = model.name;
-  key.model_hash = model_hash(model);
+  key.model_hash = model_hash(model, contacts);
   key.prior_hash = prior_hash(model);
   if (drive.viscous) key.friction.push_back("viscous");
   if (drive.coulomb) key.friction.push_back("coulomb");
@@ -258,7 +286,11 @@ PartialFitKey partial_fit_key(const Model& model, const DriveParameters& drive,
     }
     key.locked.push_back(lock.name + "=" + q);
   }
-  key.joints = model.tau_names;
+  for (const Contact& contact : contacts.contacts) {
+    key.contacts.push_back(contact_text(model, contact));
+  }
+  key.joints.assign(model.tau_names.begin(),
+                    model.tau_names.begin() + (equations > 0 ? equations : model.nv));
   key.parameters = regressor_parameter_names(model, drive);
   for (const int c : base.independent) key.base.push_back(key.parameters[c]);
   return key;
@@ -282,6 +314,7 @@ std::string partial_fit_text(const PartialFitKey& key, const std::vector<std::st
   field("gravity",
         json_text(std::vector<double>{key.gravity.x(), key.gravity.y(), key.gravity.z()}));
   field("locked", json_text(key.locked));
+  if (!key.contacts.empty()) field("contacts", json_text(key.contacts));
   field("logs", json_text(logs));
   field("rows", json_text(fit.rows()));
   field("joints", json_text(key.joints));
@@ -331,8 +364,8 @@ PartialFit parse_partial_fit(const std::string& text, const std::string& file) {
   }
   in.only(doc, "",
           {"format", "version", "robot", "model_hash", "prior_hash", "friction", "armature",
-           "friction_smoothing", "gravity", "locked", "logs", "rows", "joints", "parameters",
-           "base", "factors"});
+           "friction_smoothing", "gravity", "locked", "contacts", "logs", "rows", "joints",
+           "parameters", "base", "factors"});
   PartialFitKey key = read_partial_fit_key(in, doc);
   std::vector<std::string> logs = in.texts(in.member(doc, "", "logs"), "/logs");
   const json& rows = in.member(doc, "", "rows");
@@ -400,10 +433,23 @@ void check_partial_fit_key(const PartialFitKey& run, const PartialFitKey& partia
     differs("the joints locked (" + Phrase("") + Setting::lock + ")", joined_names(partial.locked),
             joined_names(run.locked));
   }
+  if (partial.contacts != run.contacts) {
+    differs("the contacts (" + Phrase("") + Setting::contacts + ")", joined_names(partial.contacts),
+            joined_names(run.contacts));
+  }
+  if (partial.joints.size() != run.joints.size()) {
+    const auto coordinates = [](size_t n) {
+      return std::to_string(n) + (n == 1 ? " coordinate" : " coordinates");
+    };
+    differs("the equations of", coordinates(partial.joints.size()),
+            coordinates(run.joints.size()) +
+                " (a floating base's logs without tau.<joint> give its six alone)");
+  }
   if (partial.model_hash != run.model_hash) {
-    differs("another model of " + quote_input(run.robot) +
-                " (its joints, their placements or axes differ): model hash",
-            partial.model_hash, run.model_hash);
+    differs(
+        "another model of " + quote_input(run.robot) +
+            " (its joints, their placements or axes, or the contacts' frames differ): model hash",
+        partial.model_hash, run.model_hash);
   }
   if (partial.prior_hash != run.prior_hash) {
     differs(

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <Eigen/LU>
 #include <Eigen/QR>
@@ -147,6 +149,36 @@ TEST_CASE("Base parameters: Y_1 b = Y pi at states other than those that found t
   const Eigen::MatrixXd kernel = base.combination.fullPivLu().kernel();
   CHECK(kernel.cols() == pi.size() - b.size());
   CHECK((kernel.transpose() * (standard - prior)).cwiseAbs().maxCoeff() <= 1e-10 * b.norm());
+}
+
+TEST_CASE("Base parameters alone: a joint's friction columns, whatever the round-off",
+          "[identification]") {
+  // a joint's fv and fc enter its own torque alone, with no other column's pattern (v and sgn v):
+  // each is a base parameter by itself (its combination's other coefficients are structural zeros,
+  // which K = R1^-1 R2 gives as round-off); the arm's inertias are combinations. (Not so the
+  // armature: the first joint's ia a has the pattern of the shoulder's Izz.)
+  const Model model = load_model(kRobotsDir + "/ur5.urdf");
+  DriveParameters drive;
+  drive.viscous = drive.coulomb = true;
+  const BaseParameters base = base_parameters(model, drive);
+  const std::vector<std::string> names = regressor_parameter_names(model, drive);
+  const int inertial = 10 * (model.njoints - 1);
+  int drive_alone = 0;
+  for (size_t k = 0; k < base.independent.size(); ++k) {
+    const int column = base.independent[k];
+    if (column >= inertial) {
+      CHECK(alone(base, static_cast<int>(k)));
+      CHECK(base_parameter_expression(base, static_cast<int>(k), names) == names[column]);
+      ++drive_alone;
+    }
+  }
+  CHECK(drive_alone == 2 * model.nv);
+  // the shoulder's Izz carries the parameters of the bodies beyond it
+  const int izz =
+      static_cast<int>(std::find(names.begin(), names.end(), "shoulder_link.Izz") - names.begin());
+  const auto it = std::find(base.independent.begin(), base.independent.end(), izz);
+  REQUIRE(it != base.independent.end());
+  CHECK_FALSE(alone(base, static_cast<int>(it - base.independent.begin())));
 }
 
 TEST_CASE("StreamingLeastSquares: one dense weighted solve of the stacked rows, merged halves",

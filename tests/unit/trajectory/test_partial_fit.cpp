@@ -8,6 +8,8 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <eom/core/errors.hpp>
 #include <eom/multibody/configuration.hpp>
@@ -164,6 +166,54 @@ TEST_CASE("A partial fit of another robot or other settings is refused, saying w
   Model renamed = setup.model;
   renamed.name = "other";
   CHECK_THAT(refusal(renamed, setup.drive), Catch::Contains("the robot 'other'"));
+}
+
+TEST_CASE("A partial fit records its contacts and equations; others are refused", "[partial_fit]") {
+  const PartialFitSetup setup;
+  const int tip = setup.model.frame_index("tip"), link2 = setup.model.frame_index("link2");
+  ContactSet point, normal;
+  add_contact(setup.model, tip, ContactKind::point, Vec3::UnitZ(), point);
+  add_contact(setup.model, tip, ContactKind::normal, Vec3(0, 1, 0), normal);
+  const PartialFitKey with_point = partial_fit_key(setup.model, setup.drive, setup.base, point);
+  CHECK(with_point.contacts == std::vector<std::string>{"tip:3d"});
+  CHECK(partial_fit_key(setup.model, setup.drive, setup.base, normal).contacts ==
+        std::vector<std::string>{"tip:1d:0,1,0"});
+  // without contacts the hash is a fixed base's as before; the contacts' frames enter it
+  CHECK(with_point.model_hash != setup.key.model_hash);
+  // through the file: the contacts kept, and written only when there are some
+  Rng rng(363);
+  StreamingLeastSquares fit(setup.model.nv, setup.r());
+  add_partial_rows(fit, rng, 12);
+  const std::string text = partial_fit_text(with_point, {"a.csv"}, fit);
+  const PartialFit back = parse_partial_fit(text, "p.json");
+  CHECK(back.key.contacts == with_point.contacts);
+  CHECK_NOTHROW(check_partial_fit_key(with_point, back.key, "p.json"));
+  CHECK(partial_fit_text(setup.key, {"a.csv"}, fit).find("\"contacts\"") == std::string::npos);
+  // (the library names the setting; the command line names it --contacts)
+  const auto refusal = [&](const PartialFitKey& run, const PartialFitKey& partial) {
+    try {
+      check_partial_fit_key(run, partial, "p.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK_THAT(refusal(setup.key, with_point),
+             Catch::Contains("p.json: a partial fit made with the contacts (contacts) tip:3d, "
+                             "this run with none"));
+  CHECK_THAT(refusal(with_point, setup.key),
+             Catch::Contains("the contacts (contacts) none, this run with tip:3d"));
+  // the same name on another frame (a file edited): the model hash tells
+  ContactSet elsewhere;
+  add_contact(setup.model, link2, ContactKind::point, Vec3::UnitZ(), elsewhere);
+  PartialFitKey renamed = partial_fit_key(setup.model, setup.drive, setup.base, elsewhere);
+  renamed.contacts = with_point.contacts;
+  CHECK_THAT(refusal(with_point, renamed), Catch::Contains("model hash"));
+  // the first equation alone: one factor, the other equations refused
+  const PartialFitKey first = partial_fit_key(setup.model, setup.drive, setup.base, {}, 1);
+  CHECK(first.joints == std::vector<std::string>{setup.model.tau_names[0]});
+  CHECK_THAT(refusal(setup.key, first),
+             Catch::Contains("the equations of 1 coordinate, this run with 2 coordinates"));
 }
 
 TEST_CASE("A truncated or malformed partial fit is refused with its place", "[partial_fit]") {

@@ -62,8 +62,13 @@ BaseParameters base_parameters(const Model& model, const DriveParameters& drive,
 std::vector<int> identified_columns(const Model& model, const DriveParameters& drive,
                                     const std::vector<std::string>& links);
 
+/// A coefficient of a base parameter's combination under this in magnitude is a structural zero
+/// (K = R1^-1 R2 from generic states gives those as round-off, 1e-17 or so, not as 0): the base
+/// parameter's expression leaves it out, and alone() does not count it.
+inline constexpr double kNegligibleCoefficient = 1e-10;
+
 /// A base parameter in words: "link6.Izz + 0.0064 link6.m - link5.Iyy" (coefficients under
-/// 1e-10 in magnitude dropped, the others to 12 significant digits).
+/// kNegligibleCoefficient in magnitude dropped, the others to 12 significant digits).
 std::string base_parameter_expression(const BaseParameters& base, int k,
                                       const std::vector<std::string>& names);
 
@@ -74,8 +79,8 @@ std::string base_parameter_expression(const BaseParameters& base, int k,
 Eigen::VectorXd standard_from_base(const BaseParameters& base, const Eigen::VectorXd& b,
                                    const Eigen::VectorXd& prior);
 
-/// Whether base parameter k is one standard parameter alone (no dependent one in its combination):
-/// then the torques determine that parameter itself.
+/// Whether base parameter k is one standard parameter alone (no dependent one in its combination
+/// but with a negligible coefficient): then the torques determine that parameter itself.
 bool alone(const BaseParameters& base, int k);
 
 /// Least squares A x = y over rows that come one batch at a time, each row belonging to a group

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "eom/algorithm/contact_set.hpp"
 #include "eom/algorithm/regressor.hpp"
 #include "eom/multibody/model.hpp"
 #include "eom/trajectory/identification.hpp"
@@ -18,25 +19,31 @@ inline constexpr int kPartialFitVersion = 1;
 
 /// What a partial fit must share with the run that merges it: the robot (a hash of its joints,
 /// bodies, gravity and locked joints, and one of the file's parameters, the prior), the settings
-/// that change the regressor's columns (the drive columns, the Coulomb smoothing), and the
-/// columns themselves (the parameters and the base parameters' independent ones, by name).
+/// that change the regressor's columns (the drive columns, the Coulomb smoothing), the measured
+/// side's (the contacts whose forces enter the equations, and the equations the logs give), and
+/// the columns themselves (the parameters and the base parameters' independent ones, by name).
 struct PartialFitKey {
   std::string robot;       // the model's name
-  std::string model_hash;  // 16 hex digits: joints, placements, axes, names, gravity, locks
+  std::string model_hash;  // 16 hex digits: joints, placements, axes, names, gravity, locks and
+                           // the contacts' frames (their joint, placement, kind and normal)
   std::string prior_hash;  // 16 hex digits: the bodies' inertias, damping, friction, armature
   std::vector<std::string> friction;  // the drive columns on: "viscous", "coulomb", "offset"
   bool armature = false;
   double friction_smoothing = 0;
   Vec3 gravity = Vec3::Zero();
   std::vector<std::string> locked;      // "joint=q" per locked joint (q shortest round trip)
-  std::vector<std::string> joints;      // the torque coordinates: the fit's groups, in order
+  std::vector<std::string> contacts;    // "FRAME:3d" per contact ("FRAME:1d:nx,ny,nz"), in order
+  std::vector<std::string> joints;      // the equations' coordinates: the fit's groups, in order
   std::vector<std::string> parameters;  // the regressor's columns (regressor_parameter_names)
   std::vector<std::string> base;        // the base parameters' independent columns, in order
 };
 
-/// The key of a run identifying `model` with `drive` and its base parameters.
+/// The key of a run identifying `model` with `drive` and its base parameters, the forces of
+/// `contacts` on the measured side, over the first `equations` velocity coordinates (0: every
+/// one; a floating base's six when its logs have no joint torques).
 PartialFitKey partial_fit_key(const Model& model, const DriveParameters& drive,
-                              const BaseParameters& base);
+                              const BaseParameters& base, const ContactSet& contacts = {},
+                              int equations = 0);
 
 /// A partial fit: the accumulated factors of some logs' rows and what they belong to.
 struct PartialFit {
@@ -64,7 +71,8 @@ PartialFit read_partial_fit(const std::string& path);
 bool looks_like_partial_fit(const std::string& path);
 
 /// Throws InputError naming `file` and what differs when the partial fit's key is not the run's:
-/// another robot, other parameters in the robot file, other drive columns, gravity or locks.
+/// another robot, other parameters in the robot file, other drive columns, gravity or locks,
+/// other contacts (or none), other equations.
 void check_partial_fit_key(const PartialFitKey& run, const PartialFitKey& partial,
                            const std::string& file);
 
