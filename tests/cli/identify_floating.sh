@@ -23,6 +23,21 @@ log() {
   expect 0 "$eom" id "$true_robot" "$along" "${feet[@]}" --keep-input -q -o "$out" "$@"
 }
 
+# columns IN OUT DROP [FROM TO]: IN's rows FROM .. TO - 1 (all by default) without the columns
+# whose names match the regular expression DROP ('' drops none)
+columns() {
+  python3 - "$@" << 'EOF' || fail "cannot write $2"
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+drop = sys.argv[3]
+lo, hi = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else (0, len(rows))
+keep = [k for k in rows[0] if not (drop and re.search(drop, k))]
+out = csv.DictWriter(open(sys.argv[2], "w", newline=""), keep, extrasaction="ignore")
+out.writeheader()
+out.writerows(rows[lo:hi])
+EOF
+}
+
 # matches SUMMARY TOL: every coordinate's residual of the identified parameters, on the fit's logs
 # and on the held-out ones, within TOL of the measured RMS (of 1 where that is smaller)
 matches() {
@@ -64,14 +79,7 @@ EOF
     # give the held-out log's joint torques (none of them in the fit) to round-off
     log log.csv "$motion" --friction
     log held.csv "$src/trajectories/solo12_bob.csv"
-    python3 - << 'EOF'
-import csv
-rows = list(csv.DictReader(open("log.csv")))
-keep = [k for k in rows[0] if not k.startswith("tau.")]
-out = csv.DictWriter(open("no_tau.csv", "w", newline=""), keep, extrasaction="ignore")
-out.writeheader()
-out.writerows(rows)
-EOF
+    columns log.csv no_tau.csv '^tau\.'
     expect 0 "$eom" identify "$src/robots/solo12.urdf" no_tau.csv "${feet[@]}" --friction none \
       --method least-squares --validate held.csv --summary-json s.json -o params.csv
     stderr_has "no_tau.csv: no tau.<joint> columns: the floating base's six equations alone"
@@ -128,14 +136,7 @@ EOF
     # same logs give as held-out ones (read on their own, after the fit): over every equation and
     # over the base's six alone (no tau.<joint>), S^T tau + J_c^T f the measured side of both
     log log.csv "$motion" --friction
-    python3 - << 'EOF'
-import csv
-rows = list(csv.DictReader(open("log.csv")))
-keep = [k for k in rows[0] if not k.startswith("tau.")]
-out = csv.DictWriter(open("no_tau.csv", "w", newline=""), keep, extrasaction="ignore")
-out.writeheader()
-out.writerows(rows)
-EOF
+    columns log.csv no_tau.csv '^tau\.'
     for at in log no_tau; do
       expect 0 "$eom" identify "$src/robots/solo12.urdf" $at.csv "${feet[@]}" --friction none \
         --method least-squares --validate $at.csv --summary-json $at.json -o params.csv
@@ -176,14 +177,7 @@ EOF
     expect 2 "$eom" identify "$src/robots/solo12.urdf" "$motion" "${feet[@]}" -o out.csv
     stderr_has "solo12_excite.csv:1: missing columns f.FL_FOOT.fx, f.FL_FOOT.fy"
     # some torques but not all: the missing one named
-    python3 - << 'EOF'
-import csv
-rows = list(csv.DictReader(open("log.csv")))
-keep = [k for k in rows[0] if k != "tau.HR_KFE"]
-out = csv.DictWriter(open("one_short.csv", "w", newline=""), keep, extrasaction="ignore")
-out.writeheader()
-out.writerows(rows)
-EOF
+    columns log.csv one_short.csv '^tau\.HR_KFE$'
     expect 2 "$eom" identify "$src/robots/solo12.urdf" one_short.csv "${feet[@]}" -o out.csv
     stderr_has "one_short.csv:1: missing column tau.HR_KFE$"
     expect 2 "$eom" identify "$src/robots/solo12.urdf" log.csv "${feet[@]}",FL_LOWER_LEG:6d -o out.csv
@@ -196,16 +190,12 @@ EOF
     # "Merge order"), checked to 1e-10 relative besides; so too a partial fit of the first two
     # parts with one of the third; over every equation and over the base's six alone
     log log.csv "$motion" --friction
-    python3 - << 'EOF'
-import csv
-rows = list(csv.DictReader(open("log.csv")))
-no_tau = [k for k in rows[0] if not k.startswith("tau.")]
-for k, part in enumerate((rows[:100], rows[100:180], rows[180:])):
-    for name, keep in (("part", list(rows[0])), ("no_tau", no_tau)):
-        out = csv.DictWriter(open(f"{name}{k + 1}.csv", "w", newline=""), keep, extrasaction="ignore")
-        out.writeheader()
-        out.writerows(part)
-EOF
+    k=1
+    for range in "0 100" "100 180" "180 300"; do
+      columns log.csv part$k.csv '' $range
+      columns log.csv no_tau$k.csv '^tau\.' $range
+      k=$((k + 1))
+    done
     # same A B: the same rows, every value within 1e-10 of the other's magnitude, and the same bytes
     same() {
       python3 - "$1" "$2" << 'EOF' || fail "$1 and $2 differ"
@@ -249,15 +239,8 @@ EOF
     # partial fits of other contacts, of none, or of other equations are refused at --merge:
     # exit 2, what differs, nothing written
     log log.csv "$motion" --friction
-    python3 - << 'EOF'
-import csv
-rows = list(csv.DictReader(open("log.csv")))
-for name, drop in (("no_tau", "tau."), ("joints", ".root.")):
-    keep = [k for k in rows[0] if drop not in k]
-    out = csv.DictWriter(open(name + ".csv", "w", newline=""), keep, extrasaction="ignore")
-    out.writeheader()
-    out.writerows(rows)
-EOF
+    columns log.csv no_tau.csv '^tau\.'
+    columns log.csv joints.csv '\.root\.'
     solo=$src/robots/solo12.urdf
     expect 0 "$eom" identify "$solo" log.csv "${feet[@]}" --partial four.json
     expect 0 "$eom" identify "$solo" no_tau.csv "${feet[@]}" --partial base_rows.json
