@@ -88,11 +88,8 @@ TEST_CASE("J_c and its drift from the base-frame pass are those placed anew, far
           "[contacts]") {
   // every floating test robot, on up to three frames of its last joints: a 6d, a 3d and a 1d
   // contact (an oblique normal), then the same rows with the first one inactive
-  std::vector<TestModel> floating;
-  for (const auto& m : test_models()) {
-    if (m.floating_base) floating.push_back(m);
-  }
-  const TestModel robot = GENERATE(from_range(floating));
+  const TestModel robot = GENERATE(
+      filter([](const TestModel& m) { return m.floating_base; }, from_range(test_models())));
   INFO(robot.name);
   const Model model = robot.load();
   const ContactKind kinds[] = {ContactKind::frame, ContactKind::point, ContactKind::normal};
