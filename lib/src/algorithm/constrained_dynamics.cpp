@@ -94,7 +94,7 @@ ContactForwardDynamics::ContactForwardDynamics(const Model& model, const Contact
 
 void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
   ContactJacobian& jacobian = inertia_.jacobian();
-  // M and h, then J_c and its drift from the placements crba made
+  // M and h in one pass, then J_c and its drift from its placements, twists and accelerations
   inertia_.compute(q, v);
   // a_0 = M^-1 (tau - h), the motion without contacts
   a_ = tau;
