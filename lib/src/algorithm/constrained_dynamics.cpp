@@ -2,6 +2,7 @@
 
 #include "eom/algorithm/dynamics.hpp"
 #include "eom/core/errors.hpp"
+#include "algorithm/newton_euler.hpp"
 #include "linalg/ltdl.hpp"
 #include "linalg/pseudo_inverse.hpp"
 
@@ -32,20 +33,23 @@ int ContactSpaceInertia::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
 }
 
 void ContactSpaceInertia::compute(ConstVec q, ConstVec v) {
-  factor(q);
-  jacobian_.compute(data_, v);
+  // M and h in one pass (h into data_.tau)
+  detail::crba_nonlinear_effects(model_, data_, q, v);
+  factor();
+  jacobian_.compute_in_base_frame(data_, v);
   project();
 }
 
 void ContactSpaceInertia::compute(ConstVec q) {
-  factor(q);
+  crba(model_, data_, q);
+  factor();
   jacobian_.compute(data_);
   project();
 }
 
-void ContactSpaceInertia::factor(ConstVec q) {
+void ContactSpaceInertia::factor() {
   // a copy: M itself stays whole for the callers (the impact's energy)
-  factor_ = crba(model_, data_, q);
+  factor_ = data_.M;
   if (linalg::ltdl(data_.dof_parent, factor_) >= 0) {
     throw NumericalError("the mass matrix is not positive definite at this configuration");
   }
@@ -90,11 +94,11 @@ ContactForwardDynamics::ContactForwardDynamics(const Model& model, const Contact
 
 void ContactForwardDynamics::solve(ConstVec q, ConstVec v, ConstVec tau) {
   ContactJacobian& jacobian = inertia_.jacobian();
-  // M, then J_c and its drift from the placements crba made
+  // M and h in one pass, then J_c and its drift from its placements, twists and accelerations
   inertia_.compute(q, v);
   // a_0 = M^-1 (tau - h), the motion without contacts
   a_ = tau;
-  a_ -= nonlinear_effects(model_, inertia_.data(), q, v);
+  a_ -= inertia_.data().tau;
   inertia_.solve_mass(a_);
   // the contacts' acceleration J a + drift must vanish
   rhs_ = -jacobian.drift();

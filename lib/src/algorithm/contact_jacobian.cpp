@@ -72,6 +72,54 @@ void ContactJacobian::compute(const Data& placed, ConstVec v) {
   stack_composed(&v);
 }
 
+void ContactJacobian::compute_in_base_frame(const Data& based, ConstVec v) {
+  detail::check_size(v.size(), model_.nv, "v");
+  // the base frame in the world: the free flyer's placement (its parent is the world), or the world
+  const SE3 base = model_.floating_base ? based.liMi[1] : SE3::Identity();
+  if (model_.floating_base) data_.oMi[1] = base;
+  int row = 0;
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    const Contact& contact = contacts_.contacts[k];
+    const int rows = constraint_count(contact.kind);
+    if (!active_[k]) {
+      J_.middleRows(row, rows).setZero();
+      drift_.segment(row, rows).setZero();
+      row += rows;
+      continue;
+    }
+    const Frame& frame = model_.frames[contact.frame];
+    const int body = frame.parent;
+    const SE3 bMf = based.bMi[body] * frame.placement;
+    data_.oMf[contact.frame] = body > 0 ? base * bMf : frame.placement;
+    // the columns of the joints that support the frame (the row's other entries stay zero)
+    for (int i = body; i > 0; i = model_.parent[i]) {
+      const Joint& j = model_.joints[i];
+      for (int c = j.idx_v; c < j.idx_v + j.nv; ++c) {
+        const Motion& S = based.bS[c];
+        const Vec3 lin = base.R * (S.lin + S.ang.cross(bMf.p));
+        if (contact.kind == ContactKind::normal) {
+          J_(row, c) = contact.normal.dot(lin);
+          continue;
+        }
+        J_.block<3, 1>(row, c) = lin;
+        if (contact.kind == ContactKind::frame) J_.block<3, 1>(row + 3, c) = base.R * S.ang;
+      }
+    }
+    // the classical acceleration of the frame origin at qdd = 0 (frame_velocity_product)
+    const Motion& vb = based.ov[body];
+    const Motion& ab = based.oa[body];
+    const Vec3 p_dot = vb.lin + vb.ang.cross(bMf.p);
+    const Vec3 lin = base.R * (ab.lin + ab.ang.cross(bMf.p) + vb.ang.cross(p_dot));
+    if (contact.kind == ContactKind::normal) {
+      drift_[row] = contact.normal.dot(lin);
+    } else {
+      drift_.segment<3>(row) = lin;
+      if (contact.kind == ContactKind::frame) drift_.segment<3>(row + 3) = base.R * ab.ang;
+    }
+    row += rows;
+  }
+}
+
 void ContactJacobian::compose(const std::vector<SE3>& liMi) {
   data_.oMi[0] = SE3::Identity();
   base_.setZero();

@@ -100,10 +100,13 @@ const Eigen::VectorXd& gravity_torque(const Model& model, Data& data, ConstVec q
   return data.g;
 }
 
-const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
-  detail::check_size(q.size(), model.nq, "q");
-  // placements in the base frame: the world for a fixed base; for a floating base its own frame,
-  // since M does not depend on where the base is (v holds its body twist) and there its S = 1
+namespace {
+
+// crba's forward pass: the placements in the base frame (the world for a fixed base; for a
+// floating base its own frame, since M does not depend on where the base is (v holds its body
+// twist) and there its S = 1), the bodies' inertias as moments about the base origin (composite
+// inertias then add up without transforms) and the columns of S in base axes
+void place_in_base_frame(const Model& model, Data& data, ConstVec q) {
   const bool base_frame = model.floating_base;
   data.bMi[0] = SE3::Identity();
   for (int i = 1; i < model.njoints; ++i) {
@@ -115,17 +118,48 @@ const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
     }
     data.liMi[i] = liMi;
   }
-  // composite inertias start as the bodies' own, as moments about the base origin (they then add
-  // up without transforms); the columns of S in base axes
   for (int i = 1; i < model.njoints; ++i) {
     const Joint& j = model.joints[i];
     model.inertia[i].moments(data.bMi[i], data.bYcrb[i]);
     for (int k = 0; k < j.nv; ++k) joint_column(j, k, data.bMi[i], data.bS[j.idx_v + k]);
   }
+}
 
-  // backward pass (Featherstone 2008, Table 6.2) by rows: M_ik = S_i^T IC_k S_k for the columns k
-  // of joint i and of its descendants, which follow it in v; both triangles at once (entries of
-  // joints on different branches are never written: they keep the zeros Data starts with)
+// The forward pass of Newton-Euler at a = 0 (Featherstone 2008, Table 5.1) in crba's base frame,
+// about its origin, where the bodies' inertias I_i (data.bYcrb before they are summed) and the
+// columns of S already are: no transform from a joint to its parent and no joint placed again,
+//   v_i = v_p + S_i qd_i,   a_i = a_p + v_p x S_i qd_i,   f_i = I_i (a_i + a_g) + v_i x* I_i v_i,
+// with a_g = -g the upward acceleration that stands for gravity, in base axes (R^T of the free
+// flyer for a floating base: the joint's placement rotation, as newton_euler_forward takes it).
+// The base frame is the one the base has at this instant, fixed in the world, so the recursion is
+// that of world axes (S fixed in its body moves as v_i x S). Fills data.ov and data.oa (without
+// gravity: the frames' velocity products) and data.oF (the body forces), all base axes and origin.
+void bias_forces_in_base_frame(const Model& model, Data& data, ConstVec v) {
+  Motion gravity{-model.gravity, Vec3::Zero()};
+  if (model.floating_base) gravity.lin = data.liMi[1].R.transpose() * gravity.lin;
+  data.ov[0] = Motion::Zero();
+  data.oa[0] = Motion::Zero();
+  for (int i = 1; i < model.njoints; ++i) {
+    const Joint& j = model.joints[i];
+    const int p = model.parent[i];
+    Motion vJ = Motion::Zero();
+    for (int k = 0; k < j.nv; ++k) vJ += data.bS[j.idx_v + k] * v[j.idx_v + k];
+    const Motion& vp = data.ov[p];
+    data.oa[i] = data.oa[p] + cross(vp, vJ);
+    data.ov[i] = vp + vJ;
+    const InertiaMoments& I = data.bYcrb[i];
+    data.oF[i] = I * (data.oa[i] + gravity) + cross_force(data.ov[i], I * data.ov[i]);
+  }
+}
+
+// M_ik = S_i^T IC_k S_k by rows (Featherstone 2008, Table 6.2), from place_in_base_frame; with
+// `bias`, also h_i = S_i^T F_i for the subtree forces F_i (the backward pass of Newton-Euler from
+// bias_forces_in_base_frame, in the same loop: in base axes the forces add up without transforms)
+void crba_backward(const Model& model, Data& data, bool bias) {
+  const bool base_frame = model.floating_base;
+  // by rows: M_ik for the columns k of joint i and of its descendants, which follow it in v; both
+  // triangles at once (entries of joints on different branches are never written: they keep the
+  // zeros Data starts with)
   for (int i = model.njoints - 1; i > 0; --i) {
     const Joint& ji = model.joints[i];
     const int begin = ji.idx_v, end = begin + ji.nv, last = begin + model.nv_subtree[i];
@@ -135,6 +169,7 @@ const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
       // one column: M_ik = S_i . F_k
       const Motion S = data.bS[begin];
       for (int k = begin; k < last; ++k) data.M(begin, k) = data.M(k, begin) = data.bF[k].dot(S);
+      if (bias) data.tau[begin] = data.oF[i].dot(S);
     } else if (base_frame && i == 1) {
       // the floating base, S = 1: its rows are the F_k
       for (int k = begin; k < last; ++k) {
@@ -144,18 +179,34 @@ const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
           data.M(begin + 3 + r, k) = data.M(k, begin + 3 + r) = F.ang[r];
         }
       }
+      if (bias) data.tau.segment<6>(begin) << data.oF[i].lin, data.oF[i].ang;
     } else {
       // several: F_k in the joint's own axes, where S is sparse
       for (int k = begin; k < last; ++k) {
         const Vec6 t = joint_force(ji, data.bMi[i].act_inv(data.bF[k]));
         for (int r = 0; r < ji.nv; ++r) data.M(begin + r, k) = data.M(k, begin + r) = t[r];
       }
+      if (bias) {
+        data.tau.segment(begin, ji.nv) =
+            joint_force(ji, data.bMi[i].act_inv(data.oF[i])).head(ji.nv);
+      }
     }
-    // IC_parent += IC_i
+    // IC_parent += IC_i (and F_parent += F_i)
     const int p = model.parent[i];
-    if (p > 0) data.bYcrb[p] += data.bYcrb[i];
+    if (p > 0) {
+      data.bYcrb[p] += data.bYcrb[i];
+      if (bias) data.oF[p] += data.oF[i];
+    }
   }
   data.M.diagonal() += model.armature;
+}
+
+}  // namespace
+
+const Eigen::MatrixXd& crba(const Model& model, Data& data, ConstVec q) {
+  detail::check_size(q.size(), model.nq, "q");
+  place_in_base_frame(model, data, q);
+  crba_backward(model, data, false);
   return data.M;
 }
 
@@ -529,6 +580,16 @@ void throw_singular_mass_matrix(const Model& model, ConstVec q, int joint) {
       " moves no mass or inertia beyond what the joints after it move; "
       "the joint velocities " +
       motion + " move no mass or inertia, so forward dynamics is undefined here");
+}
+
+const Eigen::MatrixXd& crba_nonlinear_effects(const Model& model, Data& data, ConstVec q,
+                                              ConstVec v) {
+  detail::check_size(q.size(), model.nq, "q");
+  detail::check_size(v.size(), model.nv, "v");
+  place_in_base_frame(model, data, q);
+  bias_forces_in_base_frame(model, data, v);
+  crba_backward(model, data, true);
+  return data.M;
 }
 
 }  // namespace detail

@@ -121,17 +121,61 @@ void QrPseudoInverseSolver::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) 
 }
 
 SymmetricPseudoInverseSolver::SymmetricPseudoInverseSolver(int size)
-    : ldlt_(size), svd_(size, size) {}
+    : factor_(size, size), swaps_(size), svd_(size, size) {}
+
+bool SymmetricPseudoInverseSolver::factor(const Eigen::MatrixXd& A) {
+  const int n = static_cast<int>(A.rows());
+  factor_ = A;  // its lower triangle is read and overwritten
+  Eigen::MatrixXd& F = factor_;
+  for (int k = 0; k < n; ++k) {
+    Eigen::Index largest = 0;
+    F.diagonal().tail(n - k).maxCoeff(&largest);
+    const int p = k + static_cast<int>(largest);
+    swaps_[k] = p;
+    if (p != k) {
+      // exchange rows and columns k and p of the symmetric matrix held in the lower triangle
+      F.row(k).head(k).swap(F.row(p).head(k));
+      F.col(k).tail(n - p - 1).swap(F.col(p).tail(n - p - 1));
+      std::swap(F(k, k), F(p, p));
+      for (int i = k + 1; i < p; ++i) std::swap(F(i, k), F(p, i));
+    }
+    const double d = F(k, k);
+    if (!(d > 0)) return false;
+    // the trailing lower triangle loses column k's rank-one term, then column k becomes L's
+    for (int j = k + 1; j < n; ++j) {
+      const double l = F(j, k) / d;
+      for (int i = j; i < n; ++i) F(i, j) -= F(i, k) * l;
+    }
+    for (int i = k + 1; i < n; ++i) F(i, k) /= d;
+  }
+  return true;
+}
+
+void SymmetricPseudoInverseSolver::solve_factored(const Eigen::VectorXd& b,
+                                                  Eigen::VectorXd& x) const {
+  const int n = static_cast<int>(b.size());
+  const Eigen::MatrixXd& F = factor_;
+  x = b;
+  for (int k = 0; k < n; ++k) std::swap(x[k], x[swaps_[k]]);
+  for (int k = 0; k < n; ++k) {
+    for (int i = k + 1; i < n; ++i) x[i] -= F(i, k) * x[k];
+  }
+  for (int k = 0; k < n; ++k) x[k] /= F(k, k);
+  for (int k = n - 1; k >= 0; --k) {
+    for (int i = k + 1; i < n; ++i) x[k] -= F(i, k) * x[i];
+  }
+  for (int k = n - 1; k >= 0; --k) std::swap(x[k], x[swaps_[k]]);
+}
 
 int SymmetricPseudoInverseSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                                         Eigen::VectorXd& x) {
-  ldlt_.compute(A);
-  const auto pivots = ldlt_.vectorD();
-  const Eigen::Index n = pivots.size();
-  if (n > 0 && ldlt_.info() == Eigen::Success &&
-      pivots.minCoeff() > kRankTolerance * pivots.maxCoeff()) {
-    x.noalias() = ldlt_.solve(b);
-    return static_cast<int>(n);
+  const int n = static_cast<int>(A.rows());
+  if (n > 0 && factor(A)) {
+    const auto pivots = factor_.diagonal();
+    if (pivots.minCoeff() > kRankTolerance * pivots.maxCoeff()) {
+      solve_factored(b, x);
+      return n;
+    }
   }
   return svd_.solve(A, b, x);
 }

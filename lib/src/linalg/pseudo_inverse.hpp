@@ -9,6 +9,8 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
+#include <vector>
+
 #include "core/tolerances.hpp"
 
 namespace eom::linalg {
@@ -82,7 +84,16 @@ class SymmetricPseudoInverseSolver {
   int solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
  private:
-  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+  // P A P^T = L D L^T in factor_ (D on the diagonal, L below it), the largest remaining diagonal
+  // entry the pivot of each step (Eigen's LDLT rule; Higham, Accuracy and Stability of Numerical
+  // Algorithms, 2nd ed., Section 10.3: the positive semi-definite case). False as soon as a pivot
+  // is not positive. Written out because Eigen's LDLT spends more on its dynamic-size blocks than
+  // on the arithmetic at the few dozen rows of a contact set.
+  bool factor(const Eigen::MatrixXd& A);
+  void solve_factored(const Eigen::VectorXd& b, Eigen::VectorXd& x) const;
+
+  Eigen::MatrixXd factor_;
+  std::vector<int> swaps_;  // step k exchanged rows and columns k and swaps_[k] >= k
   PseudoInverseSolver svd_;
 };
 

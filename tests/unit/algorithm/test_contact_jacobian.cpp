@@ -1,6 +1,7 @@
 // The contact Jacobian worked by hand: the drift of a spinning box's corner (its centripetal
 // acceleration) and its velocity, the total wrench of the corners' forces, and the centre of
-// pressure of a wrench.
+// pressure of a wrench; and J_c with its drift from the base-frame pass of the contact dynamics
+// against those placed anew.
 
 #include <catch2/catch.hpp>
 
@@ -9,6 +10,9 @@
 #include <Eigen/Geometry>
 
 #include <eom/algorithm/contact_jacobian.hpp>
+#include <eom/multibody/configuration.hpp>
+
+#include "algorithm/newton_euler.hpp"
 
 #include "contact_states.hpp"
 #include "matchers.hpp"
@@ -78,4 +82,53 @@ TEST_CASE("the total wrench of the corners' forces: their sum and their moments 
   const Force three = total_contact_wrench(J, vertical_forces(1, 2, 3, 4));
   CHECK_THAT(Eigen::VectorXd(three.lin), AllClose(Eigen::Vector3d(0, 0, 6), 1e-15));
   CHECK_THAT(Eigen::VectorXd(three.ang), AllClose(Eigen::Vector3d(0.2, 0, 0), 1e-15));
+}
+
+TEST_CASE("J_c and its drift from the base-frame pass are those placed anew, far away too",
+          "[contacts]") {
+  // every floating test robot, on up to three frames of its last joints: a 6d, a 3d and a 1d
+  // contact (an oblique normal), then the same rows with the first one inactive
+  const TestModel robot = GENERATE(
+      filter([](const TestModel& m) { return m.floating_base; }, from_range(test_models())));
+  INFO(robot.name);
+  const Model model = robot.load();
+  const ContactKind kinds[] = {ContactKind::frame, ContactKind::point, ContactKind::normal};
+  ContactSet set;
+  std::vector<char> taken(model.njoints, 0);
+  for (int f = static_cast<int>(model.frames.size()) - 1; f >= 0 && set.contacts.size() < 3; --f) {
+    const int joint = model.frames[f].parent;
+    if (joint < 2 || taken[joint]) continue;
+    taken[joint] = 1;
+    add_contact(model, f, kinds[set.contacts.size()], Vec3(0.6, 0, 0.8), set);
+  }
+  Data data(model);
+  ContactJacobian based(model, set), anew(model, set);
+  Rng rng(robot.seed);
+  for (int k = 0; k < 4; ++k) {
+    const bool first_active = k < 2;
+    based.set_active(0, first_active);
+    anew.set_active(0, first_active);
+    Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd v = random_tangent(model, rng);
+    detail::crba_nonlinear_effects(model, data, q, v);
+    based.compute_in_base_frame(data, v);
+    anew.compute(q, v);
+    const double scale = 1 + anew.drift().norm();
+    CHECK_THAT(based.jacobian(), AllClose(anew.jacobian(), 1e-12));
+    CHECK_THAT(based.drift(), AllClose(anew.drift(), 1e-12 * scale));
+    for (std::size_t c = 0; c < set.contacts.size(); ++c) {
+      if (!based.active(static_cast<int>(c))) continue;
+      const SE3& placement = based.placement(static_cast<int>(c));
+      CHECK_THAT(placement.p, AllClose(anew.placement(static_cast<int>(c)).p, 1e-12));
+      CHECK_THAT(placement.R, AllClose(anew.placement(static_cast<int>(c)).R, 1e-12));
+    }
+    // 1000 km away: the rows and the drift do not change in one bit
+    const Eigen::MatrixXd J = based.jacobian();
+    const Eigen::VectorXd drift = based.drift();
+    q.head<3>() += Vec3(1e6, -1e6, 0);
+    detail::crba_nonlinear_effects(model, data, q, v);
+    based.compute_in_base_frame(data, v);
+    CHECK(based.jacobian() == J);
+    CHECK(based.drift() == drift);
+  }
 }

@@ -1,4 +1,5 @@
-// Friction, external wrenches and trajectory differentiation: the pieces eom id adds to RNEA.
+// Friction, external wrenches and trajectory differentiation: the pieces eom id adds to RNEA; and M
+// with the nonlinear effects in one pass (the contact dynamics' crba_nonlinear_effects).
 
 #include <catch2/catch.hpp>
 
@@ -9,7 +10,9 @@
 #include <eom/algorithm/kinematics.hpp>
 #include <eom/parsers/urdf.hpp>
 
+#include "algorithm/newton_euler.hpp"
 #include "matchers.hpp"
+#include "models.hpp"
 #include "paths.hpp"
 #include "tolerances.hpp"
 
@@ -144,4 +147,32 @@ TEST_CASE("armature: a negative one is refused by name", "[dynamics][armature]")
   CHECK_THROWS_WITH(build_model(parse_urdf(urdf, "r.urdf")),
                     Catch::Contains("r.urdf:2: joint 'hinge': dynamics armature -0.1 must be "
                                     "non-negative"));
+}
+
+TEST_CASE("M and h in one pass: crba's M, nonlinear_effects' h, the same bits far away",
+          "[dynamics]") {
+  // every test robot, fixed and floating, and the MJCF chains of ball joints (several columns)
+  const TestModel robot = GENERATE(from_range(test_models()));
+  INFO(robot.name);
+  const Model model = robot.load();
+  Data data(model), reference(model);
+  Rng rng(robot.seed);
+  for (int k = 0; k < 4; ++k) {
+    Eigen::VectorXd q = random_configuration(model, rng);
+    const Eigen::VectorXd v = random_tangent(model, rng);
+    detail::crba_nonlinear_effects(model, data, q, v);
+    // the same operations as crba for M: the same bits
+    CHECK(data.M == crba(model, reference, q));
+    // h by Newton-Euler in the joints' own frames: the same to round-off
+    const Eigen::VectorXd h = nonlinear_effects(model, reference, q, v);
+    CHECK_THAT(data.tau, AllClose(h, 1e-12 * (1 + h.norm())));
+    if (!model.floating_base) continue;
+    // the base frame carries no translation: M and h do not change in one bit 1000 km away
+    const Eigen::MatrixXd M = data.M;
+    const Eigen::VectorXd near = data.tau;
+    q.head<3>() += Eigen::Vector3d(1e6, -1e6, 0);
+    detail::crba_nonlinear_effects(model, data, q, v);
+    CHECK(data.M == M);
+    CHECK(data.tau == near);
+  }
 }

@@ -2,10 +2,13 @@
 // A X A = A, X A X = X, A X and X A symmetric): X is built column by column from solves of the
 // unit vectors, for matrices of full row rank (the fast normal-equation and LDLT paths), rank-
 // deficient ones (dependent rows: the SVD and the folded QR decide the rank), tall ones and zero.
-// The QR's orthogonal factor and its projection are checked for what they are.
+// The QR's orthogonal factor and its projection are checked for what they are. The symmetric
+// solver's pivoted LDLT is checked on contact-sized matrices whose pivots come in any order.
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 
 #include <Eigen/Core>
@@ -140,5 +143,35 @@ TEST_CASE("SymmetricPseudoInverseSolver: the inverse when regular, A^+ when sing
       3, 3,
       [&](const Eigen::VectorXd& b, Eigen::VectorXd& y) { rank = solver.solve(singular, b, y); });
   CHECK(rank == 2);
+  check_penrose(singular, X);
+}
+
+TEST_CASE("SymmetricPseudoInverseSolver: the pivoted LDLT at 12 rows, pivots in any order",
+          "[linalg]") {
+  // B B^T, B 12 x 18 random with its rows scaled from 0.03 to 20 (shuffled): the largest
+  // diagonal entry moves about, so every step may exchange rows; A x = b is solved to round-off
+  // (a backward-stable residual, |A x - b| of the order of eps |A| |x|)
+  const int n = 12;
+  std::srand(7);
+  linalg::SymmetricPseudoInverseSolver solver(n);
+  for (int trial = 0; trial < 20; ++trial) {
+    Eigen::MatrixXd B = Eigen::MatrixXd::Random(n, 18);
+    for (int r = 0; r < n; ++r) B.row(r) *= std::pow(10.0, (r * 7 + trial) % n * 0.25 - 1.5);
+    const Eigen::MatrixXd A = B * B.transpose();
+    const Eigen::VectorXd x0 = Eigen::VectorXd::Random(n);
+    Eigen::VectorXd x(n);
+    REQUIRE(solver.solve(A, A * x0, x) == n);
+    CHECK((A * x - A * x0).norm() <= 1e-13 * A.norm() * x.norm());
+    CHECK_THAT(x, AllClose(x0, 1e-6));
+  }
+  // three rows of B repeated (redundant contacts): rank 9, the least-norm solution of the SVD
+  Eigen::MatrixXd B = Eigen::MatrixXd::Random(n, 18);
+  B.bottomRows(3) = B.topRows(3);
+  const Eigen::MatrixXd singular = B * B.transpose();
+  int rank = 0;
+  const Eigen::MatrixXd X = pseudo_inverse_of(
+      n, n,
+      [&](const Eigen::VectorXd& b, Eigen::VectorXd& y) { rank = solver.solve(singular, b, y); });
+  CHECK(rank == 9);
   check_penrose(singular, X);
 }

@@ -31,11 +31,12 @@ class ContactSpaceInertia {
   ContactJacobian& jacobian() { return jacobian_; }
   Data& data() { return data_; }
 
-  /// M (crba) and its factor at q, J_c from crba's joint placements (and its drift along v:
-  /// ContactJacobian::compute(placed, v)) and A. Throws NumericalError when M is not positive
-  /// definite.
+  /// M (crba) and its factor at q, the nonlinear effects h(q, v) = C v + g into data().tau (in the
+  /// same pass over the joints as M: Newton-Euler in crba's base frame), J_c from crba's joint
+  /// placements (and its drift along v: ContactJacobian::compute(placed, v)) and A. Throws
+  /// NumericalError when M is not positive definite.
   void compute(ConstVec q, ConstVec v);
-  /// The same without the drift.
+  /// The same without h and the drift.
   void compute(ConstVec q);
 
   const Eigen::MatrixXd& mass_matrix() const { return data_.M; }
@@ -50,8 +51,8 @@ class ContactSpaceInertia {
   int solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
 
  private:
-  void factor(ConstVec q);  // M and its LTDL factor
-  void project();           // D^-1 L^-T J_c^T and A
+  void factor();   // the LTDL factor of data_.M
+  void project();  // D^-1 L^-T J_c^T and A
 
   const Model& model_;
   Data data_;

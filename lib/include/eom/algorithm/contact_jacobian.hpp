@@ -59,6 +59,15 @@ class ContactJacobian {
   /// The same from the joint placements placed.liMi of a pass over every joint at q, as
   /// compute(const Data&).
   void compute(const Data& placed, ConstVec v);
+  /// The same J_c and drift from the base-frame pass of the contact dynamics (M and h in one pass:
+  /// `based` holds crba's placements data.bMi and columns data.bS, in the base frame, and the
+  /// twists data.ov and velocity-product accelerations data.oa of Newton-Euler in the same axes,
+  /// about the base origin): nothing is placed, composed or walked again. Each contact's rows are
+  /// S at its frame origin, v_S + w_S x p, turned into world axes by the base's rotation R_b, and
+  /// its drift the classical acceleration there, R_b (a + a_w x p + w x (v + w x p)) of its body's
+  /// (v, w) and (a, a_w); neither depends on where the base stands (p in base axes from the base
+  /// origin). The same as compute(placed, v) to round-off.
+  void compute_in_base_frame(const Data& based, ConstVec v);
 
   const Eigen::MatrixXd& jacobian() const { return J_; }  // size x nv
   /// The placement of an active contact's frame at the q of the last compute().

@@ -50,7 +50,8 @@ struct Data {
   double potential_energy = 0;
   // forward dynamics (dynamics.hpp: aba, forward_dynamics_crba)       (njoints)
   std::vector<Motion> ov, oa;      // twists and spatial accelerations (aba: base axes, about each
-                                   // joint's origin; the other users: world axes and origin)
+                                   // joint's origin; crba_nonlinear_effects: base axes and origin;
+                                   // the other users: world axes and origin)
   std::vector<Motion> oS;          // 1-DoF joints: S (aba: base axes)
   std::vector<Vec6> oU;            // 1-DoF joints: U = IA S
   std::vector<double> oDinv, ou;   // 1-DoF joints: 1 / D and u
@@ -90,7 +91,8 @@ struct Data {
   std::vector<InertiaMoments> oYb;    // body inertias about the world origin
   std::vector<InertiaMoments> oYcrb;  // subtree inertias about the world origin
   std::vector<Force> ohb, oh;         // body and subtree momenta
-  std::vector<Force> oF;              // body, then subtree, forces
+  std::vector<Force> oF;              // body, then subtree, forces (crba_nonlinear_effects:
+                                      // base axes and origin)
   std::vector<Mat3> doYcrb;           // symmetric part of the inertia variation (see the .cpp)
   // per column of the motion subspaces, world                                               (nv)
   std::vector<Motion> oJ, dVdq;
