@@ -88,8 +88,9 @@ const Frame& frame_at(const Model& model, int frame) {
 
 // The six columns of a free-flyer placed at oMb (S = 1, so they are the action of oMb,
 // [R, [p]x R; 0, R]) in `reference` for the frame at oMf: all at once rather than through six
-// calls of joint_column, the same operations column by column, so the same bits. The translation
-// columns are R's, which no shift to the frame origin changes.
+// calls of joint_column, with the same operations column by column, so the same values. The
+// translation columns are R's, which no shift to the frame origin changes (adding the zero
+// moment of their zero angular part could only turn a -0 into +0).
 void free_flyer_columns(const SE3& oMb, const SE3& oMf, ReferenceFrame reference,
                         Eigen::Block<Eigen::Matrix<double, 6, Eigen::Dynamic>, 6, 6, true> J) {
   const Mat3& R = oMb.R;
