@@ -127,6 +127,43 @@ TEST_CASE("frame Jacobians match finite differences of FK in every reference",
   }
 }
 
+TEST_CASE("a free-flyer's columns 1 km from the origin, turned: closed form and finite differences",
+          "[property][jacobian]") {
+  // frame_jacobian fills the free-flyer's six columns as one block: checked here where a wrong
+  // sign, axis or reference point could not hide (base far away, turned about a skew axis)
+  const TestModel robot = GENERATE(from_range(test_models()));
+  const Model model = robot.load();
+  if (!model.floating_base) return;
+  INFO(robot.name);
+  Data data(model), fd(model);
+  Rng rng(robot.seed + 300);
+  Eigen::VectorXd q = random_configuration(model, rng);
+  q.head<3>() = Vec3(600, -480, 640);  // 1 km
+  q.segment<4>(3) =
+      Eigen::Quaterniond(Eigen::AngleAxisd(2.1, Vec3(1, -2, 2).normalized())).coeffs();  // x y z w
+  // central differences of positions of 1e3 m: round-off ~ 1e3 * 1e-16 / h, truncation ~ h^2
+  constexpr double h = 1e-4, tolerance = 1e-7;
+  for (int f : frames_to_check(model)) {
+    const SE3 oMf = placement_of(model, fd, q, f);
+    for (ReferenceFrame reference : kReferences) {
+      INFO("frame " << model.frames[f].name << " reference " << static_cast<int>(reference));
+      const Eigen::MatrixXd J = frame_jacobian(model, data, q, f, reference);
+      for (int k = 0; k < 6; ++k) {
+        const Vec6 lwa = fd_column(model, fd, q, f, Eigen::VectorXd::Unit(model.nv, k), h);
+        CHECK_THAT(J.col(k), AllClose(convert(lwa, oMf, reference), tolerance, tolerance));
+      }
+      if (reference != ReferenceFrame::local_world_aligned) continue;
+      // S = 1 moved to the frame origin: [R, [p_base - p_frame]x R; 0, R]
+      const SE3& oMb = data.oMi[1];
+      Eigen::Matrix<double, 6, 6> expected = Eigen::Matrix<double, 6, 6>::Zero();
+      expected.topLeftCorner<3, 3>() = oMb.R;
+      expected.topRightCorner<3, 3>() = skew(oMb.p - data.oMf[f].p) * oMb.R;
+      expected.bottomRightCorner<3, 3>() = oMb.R;
+      CHECK_THAT(J.leftCols<6>(), AllClose(expected, kTolRoundoff, 0));
+    }
+  }
+}
+
 TEST_CASE("frames welded to the world have a zero Jacobian", "[property][jacobian]") {
   const TestModel robot = GENERATE(from_range(test_models()));
   const Model model = robot.load();

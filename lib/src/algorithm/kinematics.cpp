@@ -86,6 +86,29 @@ const Frame& frame_at(const Model& model, int frame) {
   return model.frames[frame];
 }
 
+// The six columns of a free-flyer placed at oMb (S = 1, so they are the action of oMb,
+// [R, [p]x R; 0, R]) in `reference` for the frame at oMf: all at once rather than through six
+// calls of joint_column, with the same operations column by column, so the same values. The
+// translation columns are R's, which no shift to the frame origin changes (adding the zero
+// moment of their zero angular part could only turn a -0 into +0).
+void free_flyer_columns(const SE3& oMb, const SE3& oMf, ReferenceFrame reference,
+                        Eigen::Block<Eigen::Matrix<double, 6, Eigen::Dynamic>, 6, 6, true> J) {
+  const Mat3& R = oMb.R;
+  J.topLeftCorner<3, 3>() = R;
+  J.bottomRightCorner<3, 3>() = R;
+  for (int k = 0; k < 3; ++k) J.block<3, 1>(0, 3 + k) = oMb.p.cross(R.col(k));
+  if (reference == ReferenceFrame::world) return;
+  // velocity of the frame origin: v_O + w x p
+  for (int k = 0; k < 3; ++k) J.block<3, 1>(0, 3 + k) += R.col(k).cross(oMf.p);
+  if (reference == ReferenceFrame::local) {
+    for (int k = 0; k < 6; ++k) {
+      const Vec3 lin = J.block<3, 1>(0, k), ang = J.block<3, 1>(3, k);
+      J.block<3, 1>(0, k) = oMf.R.transpose() * lin;
+      J.block<3, 1>(3, k) = oMf.R.transpose() * ang;
+    }
+  }
+}
+
 }  // namespace
 
 const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& model, Data& data,
@@ -322,6 +345,10 @@ const Eigen::Matrix<double, 6, Eigen::Dynamic>& frame_jacobian(const Model& mode
   // columns of the joints that support the frame: S in world axes at the world origin
   for (int i = f.parent; i > 0; i = model.parent[i]) {
     const Joint& j = model.joints[i];
+    if (is_floating(j)) {
+      free_flyer_columns(data.oMi[i], oMf, reference, data.J.middleCols<6>(j.idx_v));
+      continue;
+    }
     for (int k = 0; k < j.nv; ++k) {
       Motion column;
       joint_column(j, k, data.oMi[i], column);
