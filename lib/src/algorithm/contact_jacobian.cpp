@@ -5,6 +5,29 @@
 
 namespace eom {
 
+namespace {
+
+// Calls stack(contact, row, rows) for each active contact of `set`, its rows of J_c from `row`;
+// an inactive contact's rows of J_c and of the drift are zero, so that its force comes out
+// exactly zero
+template <class Stack>
+void for_each_active_contact(const ContactSet& set, const std::vector<char>& active,
+                             Eigen::MatrixXd& J, Eigen::VectorXd& drift, Stack&& stack) {
+  int row = 0;
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const int rows = constraint_count(set.contacts[k].kind);
+    if (active[k]) {
+      stack(set.contacts[k], row, rows);
+    } else {
+      J.middleRows(row, rows).setZero();
+      drift.segment(row, rows).setZero();
+    }
+    row += rows;
+  }
+}
+
+}  // namespace
+
 std::optional<Eigen::Vector2d> center_of_pressure(const SE3& oMf, const Vec6& wrench) {
   const Vec3 force = oMf.R.transpose() * wrench.head<3>();
   const Vec3 moment = oMf.R.transpose() * wrench.tail<3>();
@@ -77,47 +100,38 @@ void ContactJacobian::compute_in_base_frame(const Data& based, ConstVec v) {
   // the base frame in the world: the free flyer's placement (its parent is the world), or the world
   const SE3 base = model_.floating_base ? based.liMi[1] : SE3::Identity();
   if (model_.floating_base) data_.oMi[1] = base;
-  int row = 0;
-  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
-    const Contact& contact = contacts_.contacts[k];
-    const int rows = constraint_count(contact.kind);
-    if (!active_[k]) {
-      J_.middleRows(row, rows).setZero();
-      drift_.segment(row, rows).setZero();
-      row += rows;
-      continue;
-    }
-    const Frame& frame = model_.frames[contact.frame];
-    const int body = frame.parent;
-    const SE3 bMf = based.bMi[body] * frame.placement;
-    data_.oMf[contact.frame] = body > 0 ? base * bMf : frame.placement;
-    // the columns of the joints that support the frame (the row's other entries stay zero)
-    for (int i = body; i > 0; i = model_.parent[i]) {
-      const Joint& j = model_.joints[i];
-      for (int c = j.idx_v; c < j.idx_v + j.nv; ++c) {
-        const Motion& S = based.bS[c];
-        const Vec3 lin = base.R * (S.lin + S.ang.cross(bMf.p));
-        if (contact.kind == ContactKind::normal) {
-          J_(row, c) = contact.normal.dot(lin);
-          continue;
+  for_each_active_contact(
+      contacts_, active_, J_, drift_, [&](const Contact& contact, int row, int /*rows*/) {
+        const Frame& frame = model_.frames[contact.frame];
+        const int body = frame.parent;
+        const SE3 bMf = based.bMi[body] * frame.placement;
+        data_.oMf[contact.frame] = body > 0 ? base * bMf : frame.placement;
+        // the columns of the joints that support the frame (the row's other entries stay zero)
+        for (int i = body; i > 0; i = model_.parent[i]) {
+          const Joint& j = model_.joints[i];
+          for (int c = j.idx_v; c < j.idx_v + j.nv; ++c) {
+            const Motion& S = based.bS[c];
+            const Vec3 lin = base.R * (S.lin + S.ang.cross(bMf.p));
+            if (contact.kind == ContactKind::normal) {
+              J_(row, c) = contact.normal.dot(lin);
+              continue;
+            }
+            J_.block<3, 1>(row, c) = lin;
+            if (contact.kind == ContactKind::frame) J_.block<3, 1>(row + 3, c) = base.R * S.ang;
+          }
         }
-        J_.block<3, 1>(row, c) = lin;
-        if (contact.kind == ContactKind::frame) J_.block<3, 1>(row + 3, c) = base.R * S.ang;
-      }
-    }
-    // the classical acceleration of the frame origin at qdd = 0 (frame_velocity_product)
-    const Motion& vb = based.ov[body];
-    const Motion& ab = based.oa[body];
-    const Vec3 p_dot = vb.lin + vb.ang.cross(bMf.p);
-    const Vec3 lin = base.R * (ab.lin + ab.ang.cross(bMf.p) + vb.ang.cross(p_dot));
-    if (contact.kind == ContactKind::normal) {
-      drift_[row] = contact.normal.dot(lin);
-    } else {
-      drift_.segment<3>(row) = lin;
-      if (contact.kind == ContactKind::frame) drift_.segment<3>(row + 3) = base.R * ab.ang;
-    }
-    row += rows;
-  }
+        // the classical acceleration of the frame origin at qdd = 0 (frame_velocity_product)
+        const Motion& vb = based.ov[body];
+        const Motion& ab = based.oa[body];
+        const Vec3 p_dot = vb.lin + vb.ang.cross(bMf.p);
+        const Vec3 lin = base.R * (ab.lin + ab.ang.cross(bMf.p) + vb.ang.cross(p_dot));
+        if (contact.kind == ContactKind::normal) {
+          drift_[row] = contact.normal.dot(lin);
+        } else {
+          drift_.segment<3>(row) = lin;
+          if (contact.kind == ContactKind::frame) drift_.segment<3>(row + 3) = base.R * ab.ang;
+        }
+      });
 }
 
 void ContactJacobian::compose(const std::vector<SE3>& liMi) {
@@ -136,29 +150,21 @@ void ContactJacobian::compose(const std::vector<SE3>& liMi) {
 }
 
 void ContactJacobian::stack_composed(const Eigen::Ref<const Eigen::VectorXd>* v) {
-  int row = 0;
-  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
-    const Contact& contact = contacts_.contacts[k];
-    const int rows = constraint_count(contact.kind);
-    if (!active_[k]) {
-      J_.middleRows(row, rows).setZero();
-      drift_.segment(row, rows).setZero();
-      row += rows;
-      continue;
-    }
-    // world axes at the frame origin; the drift dJ v without dJ itself
-    frame_jacobian(model_, data_, contact.frame, ReferenceFrame::local_world_aligned);
-    const Vec6 drift = v ? frame_velocity_product(model_, data_, *v, contact.frame) : Vec6::Zero();
-    if (contact.kind == ContactKind::normal) {
-      J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
-      drift_[row] = contact.normal.dot(drift.head<3>());
-    } else {
-      J_.middleRows(row, rows) = data_.J.topRows(rows);
-      drift_.segment(row, rows) = drift.head(rows);
-    }
-    data_.oMf[contact.frame].p += base_;
-    row += rows;
-  }
+  for_each_active_contact(
+      contacts_, active_, J_, drift_, [&](const Contact& contact, int row, int rows) {
+        // world axes at the frame origin; the drift dJ v without dJ itself
+        frame_jacobian(model_, data_, contact.frame, ReferenceFrame::local_world_aligned);
+        const Vec6 drift =
+            v ? frame_velocity_product(model_, data_, *v, contact.frame) : Vec6::Zero();
+        if (contact.kind == ContactKind::normal) {
+          J_.row(row).noalias() = contact.normal.transpose() * data_.J.topRows<3>();
+          drift_[row] = contact.normal.dot(drift.head<3>());
+        } else {
+          J_.middleRows(row, rows) = data_.J.topRows(rows);
+          drift_.segment(row, rows) = drift.head(rows);
+        }
+        data_.oMf[contact.frame].p += base_;
+      });
   for (const int i : supports_) data_.oMi[i].p += base_;
 }
 
